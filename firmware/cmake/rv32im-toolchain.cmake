@@ -1,0 +1,18 @@
+# Toolchain file for bare-metal RV32IM with Debian's riscv64-unknown-elf-gcc (multilib rv32im/ilp32).
+set(CMAKE_SYSTEM_NAME Generic)
+set(CMAKE_SYSTEM_PROCESSOR riscv32)
+set(CMAKE_C_COMPILER riscv64-unknown-elf-gcc)
+set(CMAKE_CXX_COMPILER riscv64-unknown-elf-g++)
+set(CMAKE_ASM_COMPILER riscv64-unknown-elf-gcc)
+set(CMAKE_OBJCOPY riscv64-unknown-elf-objcopy)
+set(CMAKE_SIZE riscv64-unknown-elf-size)
+set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
+# -misa-spec=2.2 keeps csr instructions in the base ISA (adding _zicsr to -march breaks multilib selection).
+set(CTNN_RV32_FLAGS "-march=rv32im -mabi=ilp32 -misa-spec=2.2 -ffreestanding -fno-builtin-printf -ffunction-sections -fdata-sections")
+set(CMAKE_C_FLAGS_INIT "${CTNN_RV32_FLAGS}")
+set(CMAKE_CXX_FLAGS_INIT "${CTNN_RV32_FLAGS} -fno-exceptions -fno-rtti -fno-threadsafe-statics -fno-use-cxa-atexit")
+set(CMAKE_ASM_FLAGS_INIT "${CTNN_RV32_FLAGS}")
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-nostdlib -nostartfiles -Wl,--gc-sections")
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
