@@ -1,0 +1,85 @@
+// conv2d: 2-D convolution with kernel h×w, stride, asymmetric padding, dilation, groups, bias.
+#pragma once
+#include "ctnn/nn/graph.hpp"
+
+namespace ctnn {
+
+/// The full configuration of a convolution (PyTorch's Conv2d arguments; padding may be asymmetric).
+struct conv2d_config {
+  int64_t in_channels = 0;
+  int64_t out_channels = 0;
+  hw kernel{1, 1};
+  hw stride{1, 1};
+  pad4 padding{};
+  hw dilation{1, 1};
+  int64_t groups = 1;
+  bool bias = true;
+  friend constexpr bool operator==(const conv2d_config&, const conv2d_config&) = default;
+};
+
+/// Output extent of a convolution or pooling window along one axis (floor mode).
+constexpr int64_t conv_out_extent(int64_t in, int64_t pad_lo, int64_t pad_hi, int64_t kernel,
+                                  int64_t stride, int64_t dilation) {
+  return floor_div(in + pad_lo + pad_hi - dilation * (kernel - 1) - 1, stride) + 1;
+}
+
+/// @brief A convolution layer configured by a conv2d_config: `conv2d_layer<{.in_channels = 3, ...}>`.
+/// MACs = Cout·Hout·Wout·(Cin/groups)·kh·kw; ext_ops = Cout·Hout·Wout bias additions when biased.
+template <conv2d_config C>
+struct conv2d_layer : leaf<conv2d_layer<C>> {
+  static_assert(C.in_channels > 0 && C.out_channels > 0, "ctnn: conv2d: channel counts must be positive");
+  static_assert(C.kernel.h > 0 && C.kernel.w > 0, "ctnn: conv2d: kernel size must be positive");
+  static_assert(C.stride.h > 0 && C.stride.w > 0, "ctnn: conv2d: stride must be positive");
+  static_assert(C.dilation.h > 0 && C.dilation.w > 0, "ctnn: conv2d: dilation must be positive");
+  static_assert(C.padding.top >= 0 && C.padding.bottom >= 0 && C.padding.left >= 0 && C.padding.right >= 0,
+                "ctnn: conv2d: padding must not be negative (use zero_pad2d to crop)");
+  static_assert(C.groups > 0, "ctnn: conv2d: groups must be positive");
+
+  static constexpr const char* type_name = "Conv2d";
+  static constexpr op kind = op::conv2d;
+  static constexpr conv2d_config config = C;
+  static constexpr bool depthwise = C.groups == C.in_channels && C.groups > 1;
+
+  static constexpr fault_report check(shape in) {
+    if (in.rank != 3) return fail_shape(fault::conv_input_not_feature_map, shape{C.in_channels, 0, 0, 3}, in);
+    if (in.c != C.in_channels) return fail(fault::conv_in_channels, C.in_channels, in.c);
+    if (C.in_channels % C.groups != 0) return fail(fault::conv_groups, C.groups, C.in_channels);
+    if (C.out_channels % C.groups != 0) return fail(fault::conv_groups, C.groups, C.out_channels);
+    const int64_t kh = C.dilation.h * (C.kernel.h - 1) + 1;
+    const int64_t kw = C.dilation.w * (C.kernel.w - 1) + 1;
+    if (kh > in.h + C.padding.top + C.padding.bottom || kw > in.w + C.padding.left + C.padding.right)
+      return fail_shape(fault::conv_kernel_too_large, shape{in.c, kh, kw, 3},
+                        shape{in.c, in.h + C.padding.top + C.padding.bottom,
+                              in.w + C.padding.left + C.padding.right, 3});
+    return ok();
+  }
+  static constexpr shape output(shape in) {
+    return shape{C.out_channels,
+                 conv_out_extent(in.h, C.padding.top, C.padding.bottom, C.kernel.h, C.stride.h, C.dilation.h),
+                 conv_out_extent(in.w, C.padding.left, C.padding.right, C.kernel.w, C.stride.w, C.dilation.w), 3};
+  }
+  static constexpr leaf_counts counts(shape in) {
+    const shape o = output(in);
+    const uint64_t per_out = static_cast<uint64_t>(C.in_channels / C.groups * C.kernel.h * C.kernel.w);
+    const uint64_t outs = static_cast<uint64_t>(o.elems());
+    leaf_counts c{};
+    c.weights = static_cast<uint64_t>(C.out_channels) * per_out;
+    c.biases = C.bias ? static_cast<uint64_t>(C.out_channels) : 0;
+    c.macs = outs * per_out;
+    c.ext_ops = C.bias ? outs : 0;
+    return c;
+  }
+};
+
+/// @brief PyTorch-ordered square convolution: conv2d<in, out, kernel, stride, padding, dilation, groups, bias>.
+template <int64_t In, int64_t Out, int64_t Kernel, int64_t Stride = 1, int64_t Padding = 0,
+          int64_t Dilation = 1, int64_t Groups = 1, bool Bias = true>
+using conv2d = conv2d_layer<conv2d_config{In, Out, {Kernel, Kernel}, {Stride, Stride},
+                                          {Padding, Padding, Padding, Padding}, {Dilation, Dilation},
+                                          Groups, Bias}>;
+
+/// @brief Depthwise convolution (groups == channels), no bias by default as in MobileNets.
+template <int64_t Channels, int64_t Kernel, int64_t Stride = 1, int64_t Padding = 0, bool Bias = false>
+using depthwise_conv2d = conv2d<Channels, Channels, Kernel, Stride, Padding, 1, Channels, Bias>;
+
+}  // namespace ctnn

@@ -1,0 +1,331 @@
+// The graph of a network: the rows the analysis walk emits, and the composition nodes
+// (sequential, block, named, repeat, residual, concat, scale, identity).
+//
+// Every node type N provides
+//   static constexpr int32_t leaf_count, row_count;    // independent of the input shape
+//   template <class B> static constexpr value emit(B&, value in, context);
+// emit() appends N's rows (a container row for composites, then its children, depth-first in
+// execution order) and returns the tensor N produces. Tensor 0 is the network input; the output
+// of the leaf executed i-th is tensor i + 1. A leaf row lists the tensors it reads, which is the
+// dataflow the planner and the executors use.
+#pragma once
+#include "ctnn/core/dtype.hpp"
+#include "ctnn/core/shape.hpp"
+#include "ctnn/nn/fault.hpp"
+#include "ctnn/nn/op.hpp"
+
+namespace ctnn {
+
+inline constexpr int max_inputs = 8;  ///< most tensors one leaf reads (concat of up to 8 branches)
+
+/// The per-layer numbers a leaf type computes from its input shape.
+struct leaf_counts {
+  uint64_t weights = 0;  ///< parameters that are not biases (conv/linear weights, BN gamma)
+  uint64_t biases = 0;   ///< bias parameters (conv/linear bias, BN beta)
+  uint64_t buffers = 0;  ///< non-trainable state needed at inference (BN running mean and var)
+  uint64_t macs = 0;     ///< conv + linear multiply-accumulates (bias excluded)
+  uint64_t ext_ops = 0;  ///< the other operations, per the documented per-type formulas
+};
+
+/// One line of the analysis: a leaf layer or a container, in depth-first execution order.
+struct row {
+  const char* type = "";      ///< "Conv2d", "Sequential", "BasicBlock", ...
+  const char* name = nullptr;  ///< instance name if given with named<>, else the index is used
+  op kind = op::container;
+  int32_t depth = 0;   ///< 0 for the network's top level
+  int32_t index = 0;   ///< position among its siblings
+  int32_t parent = -1; ///< row of the enclosing container, -1 at top level
+  int32_t leaf = -1;   ///< execution position among leaves; -1 for a container
+  shape in{};
+  shape out{};
+  leaf_counts counts{};    ///< for a container: the sum over its leaves
+  uint64_t in_elems = 0;   ///< elements of all inputs read (leaves only)
+  int32_t n_inputs = 0;
+  int32_t inputs[max_inputs] = {};  ///< tensor ids read
+  int32_t output = -1;               ///< tensor id written (leaf + 1)
+  int32_t end = 0;                   ///< one past the last row of this subtree
+
+  [[nodiscard]] constexpr bool is_leaf() const { return leaf >= 0; }
+  [[nodiscard]] constexpr uint64_t params() const { return counts.weights + counts.biases; }
+  [[nodiscard]] constexpr uint64_t param_bytes(dtype t) const {
+    return counts.weights * size_of(t) + counts.biases * bias_size_of(t);
+  }
+  [[nodiscard]] constexpr uint64_t buffer_bytes(dtype t) const { return counts.buffers * size_of(t); }
+  [[nodiscard]] constexpr uint64_t output_bytes(dtype t) const {
+    return static_cast<uint64_t>(out.elems()) * size_of(t);
+  }
+  /// Inputs plus parameters plus buffers, once each.
+  [[nodiscard]] constexpr uint64_t read_bytes(dtype t) const {
+    return in_elems * size_of(t) + param_bytes(t) + buffer_bytes(t);
+  }
+  [[nodiscard]] constexpr uint64_t write_bytes(dtype t) const { return output_bytes(t); }
+};
+
+/// A tensor flowing between nodes during the walk.
+struct value {
+  int32_t tensor = 0;
+  shape s{};
+};
+
+/// Where a node is emitted: its depth, its parent row and its index among siblings.
+struct context {
+  int32_t depth = 0;
+  int32_t parent = -1;
+  int32_t index = 0;
+};
+
+/// Accumulates rows during the constexpr walk. Rows and Leaves are exact (from row_count/leaf_count).
+template <size_t Rows, size_t Leaves>
+struct builder {
+  array<row, Rows> rows{};
+  int32_t n_rows = 0;
+  int32_t n_leaves = 0;
+  diagnostic first_fault{};
+
+  constexpr int32_t push(const row& r) {
+    rows[static_cast<size_t>(n_rows)] = r;
+    return n_rows++;
+  }
+  constexpr void record(const fault_report& f, const char* type) {
+    if (f.kind == fault::none || first_fault.report.kind != fault::none) return;
+    first_fault.layer = n_leaves;
+    first_fault.report = f;
+    for (size_t i = 0; i + 1 < type_name_capacity && type[i] != '\0'; ++i) first_fault.type[i] = type[i];
+  }
+  /// Sums the leaf counts of rows [first, end) into the container row `first`.
+  constexpr void close_container(int32_t first, shape out) {
+    row& c = rows[static_cast<size_t>(first)];
+    c.end = n_rows;
+    c.out = out;
+    for (int32_t i = first + 1; i < n_rows; ++i) {
+      const row& r = rows[static_cast<size_t>(i)];
+      if (!r.is_leaf()) continue;
+      c.counts.weights += r.counts.weights;
+      c.counts.biases += r.counts.biases;
+      c.counts.buffers += r.counts.buffers;
+      c.counts.macs += r.counts.macs;
+      c.counts.ext_ops += r.counts.ext_ops;
+    }
+  }
+};
+
+namespace detail {
+
+/// A shape that cannot be empty, used to keep walking after a fault so only the first is reported.
+constexpr shape sane(shape s) {
+  return shape{s.c > 0 ? s.c : 1, s.h > 0 ? s.h : 1, s.w > 0 ? s.w : 1, s.rank};
+}
+
+/// Appends a leaf row reading `inputs` and producing `out` with `counts`.
+template <class B>
+constexpr value push_leaf(B& b, context ctx, const char* type, op kind, shape in, shape out,
+                          const leaf_counts& counts, const value* inputs, int32_t n_inputs) {
+  row r{};
+  r.type = type;
+  r.kind = kind;
+  r.depth = ctx.depth;
+  r.index = ctx.index;
+  r.parent = ctx.parent;
+  r.leaf = b.n_leaves;
+  r.in = in;
+  r.out = sane(out);
+  r.counts = counts;
+  r.n_inputs = n_inputs;
+  for (int32_t i = 0; i < n_inputs; ++i) {
+    r.inputs[i] = inputs[i].tensor;
+    r.in_elems += static_cast<uint64_t>(inputs[i].s.elems());
+  }
+  r.output = b.n_leaves + 1;
+  const int32_t at = b.push(r);
+  b.rows[static_cast<size_t>(at)].end = at + 1;
+  ++b.n_leaves;
+  return value{r.output, r.out};
+}
+
+template <class B>
+constexpr int32_t open_container(B& b, context ctx, const char* type, shape in) {
+  row r{};
+  r.type = type;
+  r.depth = ctx.depth;
+  r.index = ctx.index;
+  r.parent = ctx.parent;
+  r.in = in;
+  return b.push(r);
+}
+
+}  // namespace detail
+
+/// @brief Base of every leaf layer: derives emit() from the layer's static check/output/counts.
+/// A leaf type L provides `type_name`, `kind`, `check(shape)`, `output(shape)` and `counts(shape)`.
+template <class L>
+struct leaf {
+  static constexpr int32_t leaf_count = 1;
+  static constexpr int32_t row_count = 1;
+  static constexpr int32_t sibling_slots = 1;
+  template <class B>
+  static constexpr value emit(B& b, value in, context ctx) {
+    const fault_report f = L::check(in.s);
+    b.record(f, L::type_name);
+    const shape out = f.kind == fault::none ? L::output(in.s) : detail::sane(L::output(in.s));
+    const leaf_counts c = f.kind == fault::none ? L::counts(in.s) : leaf_counts{};
+    return detail::push_leaf(b, ctx, L::type_name, L::kind, in.s, out, c, &in, 1);
+  }
+};
+
+/// @brief The identity: no rows, the output is the input (an identity shortcut, an empty branch).
+struct identity {
+  static constexpr int32_t leaf_count = 0;
+  static constexpr int32_t row_count = 0;
+  static constexpr int32_t sibling_slots = 0;
+  template <class B>
+  static constexpr value emit(B&, value in, context) { return in; }
+};
+
+namespace detail {
+/// Emits Ns one after another as siblings under `parent`, starting at depth `depth`.
+template <class... Ns, class B>
+constexpr value emit_chain(B& b, value in, int32_t depth, int32_t parent) {
+  value v = in;
+  int32_t index = 0;
+  ((v = Ns::emit(b, v, context{depth, parent, index}), index += Ns::sibling_slots), ...);
+  return v;
+}
+}  // namespace detail
+
+/// @brief A container of children run one after another, shown with the type label Name.
+template <fixed_string Name, class... Ns>
+struct block {
+  static constexpr int32_t leaf_count = (0 + ... + Ns::leaf_count);
+  static constexpr int32_t row_count = 1 + (0 + ... + Ns::row_count);
+  static constexpr int32_t sibling_slots = 1;
+  template <class B>
+  static constexpr value emit(B& b, value in, context ctx) {
+    const int32_t me = detail::open_container(b, ctx, Name.c_str(), in.s);
+    const value out = detail::emit_chain<Ns...>(b, in, ctx.depth + 1, me);
+    b.close_container(me, out.s);
+    return out;
+  }
+};
+
+/// @brief Sequential composition (torch.nn.Sequential).
+template <class... Ns>
+using sequential = block<"Sequential", Ns...>;
+
+/// @brief N copies of Node as consecutive siblings (for a stage of identical blocks).
+template <int32_t N, class Node>
+struct repeat {
+  static_assert(N >= 0, "ctnn: repeat: the count must not be negative");
+  static constexpr int32_t leaf_count = N * Node::leaf_count;
+  static constexpr int32_t row_count = N * Node::row_count;
+  static constexpr int32_t sibling_slots = N;
+  template <class B>
+  static constexpr value emit(B& b, value in, context ctx) {
+    value v = in;
+    for (int32_t i = 0; i < N; ++i) v = Node::emit(b, v, context{ctx.depth, ctx.parent, ctx.index + i});
+    return v;
+  }
+};
+
+/// @brief Gives Node's row an instance name (shown as "layer1" instead of its index).
+template <fixed_string Name, class Node>
+struct named {
+  static constexpr int32_t leaf_count = Node::leaf_count;
+  static constexpr int32_t row_count = Node::row_count;
+  static constexpr int32_t sibling_slots = 1;
+  static_assert(Node::row_count > 0, "ctnn: named: an identity has no row to name");
+  template <class B>
+  static constexpr value emit(B& b, value in, context ctx) {
+    const int32_t first = b.n_rows;
+    const value out = Node::emit(b, in, ctx);
+    b.rows[static_cast<size_t>(first)].name = Name.c_str();
+    return out;
+  }
+};
+
+namespace detail {
+/// A binary or n-ary leaf (add, mul, concat) emitted by a graph node.
+template <class B>
+constexpr value emit_join(B& b, context ctx, const char* type, op kind, shape out, uint64_t ext_ops,
+                          const value* inputs, int32_t n) {
+  leaf_counts c{};
+  c.ext_ops = ext_ops;
+  return push_leaf(b, ctx, type, kind, inputs[0].s, out, c, inputs, n);
+}
+}  // namespace detail
+
+/// @brief x + Body(x), or Shortcut(x) + Body(x) with a projection shortcut (ResNet's downsample).
+/// Rows: a "Residual" container with Body's rows, Shortcut's rows, then the Add leaf.
+template <class Body, class Shortcut = identity, fixed_string Name = "Residual">
+struct residual {
+  static constexpr int32_t leaf_count = Body::leaf_count + Shortcut::leaf_count + 1;
+  static constexpr int32_t row_count = 1 + Body::row_count + Shortcut::row_count + 1;
+  static constexpr int32_t sibling_slots = 1;
+  template <class B>
+  static constexpr value emit(B& b, value in, context ctx) {
+    const int32_t me = detail::open_container(b, ctx, Name.c_str(), in.s);
+    const value body = Body::emit(b, in, context{ctx.depth + 1, me, 0});
+    const value skip = Shortcut::emit(b, in, context{ctx.depth + 1, me, 1});
+    if (!(body.s == skip.s)) {
+      b.record(fail_shape(fault::residual_shape_mismatch, skip.s, body.s), "Add");
+    }
+    const value ins[2] = {body, skip};
+    const value out = detail::emit_join(b, context{ctx.depth + 1, me, 2}, "Add", op::add, body.s,
+                                        static_cast<uint64_t>(body.s.elems()), ins, 2);
+    b.close_container(me, out.s);
+    return out;
+  }
+};
+
+/// @brief Parallel branches on the same input, concatenated along channels (Inception, DenseNet).
+/// Rows: a container, each branch, then the Concat leaf. Branches write their slices directly.
+template <fixed_string Name, class... Branches>
+struct concat_named {
+  static_assert(sizeof...(Branches) >= 1 && sizeof...(Branches) <= max_inputs,
+                "ctnn: concat: between 1 and 8 branches");
+  static constexpr int32_t leaf_count = (0 + ... + Branches::leaf_count) + 1;
+  static constexpr int32_t row_count = 1 + (0 + ... + Branches::row_count) + 1;
+  static constexpr int32_t sibling_slots = 1;
+  template <class B>
+  static constexpr value emit(B& b, value in, context ctx) {
+    const int32_t me = detail::open_container(b, ctx, Name.c_str(), in.s);
+    value outs[sizeof...(Branches)] = {};
+    int32_t i = 0;
+    ((outs[i] = Branches::emit(b, in, context{ctx.depth + 1, me, i}), ++i), ...);
+    shape out = outs[0].s;
+    out.c = 0;
+    for (const value& v : outs) {
+      if (v.s.h != outs[0].s.h || v.s.w != outs[0].s.w || v.s.rank != outs[0].s.rank)
+        b.record(fail_shape(fault::concat_spatial_mismatch, outs[0].s, v.s), "Concat");
+      out.c += v.s.c;
+    }
+    const value r = detail::emit_join(b, context{ctx.depth + 1, me, i}, "Concat", op::concat, out, 0,
+                                      outs, static_cast<int32_t>(sizeof...(Branches)));
+    b.close_container(me, r.s);
+    return r;
+  }
+};
+template <class... Branches>
+using concat = concat_named<"Concat", Branches...>;
+
+/// @brief x * Gate(x): squeeze-and-excitation. Gate yields (C, 1, 1) (broadcast over H, W) or x's shape.
+template <class Gate, fixed_string Name = "Scale">
+struct scale {
+  static constexpr int32_t leaf_count = Gate::leaf_count + 1;
+  static constexpr int32_t row_count = 1 + Gate::row_count + 1;
+  static constexpr int32_t sibling_slots = 1;
+  template <class B>
+  static constexpr value emit(B& b, value in, context ctx) {
+    const int32_t me = detail::open_container(b, ctx, Name.c_str(), in.s);
+    const value g = Gate::emit(b, in, context{ctx.depth + 1, me, 0});
+    const bool broadcast = g.s.c == in.s.c && g.s.h == 1 && g.s.w == 1;
+    if (!(broadcast || g.s == in.s))
+      b.record(fail_shape(fault::scale_shape_mismatch, shape{in.s.c, 1, 1, 3}, g.s), "Mul");
+    const value ins[2] = {in, g};
+    const value out = detail::emit_join(b, context{ctx.depth + 1, me, 1}, "Mul", op::mul, in.s,
+                                        static_cast<uint64_t>(in.s.elems()), ins, 2);
+    b.close_container(me, out.s);
+    return out;
+  }
+};
+
+}  // namespace ctnn

@@ -1,0 +1,122 @@
+// network: a named, input-shaped composition of nodes, and everything the compiler knows of it:
+// the rows (per layer and per container), the shapes, parameters, MACs and bytes.
+#pragma once
+#include "ctnn/nn/graph.hpp"
+
+namespace ctnn {
+
+namespace detail {
+template <size_t Rows, size_t Leaves>
+struct walk_result {
+  builder<Rows, Leaves> b{};
+  value out{};
+};
+}  // namespace detail
+
+/// @brief A network of Nodes run in sequence on a single input of shape In (batch 1).
+///
+/// Everything is a constant expression: `Net::rows[i]`, `Net::output_shape`, `Net::params`,
+/// `Net::macs`, `Net::peak_io_bytes(dtype::int8)`. A malformed network does not compile, and the
+/// first fault is reported with the position and type of the layer where it happens.
+template <fixed_string Name, shape In, class... Nodes>
+struct network {
+  static_assert(In.valid(), "ctnn: network: the input shape must be non-empty");
+  using body = block<Name, Nodes...>;
+
+  static constexpr const char* name = Name.c_str();
+  static constexpr shape input_shape = In;
+  static constexpr int32_t leaf_count = body::leaf_count;
+  static constexpr int32_t row_count = body::row_count;
+  static constexpr int32_t tensor_count = leaf_count + 1;  ///< the input and one output per leaf
+
+ private:
+  static constexpr auto walk() {
+    detail::walk_result<static_cast<size_t>(row_count), static_cast<size_t>(leaf_count)> r{};
+    r.out = body::emit(r.b, value{0, In}, context{0, -1, 0});
+    return r;
+  }
+  static constexpr auto result = walk();
+
+ public:
+  /// The first fault found, if any (kind == fault::none for a well-formed network).
+  static constexpr diagnostic first_fault = result.b.first_fault;
+  static_assert(raise<first_fault>::value, "ctnn: the network is malformed (see the error above)");
+
+  /// Rows in depth-first execution order; row 0 is the network itself.
+  static constexpr array<row, static_cast<size_t>(row_count)> rows = result.b.rows;
+  static constexpr shape output_shape = result.out.s;
+  static constexpr int32_t output_tensor = result.out.tensor;
+
+  /// leaf_rows[i]: the row of the leaf executed i-th.
+  static constexpr array<int32_t, static_cast<size_t>(leaf_count)> leaf_rows = [] {
+    array<int32_t, static_cast<size_t>(leaf_count)> a{};
+    for (int32_t i = 0; i < row_count; ++i)
+      if (rows[static_cast<size_t>(i)].is_leaf()) a[static_cast<size_t>(rows[static_cast<size_t>(i)].leaf)] = i;
+    return a;
+  }();
+
+  /// The leaf executed i-th.
+  static constexpr const row& layer(int32_t i) { return rows[static_cast<size_t>(leaf_rows[static_cast<size_t>(i)])]; }
+
+  /// Shape of tensor t (0 = input, i + 1 = output of leaf i).
+  static constexpr shape tensor_shape(int32_t t) { return t == 0 ? In : layer(t - 1).out; }
+
+  static constexpr leaf_counts totals = rows[0].counts;
+  static constexpr uint64_t weights = totals.weights;
+  static constexpr uint64_t biases = totals.biases;
+  static constexpr uint64_t params = totals.weights + totals.biases;  ///< what torchinfo calls "Total params"
+  static constexpr uint64_t buffers = totals.buffers;
+  static constexpr uint64_t macs = totals.macs;               ///< conv + linear MACs (torchvision's GFLOPS)
+  static constexpr uint64_t ext_ops = totals.ext_ops;          ///< all other operations
+  static constexpr uint64_t macs_total = totals.macs + totals.ext_ops;
+
+  /// Bytes of all parameters in dtype t (biases in the accumulator type for integer t).
+  static constexpr uint64_t weight_bytes(dtype t) { return rows[0].param_bytes(t); }
+  static constexpr uint64_t buffer_bytes(dtype t) { return rows[0].buffer_bytes(t); }
+  static constexpr uint64_t input_bytes(dtype t) { return static_cast<uint64_t>(In.elems()) * size_of(t); }
+  static constexpr uint64_t output_bytes(dtype t) { return static_cast<uint64_t>(output_shape.elems()) * size_of(t); }
+
+  /// Sum of every leaf's output bytes (what a framework that keeps every activation allocates).
+  static constexpr uint64_t activation_bytes_sum(dtype t) {
+    uint64_t s = 0;
+    for (int32_t i = 0; i < leaf_count; ++i) s += layer(i).output_bytes(t);
+    return s;
+  }
+  /// Bytes read from memory by all layers (inputs, parameters, buffers) and written (outputs).
+  static constexpr uint64_t read_bytes(dtype t) {
+    uint64_t s = 0;
+    for (int32_t i = 0; i < leaf_count; ++i) s += layer(i).read_bytes(t);
+    return s;
+  }
+  static constexpr uint64_t write_bytes(dtype t) { return activation_bytes_sum(t); }
+
+  /// The leaf whose inputs plus output are largest: the naive per-layer peak.
+  static constexpr int32_t peak_io_layer(dtype t) {
+    int32_t best = 0;
+    uint64_t best_bytes = 0;
+    for (int32_t i = 0; i < leaf_count; ++i) {
+      const uint64_t b = layer(i).in_elems * size_of(t) + layer(i).output_bytes(t);
+      if (b > best_bytes) { best_bytes = b; best = i; }
+    }
+    return best;
+  }
+  static constexpr uint64_t peak_io_bytes(dtype t) {
+    const row& r = layer(peak_io_layer(t));
+    return r.in_elems * size_of(t) + r.output_bytes(t);
+  }
+};
+
+/// True for the instantiations of network<>.
+template <class T> inline constexpr bool is_network_v = false;
+template <fixed_string N, shape I, class... Ns> inline constexpr bool is_network_v<network<N, I, Ns...>> = true;
+
+/// @brief A network type: ctnn::network<...> or a type derived from one (a zoo model).
+template <class T>
+concept Network = requires {
+  T::rows;
+  T::leaf_count;
+  T::input_shape;
+  T::output_shape;
+};
+
+}  // namespace ctnn

@@ -1,0 +1,121 @@
+// Pooling: max and average with kernel, stride, padding, dilation (max), ceil_mode and
+// count_include_pad (avg), adaptive average pooling and global average pooling.
+#pragma once
+#include "ctnn/nn/graph.hpp"
+
+namespace ctnn {
+
+struct pool2d_config {
+  hw kernel{1, 1};
+  hw stride{0, 0};  ///< 0 means "same as the kernel", PyTorch's default
+  hw padding{0, 0}; ///< symmetric per axis, at most half the kernel
+  hw dilation{1, 1};
+  bool ceil_mode = false;
+  bool count_include_pad = true;  ///< avg only
+  friend constexpr bool operator==(const pool2d_config&, const pool2d_config&) = default;
+};
+
+/// PyTorch's pooling output extent along one axis, ceil_mode included (the last window must
+/// start inside the input or the left padding).
+constexpr int64_t pool_out_extent(int64_t in, int64_t pad, int64_t kernel, int64_t stride,
+                                  int64_t dilation, bool ceil_mode) {
+  const int64_t span = in + 2 * pad - dilation * (kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0);
+  int64_t out = floor_div(span, stride) + 1;
+  if (ceil_mode && (out - 1) * stride >= in + pad) --out;
+  return out;
+}
+
+namespace detail {
+constexpr pool2d_config resolve(pool2d_config c) {
+  if (c.stride.h == 0) c.stride.h = c.kernel.h;
+  if (c.stride.w == 0) c.stride.w = c.kernel.w;
+  return c;
+}
+
+/// Shared shape logic of max and avg pooling. ext_ops = input elements (ptflops' convention).
+template <pool2d_config C>
+struct pool_common {
+  static constexpr pool2d_config config = resolve(C);
+  static_assert(C.kernel.h > 0 && C.kernel.w > 0, "ctnn: pool: kernel size must be positive");
+  static_assert(C.stride.h >= 0 && C.stride.w >= 0, "ctnn: pool: stride must be positive");
+  static_assert(C.padding.h >= 0 && C.padding.w >= 0, "ctnn: pool: padding must not be negative");
+  static_assert(C.dilation.h > 0 && C.dilation.w > 0, "ctnn: pool: dilation must be positive");
+
+  static constexpr shape output(shape in) {
+    constexpr pool2d_config c = config;
+    return shape{in.c, pool_out_extent(in.h, c.padding.h, c.kernel.h, c.stride.h, c.dilation.h, c.ceil_mode),
+                 pool_out_extent(in.w, c.padding.w, c.kernel.w, c.stride.w, c.dilation.w, c.ceil_mode), 3};
+  }
+  static constexpr fault_report check(shape in) {
+    constexpr pool2d_config c = config;
+    if (in.rank != 3) return fail_shape(fault::pool_input_not_feature_map, shape{in.c, 0, 0, 3}, in);
+    const int64_t eh = c.dilation.h * (c.kernel.h - 1) + 1;
+    const int64_t ew = c.dilation.w * (c.kernel.w - 1) + 1;
+    if (c.padding.h > eh / 2) return fail(fault::pool_padding_too_large, eh / 2, c.padding.h);
+    if (c.padding.w > ew / 2) return fail(fault::pool_padding_too_large, ew / 2, c.padding.w);
+    const shape o = output(in);
+    if (o.h < 1 || o.w < 1) return fail_shape(fault::pool_empty_output, in, o);
+    return ok();
+  }
+  static constexpr leaf_counts counts(shape in) {
+    leaf_counts k{};
+    k.ext_ops = static_cast<uint64_t>(in.elems());
+    return k;
+  }
+};
+}  // namespace detail
+
+/// @brief Max pooling configured by a pool2d_config.
+template <pool2d_config C>
+struct max_pool2d_layer : leaf<max_pool2d_layer<C>>, detail::pool_common<C> {
+  static constexpr const char* type_name = "MaxPool2d";
+  static constexpr op kind = op::max_pool2d;
+};
+
+/// @brief Average pooling configured by a pool2d_config.
+template <pool2d_config C>
+struct avg_pool2d_layer : leaf<avg_pool2d_layer<C>>, detail::pool_common<C> {
+  static_assert(C.dilation.h == 1 && C.dilation.w == 1, "ctnn: avg_pool2d has no dilation");
+  static constexpr const char* type_name = "AvgPool2d";
+  static constexpr op kind = op::avg_pool2d;
+};
+
+/// @brief max_pool2d<kernel, stride = kernel, padding = 0, ceil_mode = false> (square).
+template <int64_t Kernel, int64_t Stride = Kernel, int64_t Padding = 0, bool CeilMode = false>
+using max_pool2d = max_pool2d_layer<pool2d_config{{Kernel, Kernel}, {Stride, Stride}, {Padding, Padding},
+                                                  {1, 1}, CeilMode, true}>;
+
+/// @brief avg_pool2d<kernel, stride = kernel, padding = 0, ceil_mode = false, count_include_pad = true>.
+template <int64_t Kernel, int64_t Stride = Kernel, int64_t Padding = 0, bool CeilMode = false,
+          bool CountIncludePad = true>
+using avg_pool2d = avg_pool2d_layer<pool2d_config{{Kernel, Kernel}, {Stride, Stride}, {Padding, Padding},
+                                                  {1, 1}, CeilMode, CountIncludePad}>;
+
+/// Start and end (exclusive) of adaptive-pooling window i of `out` over `in` (PyTorch's formula).
+constexpr int64_t adaptive_start(int64_t i, int64_t in, int64_t out) { return (i * in) / out; }
+constexpr int64_t adaptive_end(int64_t i, int64_t in, int64_t out) { return ((i + 1) * in + out - 1) / out; }
+
+/// @brief Adaptive average pooling to OutH×OutW. ext_ops = input elements.
+template <int64_t OutH, int64_t OutW = OutH>
+struct adaptive_avg_pool2d : leaf<adaptive_avg_pool2d<OutH, OutW>> {
+  static_assert(OutH > 0 && OutW > 0, "ctnn: adaptive_avg_pool2d: output size must be positive");
+  static constexpr const char* type_name = "AdaptiveAvgPool2d";
+  static constexpr op kind = op::adaptive_avg_pool2d;
+  static constexpr int64_t out_h = OutH;
+  static constexpr int64_t out_w = OutW;
+  static constexpr fault_report check(shape in) {
+    if (in.rank != 3) return fail_shape(fault::pool_input_not_feature_map, shape{in.c, 0, 0, 3}, in);
+    return ok();
+  }
+  static constexpr shape output(shape in) { return shape{in.c, OutH, OutW, 3}; }
+  static constexpr leaf_counts counts(shape in) {
+    leaf_counts k{};
+    k.ext_ops = static_cast<uint64_t>(in.elems());
+    return k;
+  }
+};
+
+/// @brief Global average pooling: (C, H, W) -> (C, 1, 1).
+using global_avg_pool2d = adaptive_avg_pool2d<1, 1>;
+
+}  // namespace ctnn
