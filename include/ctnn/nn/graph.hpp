@@ -198,6 +198,7 @@ struct block {
   static constexpr int32_t leaf_count = (0 + ... + Ns::leaf_count);
   static constexpr int32_t row_count = 1 + (0 + ... + Ns::row_count);
   static constexpr int32_t sibling_slots = 1;
+  static constexpr int32_t child_slots = (0 + ... + Ns::sibling_slots);
   template <class B>
   static constexpr value emit(B& b, value in, context ctx) {
     const int32_t me = detail::open_container(b, ctx, Name.c_str(), in.s);
@@ -205,7 +206,27 @@ struct block {
     b.close_container(me, out.s);
     return out;
   }
+  /// The children without this block's own row (a residual shows its body's layers directly).
+  template <class B>
+  static constexpr value emit_children(B& b, value in, int32_t depth, int32_t parent) {
+    return detail::emit_chain<Ns...>(b, in, depth, parent);
+  }
 };
+
+template <class T> inline constexpr bool is_block_v = false;
+template <fixed_string Name, class... Ns> inline constexpr bool is_block_v<block<Name, Ns...>> = true;
+
+namespace detail {
+/// Emits a residual's body: a block's children directly under the residual, any other node as is.
+/// Returns the output; `slots` receives the number of sibling indices used.
+template <class Body, class B>
+constexpr value emit_body(B& b, value in, int32_t depth, int32_t parent) {
+  if constexpr (is_block_v<Body>) return Body::emit_children(b, in, depth, parent);
+  else return Body::emit(b, in, context{depth, parent, 0});
+}
+template <class Body> inline constexpr int32_t body_rows = is_block_v<Body> ? Body::row_count - 1 : Body::row_count;
+template <class Body> inline constexpr int32_t body_slots = is_block_v<Body> ? Body::child_slots : Body::sibling_slots;
+}  // namespace detail
 
 /// @brief Sequential composition (torch.nn.Sequential).
 template <class... Ns>
@@ -258,18 +279,20 @@ constexpr value emit_join(B& b, context ctx, const char* type, op kind, shape ou
 template <class Body, class Shortcut = identity, fixed_string Name = "Residual">
 struct residual {
   static constexpr int32_t leaf_count = Body::leaf_count + Shortcut::leaf_count + 1;
-  static constexpr int32_t row_count = 1 + Body::row_count + Shortcut::row_count + 1;
+  static constexpr int32_t row_count = 1 + detail::body_rows<Body> + Shortcut::row_count + 1;
   static constexpr int32_t sibling_slots = 1;
   template <class B>
   static constexpr value emit(B& b, value in, context ctx) {
     const int32_t me = detail::open_container(b, ctx, Name.c_str(), in.s);
-    const value body = Body::emit(b, in, context{ctx.depth + 1, me, 0});
-    const value skip = Shortcut::emit(b, in, context{ctx.depth + 1, me, 1});
+    const value body = detail::emit_body<Body>(b, in, ctx.depth + 1, me);
+    constexpr int32_t skip_index = detail::body_slots<Body>;
+    const value skip = Shortcut::emit(b, in, context{ctx.depth + 1, me, skip_index});
     if (!(body.s == skip.s)) {
       b.record(fail_shape(fault::residual_shape_mismatch, skip.s, body.s), "Add");
     }
     const value ins[2] = {body, skip};
-    const value out = detail::emit_join(b, context{ctx.depth + 1, me, 2}, "Add", op::add, body.s,
+    const value out = detail::emit_join(b, context{ctx.depth + 1, me, skip_index + Shortcut::sibling_slots},
+                                        "Add", op::add, body.s,
                                         static_cast<uint64_t>(body.s.elems()), ins, 2);
     b.close_container(me, out.s);
     return out;

@@ -1,0 +1,90 @@
+// ctnn-report: prints the compile-time analysis of a zoo model as a table, JSON or CSV.
+//   ctnn-report --list
+//   ctnn-report <model> [--dtype float32|int8] [--format table|json|csv]
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ctnn/host/report.hpp"
+#include "ctnn/zoo/zoo.hpp"
+
+namespace {
+
+struct model_entry {
+  std::string name;
+  std::function<ctnn::host::report(ctnn::dtype)> make;
+};
+
+std::vector<model_entry> models() {
+  std::vector<model_entry> v;
+  ctnn::zoo::for_each_model([&v]<class Net>(const char* name) {
+    v.push_back({name, [](ctnn::dtype t) { return ctnn::host::make_report<Net>(t); }});
+  });
+  return v;
+}
+
+int usage(const char* why) {
+  if (why != nullptr) std::fprintf(stderr, "ctnn-report: %s\n", why);
+  std::fprintf(stderr,
+               "usage: ctnn-report --list\n"
+               "       ctnn-report <model> [--dtype float32|int8] [--format table|json|csv]\n"
+               "Run 'ctnn-report --list' for the model names.\n");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<model_entry> zoo = models();
+  std::string model;
+  std::string format = "table";
+  ctnn::dtype type = ctnn::dtype::float32;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&](const char* flag) -> const char* {
+      if (i + 1 >= argc) return nullptr;
+      (void)flag;
+      return argv[++i];
+    };
+    if (a == "--list") {
+      for (const model_entry& m : zoo) std::printf("%s\n", m.name.c_str());
+      return 0;
+    }
+    if (a == "--help" || a == "-h") {
+      usage(nullptr);
+      return 0;
+    }
+    if (a == "--dtype") {
+      const char* v = value("--dtype");
+      if (v == nullptr) return usage("--dtype needs a value: float32 or int8");
+      if (std::strcmp(v, "float32") == 0) type = ctnn::dtype::float32;
+      else if (std::strcmp(v, "int8") == 0) type = ctnn::dtype::int8;
+      else return usage((std::string("unknown dtype '") + v + "' (expected float32 or int8)").c_str());
+    } else if (a == "--format") {
+      const char* v = value("--format");
+      if (v == nullptr) return usage("--format needs a value: table, json or csv");
+      format = v;
+      if (format != "table" && format != "json" && format != "csv")
+        return usage(("unknown format '" + format + "' (expected table, json or csv)").c_str());
+    } else if (!a.empty() && a[0] == '-') {
+      return usage(("unknown option '" + a + "'").c_str());
+    } else if (model.empty()) {
+      model = a;
+    } else {
+      return usage(("unexpected argument '" + a + "'").c_str());
+    }
+  }
+  if (model.empty()) return usage("no model given");
+  for (const model_entry& m : zoo) {
+    if (m.name != model) continue;
+    const ctnn::host::report r = m.make(type);
+    const std::string out = format == "json"  ? ctnn::host::to_json(r)
+                            : format == "csv" ? ctnn::host::to_csv(r)
+                                              : ctnn::host::to_table(r);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return 0;
+  }
+  return usage(("unknown model '" + model + "'").c_str());
+}

@@ -1,0 +1,42 @@
+// The memory-budget check firmware writes as `static_assert(ctnn::fits<Net, int8_t>(256 * 1024))`.
+// When the network does not fit, compilation stops with the required bytes, the available bytes
+// and the layer where the peak happens.
+#pragma once
+#include "ctnn/nn/network.hpp"
+
+namespace ctnn {
+
+/// What the budget is compared with: the RAM the activations need at run time. The default is the
+/// naive per-layer peak (largest inputs + output of one layer); the arena planner specializes
+/// this to its planned arena size once it is included.
+template <class Net, dtype T>
+struct memory_requirement {
+  static constexpr uint64_t bytes = Net::peak_io_bytes(T);
+  static constexpr int32_t peak_layer = Net::peak_io_layer(T);
+};
+
+namespace error {
+/// Not constexpr on purpose: reaching it in a constant expression is the diagnostic. Its template
+/// arguments, printed by the compiler, carry the numbers; the budget is the argument of fits().
+template <uint64_t RequiredBytes, int64_t PeakAtLayer, fixed_string PeakLayerType>
+void memory_budget_exceeded_required_bytes_at_peak_layer(uint64_t available_bytes) {
+  (void)available_bytes;
+}
+}  // namespace error
+
+/// @brief True when Net's activations in element type T fit in `budget_bytes`; in a constant
+/// expression a network that does not fit is a compile error naming required and available bytes.
+template <Network Net, class T>
+consteval bool fits(uint64_t budget_bytes) {
+  static_assert(has_dtype<T>, "ctnn: fits: T must be int8_t, uint8_t, int16_t, int32_t or float");
+  using req = memory_requirement<Net, dtype_of<T>>;
+  if (req::bytes > budget_bytes) {
+    constexpr const row& peak = Net::layer(req::peak_layer);
+    error::memory_budget_exceeded_required_bytes_at_peak_layer<
+        req::bytes, req::peak_layer, detail::to_fixed<string_length(peak.type) + 1>(peak.type)>(budget_bytes);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace ctnn

@@ -1,0 +1,306 @@
+// Host-only: the analysis of a network as a runtime report, printed as a torchinfo-like table,
+// JSON or CSV. Uses the C++ standard library; firmware never includes this header.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "ctnn/nn/network.hpp"
+
+namespace ctnn::host {
+
+/// One row of the report: a leaf or a container, with its dotted name.
+struct report_row {
+  std::string name;  ///< dotted path of instance names or sibling indices ("layer1.0.0.0.0")
+  std::string type;
+  int depth = 0;
+  int index = 0;
+  int leaf = -1;
+  shape in{};
+  shape out{};
+  leaf_counts counts{};
+  std::uint64_t params = 0;
+  std::uint64_t output_bytes = 0;
+  std::uint64_t read_bytes = 0;
+  std::uint64_t write_bytes = 0;
+  std::vector<int> inputs;  ///< tensor ids read (leaves)
+};
+
+/// Extra figures another part of ctnn (the planner) adds to the report as "key": value pairs.
+struct report_extra {
+  std::string key;
+  std::uint64_t value = 0;
+  std::string label;  ///< how the table names it
+};
+
+struct report {
+  std::string model;
+  dtype type = dtype::float32;
+  shape input{};
+  shape output{};
+  std::uint64_t params_total = 0;
+  std::uint64_t buffers_total = 0;
+  std::uint64_t weight_bytes = 0;
+  std::uint64_t buffer_bytes = 0;
+  std::uint64_t input_bytes = 0;
+  std::uint64_t macs_conv_linear = 0;
+  std::uint64_t ext_ops = 0;
+  std::uint64_t macs_total = 0;
+  std::uint64_t activation_bytes_sum = 0;
+  std::uint64_t read_bytes = 0;
+  std::uint64_t write_bytes = 0;
+  std::uint64_t peak_io_bytes = 0;
+  int peak_io_layer = 0;
+  std::vector<report_row> rows;  ///< all rows; rows[0] is the network
+  std::vector<report_extra> extras;
+};
+
+/// Builds the report of Net computed in element type t.
+template <Network Net>
+report make_report(dtype t) {
+  report r;
+  r.model = Net::rows[0].type;
+  r.type = t;
+  r.input = Net::input_shape;
+  r.output = Net::output_shape;
+  r.params_total = Net::params;
+  r.buffers_total = Net::buffers;
+  r.weight_bytes = Net::weight_bytes(t);
+  r.buffer_bytes = Net::buffer_bytes(t);
+  r.input_bytes = Net::input_bytes(t);
+  r.macs_conv_linear = Net::macs;
+  r.ext_ops = Net::ext_ops;
+  r.macs_total = Net::macs_total;
+  r.activation_bytes_sum = Net::activation_bytes_sum(t);
+  r.read_bytes = Net::read_bytes(t);
+  r.write_bytes = Net::write_bytes(t);
+  r.peak_io_bytes = Net::peak_io_bytes(t);
+  r.peak_io_layer = Net::peak_io_layer(t);
+  std::vector<std::string> paths(static_cast<std::size_t>(Net::row_count));
+  for (int32_t i = 0; i < Net::row_count; ++i) {
+    const row& src = Net::rows[static_cast<std::size_t>(i)];
+    report_row x;
+    const std::string label = src.name != nullptr ? std::string(src.name) : std::to_string(src.index);
+    if (i > 0) {
+      const std::string& parent = src.parent > 0 ? paths[static_cast<std::size_t>(src.parent)] : std::string();
+      x.name = parent.empty() ? label : parent + "." + label;
+    }
+    paths[static_cast<std::size_t>(i)] = x.name;
+    x.type = src.type;
+    x.depth = src.depth;
+    x.index = src.index;
+    x.leaf = src.leaf;
+    x.in = src.in;
+    x.out = src.out;
+    x.counts = src.counts;
+    x.params = src.params();
+    x.output_bytes = src.output_bytes(t);
+    if (src.is_leaf()) {
+      x.read_bytes = src.read_bytes(t);
+      x.write_bytes = src.write_bytes(t);
+      for (int32_t k = 0; k < src.n_inputs; ++k) x.inputs.push_back(src.inputs[k]);
+    } else {
+      for (int32_t k = i + 1; k < src.end; ++k) {
+        const row& c = Net::rows[static_cast<std::size_t>(k)];
+        if (!c.is_leaf()) continue;
+        x.read_bytes += c.read_bytes(t);
+        x.write_bytes += c.write_bytes(t);
+      }
+    }
+    r.rows.push_back(std::move(x));
+  }
+  return r;
+}
+
+/// "[1, 64, 56, 56]" (torchinfo's batch-first notation) or "[1, 1000]" for a flat tensor.
+std::string shape_text(const shape& s);
+/// 1234567 -> "1,234,567".
+std::string grouped(std::uint64_t v);
+
+std::string to_table(const report& r);
+std::string to_json(const report& r);
+std::string to_csv(const report& r);
+
+// ---- implementation (header-only: inline) ---------------------------------
+
+inline std::string shape_text(const shape& s) {
+  if (s.rank == 1) return "[1, " + std::to_string(s.c) + "]";
+  return "[1, " + std::to_string(s.c) + ", " + std::to_string(s.h) + ", " + std::to_string(s.w) + "]";
+}
+
+inline std::string grouped(std::uint64_t v) {
+  std::string digits = std::to_string(v);
+  std::string out;
+  const std::size_t n = digits.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    out += digits[i];
+    if ((n - i - 1) % 3 == 0 && i + 1 < n) out += ',';
+  }
+  return out;
+}
+
+namespace detail {
+inline std::string pad_right(std::string s, std::size_t w) {
+  if (s.size() < w) s.append(w - s.size(), ' ');
+  return s;
+}
+inline std::string pad_left(const std::string& s, std::size_t w) {
+  return s.size() < w ? std::string(w - s.size(), ' ') + s : s;
+}
+inline std::string mb(std::uint64_t bytes) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(bytes) / 1e6);
+  return buf;
+}
+inline std::string fixed2(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+inline std::string json_shape(const shape& s) {
+  if (s.rank == 1) return "[" + std::to_string(s.c) + "]";
+  return "[" + std::to_string(s.c) + ", " + std::to_string(s.h) + ", " + std::to_string(s.w) + "]";
+}
+inline std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    out += ch;
+  }
+  return out + "\"";
+}
+/// torchinfo's tree prefix: "│    " per ancestor level, "└─" before the layer.
+inline std::string tree_prefix(int depth) {
+  std::string p;
+  for (int d = 1; d < depth; ++d) p += "\xe2\x94\x82    ";  // "│    "
+  if (depth > 0) p += depth == 1 ? "\xe2\x94\x9c\xe2\x94\x80" : "\xe2\x94\x94\xe2\x94\x80";  // ├─ or └─
+  return p;
+}
+/// Display width of a UTF-8 string (the box-drawing characters are one column each).
+inline std::size_t columns(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char ch : s) n += (ch & 0xC0) != 0x80 ? 1 : 0;
+  return n;
+}
+inline std::string pad_cols(const std::string& s, std::size_t w) {
+  const std::size_t c = columns(s);
+  return c < w ? s + std::string(w - c, ' ') : s;
+}
+}  // namespace detail
+
+inline std::string to_table(const report& r) {
+  using detail::pad_cols;
+  using detail::pad_left;
+  constexpr std::size_t w_layer = 52, w_shape = 22, w_num = 16;
+  const std::string rule(w_layer + w_shape + 4 * w_num, '=');
+  std::string s = rule + "\n";
+  s += pad_cols("Layer (type (name): depth-idx)", w_layer) + pad_cols("Output Shape", w_shape) +
+       pad_left("Param #", w_num) + pad_left("MACs", w_num) + pad_left("Read bytes", w_num) +
+       pad_left("Write bytes", w_num) + "\n" + rule + "\n";
+  for (const report_row& x : r.rows) {
+    std::string label;
+    if (x.depth == 0) {
+      label = x.type;
+    } else {
+      const std::size_t dot = x.name.rfind('.');
+      const std::string local = dot == std::string::npos ? x.name : x.name.substr(dot + 1);
+      const bool named = !local.empty() && (local[0] < '0' || local[0] > '9');
+      label = detail::tree_prefix(x.depth) + x.type + (named ? " (" + local + ")" : std::string()) + ": " +
+              std::to_string(x.depth) + "-" + std::to_string(x.index + 1);
+    }
+    const bool leaf = x.leaf >= 0;
+    s += pad_cols(label, w_layer) + pad_cols(shape_text(x.out), w_shape) +
+         pad_left(x.params > 0 ? grouped(x.params) : "--", w_num) +
+         pad_left(x.counts.macs > 0 ? grouped(x.counts.macs) : "--", w_num) +
+         pad_left(leaf ? grouped(x.read_bytes) : "--", w_num) +
+         pad_left(leaf ? grouped(x.write_bytes) : "--", w_num) + "\n";
+  }
+  s += rule + "\n";
+  s += "Total params: " + grouped(r.params_total) + "\n";
+  s += "Non-trainable buffers (batch-norm statistics): " + grouped(r.buffers_total) + "\n";
+  s += "Total mult-adds, conv + linear (G): " + detail::fixed2(static_cast<double>(r.macs_conv_linear) / 1e9) + "\n";
+  s += "Total operations, incl. batch norm, activations, pools, adds (G): " + detail::fixed2(static_cast<double>(r.macs_total) / 1e9) + "\n";
+  s += rule + "\n";
+  s += std::string("Element type: ") + name_of(r.type) + "\n";
+  s += "Input size (MB): " + detail::mb(r.input_bytes) + "\n";
+  s += "Activations, sum of all layer outputs (MB): " + detail::mb(r.activation_bytes_sum) + "\n";
+  s += "Params size (MB): " + detail::mb(r.weight_bytes) + "\n";
+  s += "Buffers size (MB): " + detail::mb(r.buffer_bytes) + "\n";
+  s += "Bytes read / written by all layers (MB): " + detail::mb(r.read_bytes) + " / " + detail::mb(r.write_bytes) + "\n";
+  const report_row* peak = nullptr;
+  for (const report_row& x : r.rows)
+    if (x.leaf == r.peak_io_layer) peak = &x;
+  s += "Naive peak, largest inputs + output of one layer (MB): " + detail::mb(r.peak_io_bytes) +
+       (peak != nullptr ? "  at layer " + std::to_string(r.peak_io_layer) + " " + peak->type + " (" + peak->name + ")" : "") +
+       "\n";
+  for (const report_extra& e : r.extras) s += e.label + ": " + grouped(e.value) + "\n";
+  s += rule + "\n";
+  return s;
+}
+
+inline std::string to_json(const report& r) {
+  using detail::json_shape;
+  using detail::json_string;
+  std::string s = "{\n";
+  auto field = [&s](const std::string& k, const std::string& v) { s += "  " + json_string(k) + ": " + v + ",\n"; };
+  auto number = [&field](const std::string& k, std::uint64_t v) { field(k, std::to_string(v)); };
+  field("model", json_string(r.model));
+  field("dtype", json_string(name_of(r.type)));
+  field("input_shape", json_shape(r.input));
+  field("output_shape", json_shape(r.output));
+  number("params_total", r.params_total);
+  number("buffers_total", r.buffers_total);
+  number("weight_bytes", r.weight_bytes);
+  number("buffer_bytes", r.buffer_bytes);
+  number("input_bytes", r.input_bytes);
+  number("macs_conv_linear", r.macs_conv_linear);
+  number("ext_ops", r.ext_ops);
+  number("macs_total", r.macs_total);
+  number("activation_bytes_sum", r.activation_bytes_sum);
+  number("read_bytes", r.read_bytes);
+  number("write_bytes", r.write_bytes);
+  number("peak_io_bytes", r.peak_io_bytes);
+  number("peak_io_layer", static_cast<std::uint64_t>(r.peak_io_layer));
+  for (const report_extra& e : r.extras) number(e.key, e.value);
+  s += "  \"layers\": [\n";
+  bool first = true;
+  for (const report_row& x : r.rows) {
+    if (x.leaf < 0) continue;
+    if (!first) s += ",\n";
+    first = false;
+    std::string inputs = "[";
+    for (std::size_t k = 0; k < x.inputs.size(); ++k) inputs += (k ? ", " : "") + std::to_string(x.inputs[k]);
+    inputs += "]";
+    s += "    {\"index\": " + std::to_string(x.leaf) + ", \"name\": " + json_string(x.name) +
+         ", \"type\": " + json_string(x.type) + ", \"depth\": " + std::to_string(x.depth) +
+         ", \"input_shape\": " + json_shape(x.in) + ", \"output_shape\": " + json_shape(x.out) +
+         ", \"params\": " + std::to_string(x.params) + ", \"buffers\": " + std::to_string(x.counts.buffers) +
+         ", \"macs\": " + std::to_string(x.counts.macs) + ", \"ext_ops\": " + std::to_string(x.counts.ext_ops) +
+         ", \"output_bytes\": " + std::to_string(x.output_bytes) + ", \"read_bytes\": " + std::to_string(x.read_bytes) +
+         ", \"write_bytes\": " + std::to_string(x.write_bytes) + ", \"input_tensors\": " + inputs +
+         ", \"output_tensor\": " + std::to_string(x.leaf + 1) + "}";
+  }
+  s += "\n  ]\n}\n";
+  return s;
+}
+
+inline std::string to_csv(const report& r) {
+  std::string s =
+      "index,name,type,depth,input_shape,output_shape,params,buffers,macs,ext_ops,output_bytes,read_bytes,write_bytes\n";
+  auto dims = [](const shape& x) {
+    return x.rank == 1 ? std::to_string(x.c)
+                       : std::to_string(x.c) + "x" + std::to_string(x.h) + "x" + std::to_string(x.w);
+  };
+  for (const report_row& x : r.rows) {
+    if (x.leaf < 0) continue;
+    s += std::to_string(x.leaf) + "," + x.name + "," + x.type + "," + std::to_string(x.depth) + "," + dims(x.in) +
+         "," + dims(x.out) + "," + std::to_string(x.params) + "," + std::to_string(x.counts.buffers) + "," +
+         std::to_string(x.counts.macs) + "," + std::to_string(x.counts.ext_ops) + "," +
+         std::to_string(x.output_bytes) + "," + std::to_string(x.read_bytes) + "," + std::to_string(x.write_bytes) +
+         "\n";
+  }
+  return s;
+}
+
+}  // namespace ctnn::host
