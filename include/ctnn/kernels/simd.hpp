@@ -1,0 +1,70 @@
+// Portable SIMD vocabulary for the kernels: GCC/Clang vector extensions sized to the host's
+// widest vector unit (scalar-lowered on rv32im), unaligned load/store, and tile index helpers
+// that become shifts and masks when the tile size is a power of two.
+#pragma once
+#include "ctnn/core/bits.hpp"
+#include "ctnn/core/utility.hpp"
+
+namespace ctnn::kernels::simd {
+
+#if defined(__AVX512F__)
+inline constexpr int vector_bytes = 64;
+#elif defined(__AVX__)
+inline constexpr int vector_bytes = 32;
+#else
+inline constexpr int vector_bytes = 16;
+#endif
+
+/// Float lanes in one vector.
+inline constexpr int f32_lanes = vector_bytes / 4;
+
+typedef float vf32 __attribute__((vector_size(vector_bytes)));
+typedef int32_t vs32 __attribute__((vector_size(vector_bytes)));
+
+/// Unaligned vector load/store through memcpy (one instruction after optimization, no aliasing UB).
+template <class V, class T>
+inline V load(const T* p) {
+  V v;
+  __builtin_memcpy(&v, p, sizeof(V));
+  return v;
+}
+template <class V, class T>
+inline void store(T* p, const V& v) {
+  __builtin_memcpy(p, &v, sizeof(V));
+}
+
+}  // namespace ctnn::kernels::simd
+
+namespace ctnn::kernels::detail {
+
+/// @brief i / T; a shift when T is a power of two.
+template <int64_t T>
+constexpr int64_t tile_of(int64_t i) {
+  static_assert(T > 0, "tile size must be positive");
+  if constexpr (bits::is_pow2(static_cast<uint64_t>(T)))
+    return i >> bits::log2_exact(static_cast<uint64_t>(T));
+  else
+    return i / T;
+}
+
+/// @brief i % T (i >= 0); a bit-field extract when T is a power of two.
+template <int64_t T>
+constexpr int64_t offset_in_tile(int64_t i) {
+  static_assert(T > 0, "tile size must be positive");
+  if constexpr (T == 1) {
+    return 0;
+  } else if constexpr (bits::is_pow2(static_cast<uint64_t>(T))) {
+    constexpr unsigned hi = bits::log2_exact(static_cast<uint64_t>(T)) - 1u;
+    return static_cast<int64_t>(bits::extract<uint64_t>(static_cast<uint64_t>(i), hi, 0u));
+  } else {
+    return i % T;
+  }
+}
+
+/// @brief ceil(n / T) * T.
+template <int64_t T>
+constexpr int64_t round_up_to_tile(int64_t n) {
+  return tile_of<T>(n + T - 1) * T;
+}
+
+}  // namespace ctnn::kernels::detail

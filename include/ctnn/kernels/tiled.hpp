@@ -1,0 +1,425 @@
+// Tiled GEMMs, float32 and int8, with compile-time tiling: packed panels, a register-blocked
+// MR x NR micro-kernel, cache blocks MC x KC (A) and KC x NC (B). Tested against reference.hpp.
+//
+// Loop nest (BLIS order for float; int8 packs the whole K so it can requantize in one pass):
+//
+//   for jc in N step NC            B block  [KC x NC]  -> Bp: NC/NR panels, each KC x NR
+//     for pc in K step KC            (int8: one pass over all of K)
+//       pack B
+//       for ic in M step MC          A block [MC x KC] -> Ap: MC/MR panels, each KC x MR
+//         pack A
+//         for jr in NC step NR
+//           for ir in MC step MR     micro-kernel: C[ir.., jr..] (+)= Ap panel . Bp panel
+//
+// Edges: packing pads panels with zeros to MR/NR, the micro-kernel computes a full tile and
+// stores only the valid m_valid x n_valid corner.
+//
+// int8 packing: A is stored as u8 (a + 128) and both panels in groups of 4 consecutive k, the
+// operand layout of AVX512-VNNI vpdpbusd (u8 x s8 -> s32). The zero points are applied once per
+// output from row/column sums:
+//   sum_k (a - a_zp)(b - b_zp) = sum a'b - b_zp*sum a' - a'_zp*sum b + K*a'_zp*b_zp,
+//   a' = a + 128, a'_zp = a_zp + 128, everything modulo 2^32 like the reference.
+#pragma once
+#include "ctnn/core/bits.hpp"
+#include "ctnn/kernels/quant.hpp"
+#include "ctnn/kernels/reference.hpp"
+#include "ctnn/kernels/simd.hpp"
+#include "ctnn/kernels/status.hpp"
+
+#if defined(__AVX512VNNI__) && defined(__AVX512F__) && !defined(CTNN_PORTABLE_KERNELS)
+#include <immintrin.h>
+#define CTNN_KERNELS_VNNI 1
+#else
+#define CTNN_KERNELS_VNNI 0
+#endif
+
+namespace ctnn::kernels {
+
+/// @brief Float GEMM tiling. MR x NR: register block; MC x KC: packed A block; KC x NC: packed B.
+/// @tparam MR rows of the micro-tile  @tparam NR columns (a multiple of the vector lanes)
+template <int MR, int NR, int KC, int MC, int NC>
+struct gemm_tiling {
+  static_assert(MR > 0 && NR > 0 && KC > 0 && MC > 0 && NC > 0, "gemm_tiling: every size must be positive");
+  static_assert(MC % MR == 0, "gemm_tiling: MC must be a multiple of MR");
+  static_assert(NC % NR == 0, "gemm_tiling: NC must be a multiple of NR");
+  static_assert(NR % simd::f32_lanes == 0, "gemm_tiling: NR must be a multiple of the float vector lanes");
+  static constexpr int mr = MR, nr = NR, kc = KC, mc = MC, nc = NC;
+  /// Floats of packing workspace: one A block and one B block.
+  static constexpr size_t workspace_elems = static_cast<size_t>(MC) * KC + static_cast<size_t>(KC) * NC;
+};
+
+/// @brief int8 GEMM tiling: the whole K is packed at once (so the output can be requantized in
+/// one pass); KMax only sizes the static workspace of the convenience overloads.
+template <int MR, int NR, int MC, int NC, int KMax>
+struct qgemm_tiling {
+  static_assert(MR > 0 && NR > 0 && MC > 0 && NC > 0 && KMax > 0, "qgemm_tiling: every size must be positive");
+  static_assert(MC % MR == 0, "qgemm_tiling: MC must be a multiple of MR");
+  static_assert(NC % NR == 0, "qgemm_tiling: NC must be a multiple of NR");
+  static constexpr int mr = MR, nr = NR, mc = MC, nc = NC, kmax = KMax;
+  /// Bytes of workspace for a given K: row/column sums, then the packed A and B blocks.
+  static constexpr size_t workspace_bytes(int64_t K) {
+    const auto kp = static_cast<size_t>(detail::round_up_to_tile<4>(K < 0 ? 0 : K));
+    return 4u * (static_cast<size_t>(MC) + NC) + kp * (static_cast<size_t>(MC) + NC);
+  }
+};
+
+#if defined(__AVX512F__)
+using default_f32_tiling = gemm_tiling<8, 32, 256, 128, 2048>;
+using default_s8_tiling = qgemm_tiling<8, 32, 128, 512, 4608>;
+#elif defined(__AVX__)
+using default_f32_tiling = gemm_tiling<6, 16, 256, 96, 1024>;
+using default_s8_tiling = qgemm_tiling<4, 16, 64, 256, 4608>;
+#else
+/// Small blocks for microcontrollers: 1 KiB A block, 4 KiB B block.
+using default_f32_tiling = gemm_tiling<4, 4, 64, 4, 16>;
+using default_s8_tiling = qgemm_tiling<4, 4, 8, 16, 512>;
+#endif
+
+namespace detail {
+
+// ---- float ---------------------------------------------------------------------------------
+
+/// Packs A[0:mc, 0:kc] (row-major, lda) into MR-row panels: ap[p][k][i], zero-padded rows.
+template <int MR>
+inline void pack_a_f32(int mc, int kc, const float* a, int lda, float* ap) {
+  for (int p = 0; p < mc; p += MR) {
+    const int rows = min(MR, mc - p);
+    for (int k = 0; k < kc; ++k) {
+      for (int i = 0; i < rows; ++i) ap[i] = a[static_cast<ptrdiff_t>(p + i) * lda + k];
+      for (int i = rows; i < MR; ++i) ap[i] = 0.0f;
+      ap += MR;
+    }
+  }
+}
+
+/// Packs B[0:kc, 0:nc] into NR-column panels: bp[p][k][j], zero-padded columns.
+template <int NR>
+inline void pack_b_f32(int kc, int nc, const float* b, int ldb, float* bp) {
+  for (int p = 0; p < nc; p += NR) {
+    const int cols = min(NR, nc - p);
+    for (int k = 0; k < kc; ++k) {
+      const float* row = b + static_cast<ptrdiff_t>(k) * ldb + p;
+      if (cols == NR) {
+        for (int j = 0; j < NR; ++j) bp[j] = row[j];
+      } else {
+        for (int j = 0; j < cols; ++j) bp[j] = row[j];
+        for (int j = cols; j < NR; ++j) bp[j] = 0.0f;
+      }
+      bp += NR;
+    }
+  }
+}
+
+/// C tile (+)= Ap panel . Bp panel (+ bias). load_c: accumulate onto C (not the first K block).
+template <int MR, int NR>
+inline void micro_f32(int kc, const float* __restrict ap, const float* __restrict bp, float* c, int ldc,
+                      int m_valid, int n_valid, bool load_c, const float* bias) {
+  using simd::vf32;
+  constexpr int lanes = simd::f32_lanes;
+  constexpr int nv = NR / lanes;
+  vf32 acc[MR][nv];
+#pragma GCC unroll 32
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 8
+    for (int j = 0; j < nv; ++j) acc[i][j] = vf32{};
+  for (int k = 0; k < kc; ++k) {
+    vf32 b[nv];
+#pragma GCC unroll 8
+    for (int j = 0; j < nv; ++j) b[j] = simd::load<vf32>(bp + j * lanes);
+#pragma GCC unroll 32
+    for (int i = 0; i < MR; ++i) {
+      const float a = ap[i];
+#pragma GCC unroll 8
+      for (int j = 0; j < nv; ++j) acc[i][j] += a * b[j];
+    }
+    ap += MR;
+    bp += NR;
+  }
+  if (m_valid == MR && n_valid == NR) {
+#pragma GCC unroll 32
+    for (int i = 0; i < MR; ++i) {
+      float* crow = c + static_cast<ptrdiff_t>(i) * ldc;
+#pragma GCC unroll 8
+      for (int j = 0; j < nv; ++j) {
+        vf32 v = acc[i][j];
+        if (load_c) v += simd::load<vf32>(crow + j * lanes);
+        if (bias != nullptr) v += simd::load<vf32>(bias + j * lanes);
+        simd::store(crow + j * lanes, v);
+      }
+    }
+  } else {
+    float tile[MR][NR];
+    __builtin_memcpy(tile, acc, sizeof(tile));
+    for (int i = 0; i < m_valid; ++i) {
+      float* crow = c + static_cast<ptrdiff_t>(i) * ldc;
+      for (int j = 0; j < n_valid; ++j) {
+        float v = tile[i][j];
+        if (load_c) v += crow[j];
+        if (bias != nullptr) v += bias[j];
+        crow[j] = v;
+      }
+    }
+  }
+}
+
+// ---- int8 ----------------------------------------------------------------------------------
+
+/// Packs A[0:mc, 0:K] as u8 (a + 128) into MR-row panels of 4-k groups: ap[p][k/4][i][k%4];
+/// rowsum[i] = sum over the real k of (a + 128).
+template <int MR>
+inline void pack_a_s8(int mc, int K, const int8_t* a, int lda, uint8_t* ap, int32_t* rowsum) {
+  const int kq = static_cast<int>(round_up_to_tile<4>(K));
+  for (int p = 0; p < mc; p += MR) {
+    const int rows = min(MR, mc - p);
+    for (int i = 0; i < MR; ++i) {
+      int32_t s = 0;
+      if (i < rows) {
+        const int8_t* arow = a + static_cast<ptrdiff_t>(p + i) * lda;
+        for (int k = 0; k < K; ++k) {
+          const auto u = static_cast<uint8_t>(arow[k] + 128);
+          s += u;
+          ap[tile_of<4>(k) * MR * 4 + i * 4 + offset_in_tile<4>(k)] = u;
+        }
+        rowsum[p + i] = s;
+      }
+      const int kfrom = i < rows ? K : 0;
+      for (int k = kfrom; k < kq; ++k) ap[tile_of<4>(k) * MR * 4 + i * 4 + offset_in_tile<4>(k)] = 0;
+    }
+    ap += static_cast<ptrdiff_t>(kq) * MR;
+  }
+}
+
+/// Packs B[0:K, 0:nc] into NR-column panels of 4-k groups: bp[p][k/4][j][k%4]; colsum[j] = sum b.
+template <int NR>
+inline void pack_b_s8(int K, int nc, const int8_t* b, int ldb, int8_t* bp, int32_t* colsum) {
+  const int kq = static_cast<int>(round_up_to_tile<4>(K));
+  for (int j = 0; j < nc; ++j) colsum[j] = 0;
+  for (int p = 0; p < nc; p += NR) {
+    const int cols = min(NR, nc - p);
+    for (int k = 0; k < kq; ++k) {
+      int8_t* dst = bp + tile_of<4>(k) * NR * 4 + offset_in_tile<4>(k);
+      if (k < K) {
+        const int8_t* row = b + static_cast<ptrdiff_t>(k) * ldb + p;
+        for (int j = 0; j < cols; ++j) {
+          dst[j * 4] = row[j];
+          colsum[p + j] += row[j];
+        }
+        for (int j = cols; j < NR; ++j) dst[j * 4] = 0;
+      } else {
+        for (int j = 0; j < NR; ++j) dst[j * 4] = 0;
+      }
+    }
+    bp += static_cast<ptrdiff_t>(kq) * NR;
+  }
+}
+
+/// Raw int32 tile: acc[i][j] = sum over kq of ap(u8) * bp(s8), wrapping modulo 2^32.
+template <int MR, int NR>
+inline void micro_s8(int kq, const uint8_t* __restrict ap, const int8_t* __restrict bp, int32_t (&out)[MR][NR]) {
+#if CTNN_KERNELS_VNNI
+  if constexpr (NR % 16 == 0) {
+    constexpr int nv = NR / 16;
+    __m512i acc[MR][nv];
+#pragma GCC unroll 32
+    for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 8
+      for (int j = 0; j < nv; ++j) acc[i][j] = _mm512_setzero_si512();
+    for (int k4 = 0; k4 < kq; k4 += 4) {
+      __m512i b[nv];
+#pragma GCC unroll 8
+      for (int j = 0; j < nv; ++j) b[j] = _mm512_loadu_si512(bp + j * 64);
+#pragma GCC unroll 32
+      for (int i = 0; i < MR; ++i) {
+        int32_t a4;
+        __builtin_memcpy(&a4, ap + i * 4, 4);
+        const __m512i a = _mm512_set1_epi32(a4);
+#pragma GCC unroll 8
+        for (int j = 0; j < nv; ++j) acc[i][j] = _mm512_dpbusd_epi32(acc[i][j], a, b[j]);
+      }
+      ap += MR * 4;
+      bp += NR * 4;
+    }
+#pragma GCC unroll 32
+    for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 8
+      for (int j = 0; j < nv; ++j) _mm512_storeu_si512(&out[i][j * 16], acc[i][j]);
+    return;
+  }
+#endif
+  // Portable path: same packed layout, plain integer arithmetic (uint32 to wrap without UB).
+  uint32_t acc[MR][NR] = {};
+  for (int k4 = 0; k4 < kq; k4 += 4) {
+    for (int i = 0; i < MR; ++i)
+      for (int j = 0; j < NR; ++j) {
+        int32_t s = 0;
+        for (int q = 0; q < 4; ++q) s += static_cast<int32_t>(ap[i * 4 + q]) * static_cast<int32_t>(bp[j * 4 + q]);
+        acc[i][j] += static_cast<uint32_t>(s);
+      }
+    ap += MR * 4;
+    bp += NR * 4;
+  }
+  for (int i = 0; i < MR; ++i)
+    for (int j = 0; j < NR; ++j) out[i][j] = static_cast<int32_t>(acc[i][j]);
+}
+
+/// The zero-point-corrected int32 accumulator (see the file comment), wrapping.
+inline int32_t corrected(int32_t raw, int32_t rowsum_u, int32_t colsum, uint32_t k_term, int32_t a_zp_u,
+                         int32_t b_zp, int32_t bias) {
+  uint32_t v = static_cast<uint32_t>(raw);
+  v -= static_cast<uint32_t>(b_zp) * static_cast<uint32_t>(rowsum_u);
+  v -= static_cast<uint32_t>(a_zp_u) * static_cast<uint32_t>(colsum);
+  v += k_term + static_cast<uint32_t>(bias);
+  return static_cast<int32_t>(v);
+}
+
+inline bool aligned4(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 3u) == 0; }
+
+/// Shared int8 driver; Out is int32_t (raw accumulators) or int8_t (requantized).
+template <class Tiling, class Out>
+inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const int8_t* B, int ldb,
+                           const int32_t* bias, Out* C, int ldc, int32_t a_zp, int32_t b_zp,
+                           const ref::gemm_s8_params* p, void* workspace, size_t workspace_bytes) {
+  constexpr int MR = Tiling::mr, NR = Tiling::nr, MC = Tiling::mc, NC = Tiling::nc;
+  if (const status s = ref::detail::check_gemm(M, N, K, A, lda, B, ldb, C, ldc); s != status::ok) return s;
+  if (a_zp < -128 || a_zp > 127 || b_zp < -128 || b_zp > 127) return status::bad_quant_param;
+  if (p != nullptr)
+    if (const status s = ref::check_params(*p, N); s != status::ok) return s;
+  if (M == 0 || N == 0) return status::ok;
+  if (workspace == nullptr) return status::null_pointer;
+  if (!aligned4(workspace)) return status::bad_size;
+  if (workspace_bytes < Tiling::workspace_bytes(K)) return status::scratch_too_small;
+
+  auto* rowsum = static_cast<int32_t*>(workspace);
+  int32_t* colsum = rowsum + MC;
+  auto* ap = reinterpret_cast<uint8_t*>(colsum + NC);
+  const auto kq = static_cast<ptrdiff_t>(round_up_to_tile<4>(K));
+  auto* bp = reinterpret_cast<int8_t*>(ap + kq * MC);
+  const int32_t a_zp_u = a_zp + 128;
+  const uint32_t k_term = static_cast<uint32_t>(K) * static_cast<uint32_t>(a_zp_u) * static_cast<uint32_t>(b_zp);
+
+  for (int jc = 0; jc < N; jc += NC) {
+    const int nc = min(NC, N - jc);
+    pack_b_s8<NR>(K, nc, B + jc, ldb, bp, colsum);
+    for (int ic = 0; ic < M; ic += MC) {
+      const int mc = min(MC, M - ic);
+      pack_a_s8<MR>(mc, K, A + static_cast<ptrdiff_t>(ic) * lda, lda, ap, rowsum);
+      for (int jr = 0; jr < nc; jr += NR) {
+        const int n_valid = min(NR, nc - jr);
+        for (int ir = 0; ir < mc; ir += MR) {
+          const int m_valid = min(MR, mc - ir);
+          int32_t tile[MR][NR];
+          micro_s8<MR, NR>(static_cast<int>(kq), ap + ir * kq, bp + jr * kq, tile);
+          for (int i = 0; i < m_valid; ++i) {
+            Out* crow = C + static_cast<ptrdiff_t>(ic + ir + i) * ldc + jc + jr;
+            for (int j = 0; j < n_valid; ++j) {
+              const int n = jc + jr + j;
+              const int32_t acc = corrected(tile[i][j], rowsum[ir + i], colsum[jr + j], k_term, a_zp_u, b_zp,
+                                            bias != nullptr ? bias[n] : 0);
+              if constexpr (is_same_v<Out, int32_t>)
+                crow[j] = acc;
+              else
+                crow[j] = ref::requantize(acc, n, *p);
+            }
+          }
+        }
+      }
+    }
+  }
+  return status::ok;
+}
+
+template <class Tiling>
+struct static_workspace_f32 {
+  alignas(64) static inline float buf[Tiling::workspace_elems];
+};
+template <class Tiling>
+struct static_workspace_s8 {
+  alignas(64) static inline unsigned char buf[Tiling::workspace_bytes(Tiling::kmax)];
+};
+
+}  // namespace detail
+
+namespace tiled {
+
+/// @brief Tiled float GEMM, C = A.B + bias (row-major, leading dimensions, bias per column,
+/// nullable). workspace: Tiling::workspace_elems floats, any alignment.
+template <class Tiling = default_f32_tiling>
+inline status gemm_f32(int M, int N, int K, const float* A, int lda, const float* B, int ldb, const float* bias,
+                       float* C, int ldc, float* workspace) {
+  constexpr int MR = Tiling::mr, NR = Tiling::nr, KC = Tiling::kc, MC = Tiling::mc, NC = Tiling::nc;
+  if (const status s = ref::detail::check_gemm(M, N, K, A, lda, B, ldb, C, ldc); s != status::ok) return s;
+  if (M == 0 || N == 0) return status::ok;
+  if (K == 0) {  // C = bias
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) C[static_cast<ptrdiff_t>(m) * ldc + n] = bias != nullptr ? bias[n] : 0.0f;
+    return status::ok;
+  }
+  if (workspace == nullptr) return status::null_pointer;
+  float* ap = workspace;
+  float* bp = workspace + static_cast<ptrdiff_t>(MC) * KC;
+  for (int jc = 0; jc < N; jc += NC) {
+    const int nc = min(NC, N - jc);
+    for (int pc = 0; pc < K; pc += KC) {
+      const int kc = min(KC, K - pc);
+      const bool first = pc == 0, last = pc + kc == K;
+      detail::pack_b_f32<NR>(kc, nc, B + static_cast<ptrdiff_t>(pc) * ldb + jc, ldb, bp);
+      for (int ic = 0; ic < M; ic += MC) {
+        const int mc = min(MC, M - ic);
+        detail::pack_a_f32<MR>(mc, kc, A + static_cast<ptrdiff_t>(ic) * lda + pc, lda, ap);
+        for (int jr = 0; jr < nc; jr += NR) {
+          const float* bias_j = (last && bias != nullptr) ? bias + jc + jr : nullptr;
+          for (int ir = 0; ir < mc; ir += MR) {
+            detail::micro_f32<MR, NR>(kc, ap + static_cast<ptrdiff_t>(ir) * kc, bp + static_cast<ptrdiff_t>(jr) * kc,
+                                      C + static_cast<ptrdiff_t>(ic + ir) * ldc + jc + jr, ldc, min(MR, mc - ir),
+                                      min(NR, nc - jr), !first, bias_j);
+          }
+        }
+      }
+    }
+  }
+  return status::ok;
+}
+
+/// @brief Tiled float GEMM using a static workspace (not reentrant).
+template <class Tiling = default_f32_tiling>
+inline status gemm_f32(int M, int N, int K, const float* A, int lda, const float* B, int ldb, const float* bias,
+                       float* C, int ldc) {
+  return gemm_f32<Tiling>(M, N, K, A, lda, B, ldb, bias, C, ldc, detail::static_workspace_f32<Tiling>::buf);
+}
+
+/// @brief Tiled int8 GEMM with int32 output (no requantization); bit-exact with ref::gemm_s8_s32.
+/// workspace: Tiling::workspace_bytes(K) bytes, 4-byte aligned.
+template <class Tiling = default_s8_tiling>
+inline status gemm_s8_s32(int M, int N, int K, const int8_t* A, int lda, const int8_t* B, int ldb,
+                          const int32_t* bias, int32_t* C, int ldc, int32_t a_zp, int32_t b_zp, void* workspace,
+                          size_t workspace_bytes) {
+  return detail::gemm_s8_impl<Tiling, int32_t>(M, N, K, A, lda, B, ldb, bias, C, ldc, a_zp, b_zp, nullptr, workspace,
+                                               workspace_bytes);
+}
+
+/// @brief As above with a static workspace sized for K <= Tiling::kmax (not reentrant).
+template <class Tiling = default_s8_tiling>
+inline status gemm_s8_s32(int M, int N, int K, const int8_t* A, int lda, const int8_t* B, int ldb,
+                          const int32_t* bias, int32_t* C, int ldc, int32_t a_zp, int32_t b_zp) {
+  return gemm_s8_s32<Tiling>(M, N, K, A, lda, B, ldb, bias, C, ldc, a_zp, b_zp, detail::static_workspace_s8<Tiling>::buf,
+                             sizeof(detail::static_workspace_s8<Tiling>::buf));
+}
+
+/// @brief Tiled int8 GEMM with requantized int8 output; bit-exact with ref::gemm_s8.
+template <class Tiling = default_s8_tiling>
+inline status gemm_s8(int M, int N, int K, const int8_t* A, int lda, const int8_t* B, int ldb, const int32_t* bias,
+                      int8_t* C, int ldc, const ref::gemm_s8_params& p, void* workspace, size_t workspace_bytes) {
+  return detail::gemm_s8_impl<Tiling, int8_t>(M, N, K, A, lda, B, ldb, bias, C, ldc, p.a_zp, p.b_zp, &p, workspace,
+                                              workspace_bytes);
+}
+
+/// @brief As above with a static workspace sized for K <= Tiling::kmax (not reentrant).
+template <class Tiling = default_s8_tiling>
+inline status gemm_s8(int M, int N, int K, const int8_t* A, int lda, const int8_t* B, int ldb, const int32_t* bias,
+                      int8_t* C, int ldc, const ref::gemm_s8_params& p) {
+  return gemm_s8<Tiling>(M, N, K, A, lda, B, ldb, bias, C, ldc, p, detail::static_workspace_s8<Tiling>::buf,
+                         sizeof(detail::static_workspace_s8<Tiling>::buf));
+}
+
+}  // namespace tiled
+}  // namespace ctnn::kernels

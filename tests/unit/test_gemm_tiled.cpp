@@ -1,0 +1,154 @@
+// Tiled GEMMs against the reference: int8 bit-exact on >10,000 random small shapes and several
+// tilings (power-of-two and not, VNNI-eligible and portable), float within a stated tolerance.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "ctnn/kernels/reference.hpp"
+#include "ctnn/kernels/tiled.hpp"
+#include "test_kernels_rng.hpp"
+
+using ctnn::kernels::status;
+namespace k = ctnn::kernels;
+
+namespace {
+
+struct shape3 { int M, N, K; };
+
+shape3 random_shape(ctnn_test::rng& r, int max) {
+  // 1 in 8 cases a degenerate dimension (1), K = 1 often
+  auto dim = [&](void) { return r.range(0, 7) == 0 ? 1 : r.range(1, max); };
+  return {dim(), dim(), dim()};
+}
+
+template <class Tiling>
+int run_s8_cases(uint64_t seed, int cases, int max_dim) {
+  ctnn_test::rng r(seed);
+  std::vector<int32_t> ws_words(Tiling::workspace_bytes(4 * max_dim) / 4 + 1);
+  int checked = 0;
+  for (int c = 0; c < cases; ++c) {
+    const auto [M, N, K] = random_shape(r, max_dim);
+    const int lda = K + r.range(0, 3), ldb = N + r.range(0, 3), ldc = N + r.range(0, 3);
+    const auto A = r.s8(size_t(M) * size_t(lda)), B = r.s8(size_t(K) * size_t(ldb));
+    const auto bias = r.s32(size_t(N), -100000, 100000);
+    const bool use_bias = r.range(0, 3) != 0;
+    const int32_t a_zp = r.range(-128, 127), b_zp = r.range(0, 4) == 0 ? r.range(-128, 127) : 0;
+    const bool per_channel = r.range(0, 1) == 1;
+    std::vector<int32_t> mult(static_cast<size_t>(N)), shift(static_cast<size_t>(N));
+    for (int n = 0; n < N; ++n) {
+      const auto q = ctnn::quant::quantize_multiplier(std::ldexp(double(r.real(0.5f, 1.0f)), r.range(-16, 2)));
+      mult[size_t(n)] = q.multiplier;
+      shift[size_t(n)] = q.shift;
+    }
+    const int32_t out_zp = r.range(-128, 127);
+    const bool relu = r.range(0, 1) == 1;
+    const ctnn::ref::gemm_s8_params p{a_zp, b_zp, out_zp, mult.data(), shift.data(), per_channel,
+                                      relu ? out_zp : -128, 127};
+    const int32_t* bp = use_bias ? bias.data() : nullptr;
+
+    std::vector<int32_t> want32(size_t(M) * size_t(ldc), -7), got32(want32);
+    REQUIRE(ctnn::ref::try_gemm_s8_s32(M, N, K, A.data(), lda, B.data(), ldb, bp, want32.data(), ldc, a_zp, b_zp) ==
+            status::ok);
+    REQUIRE(k::tiled::gemm_s8_s32<Tiling>(M, N, K, A.data(), lda, B.data(), ldb, bp, got32.data(), ldc, a_zp, b_zp,
+                                          ws_words.data(), ws_words.size() * 4) == status::ok);
+    INFO("M=" << M << " N=" << N << " K=" << K << " a_zp=" << a_zp << " b_zp=" << b_zp);
+    REQUIRE(got32 == want32);
+
+    std::vector<int8_t> want8(size_t(M) * size_t(ldc), 99), got8(want8);
+    REQUIRE(ctnn::ref::try_gemm_s8(M, N, K, A.data(), lda, B.data(), ldb, bp, want8.data(), ldc, p) == status::ok);
+    REQUIRE(k::tiled::gemm_s8<Tiling>(M, N, K, A.data(), lda, B.data(), ldb, bp, got8.data(), ldc, p, ws_words.data(),
+                                      ws_words.size() * 4) == status::ok);
+    REQUIRE(got8 == want8);
+    ++checked;
+  }
+  return checked;
+}
+
+template <class Tiling>
+void run_f32_cases(uint64_t seed, int cases, int max_dim) {
+  ctnn_test::rng r(seed);
+  std::vector<float> ws(Tiling::workspace_elems);
+  for (int c = 0; c < cases; ++c) {
+    const auto [M, N, K] = random_shape(r, max_dim);
+    const int lda = K + r.range(0, 3), ldb = N + r.range(0, 3), ldc = N + r.range(0, 3);
+    const auto A = r.f32(size_t(M) * size_t(lda)), B = r.f32(size_t(K) * size_t(ldb)), bias = r.f32(size_t(N));
+    const float* bp = r.range(0, 1) ? bias.data() : nullptr;
+    std::vector<float> want(size_t(M) * size_t(ldc), 5.0f), got(want);
+    REQUIRE(ctnn::ref::try_gemm_f32(M, N, K, A.data(), lda, B.data(), ldb, bp, want.data(), ldc) == status::ok);
+    REQUIRE(k::tiled::gemm_f32<Tiling>(M, N, K, A.data(), lda, B.data(), ldb, bp, got.data(), ldc, ws.data()) ==
+            status::ok);
+    // Tolerance: both sums have |terms| <= 1 and K + 1 of them; reordering and FMA contraction
+    // change each partial sum by at most one rounding: |err| <= 2 (K + 1) 2^-24 (K + 1).
+    const float tol = 2.0f * float(K + 1) * float(K + 1) * 5.97e-8f + 1e-6f;
+    for (size_t i = 0; i < want.size(); ++i) REQUIRE(std::fabs(got[i] - want[i]) <= tol);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("tiled int8 GEMM is bit-exact with the reference on 10,800 random cases") {
+  int n = 0;
+  // MR/NR not powers of two, portable micro-kernel
+  n += run_s8_cases<k::qgemm_tiling<3, 5, 6, 10, 64>>(21, 3000, 14);
+  // powers of two, portable (NR = 4)
+  n += run_s8_cases<k::qgemm_tiling<2, 4, 4, 8, 64>>(22, 3000, 12);
+  // NR = 16: the VNNI micro-kernel when the host has it
+  n += run_s8_cases<k::qgemm_tiling<3, 16, 6, 32, 64>>(23, 3000, 20);
+  // the default tiling of this build
+  n += run_s8_cases<k::default_s8_tiling>(24, 1500, 40);
+  // a few bigger shapes crossing several MC/NC blocks
+  n += run_s8_cases<k::qgemm_tiling<4, 16, 8, 32, 256>>(25, 300, 70);
+  CHECK(n == 10800);
+}
+
+TEST_CASE("tiled float GEMM matches the reference within tolerance") {
+  run_f32_cases<k::gemm_tiling<3, 2 * ctnn::kernels::simd::f32_lanes, 5, 6, 4 * ctnn::kernels::simd::f32_lanes>>(31, 1500, 20);
+  run_f32_cases<k::gemm_tiling<4, ctnn::kernels::simd::f32_lanes, 8, 8, ctnn::kernels::simd::f32_lanes>>(32, 1500, 24);
+  run_f32_cases<k::default_f32_tiling>(33, 300, 60);
+}
+
+TEST_CASE("tiled GEMMs: static workspace overloads, K = 0, bad arguments") {
+  ctnn_test::rng r(41);
+  const int M = 33, N = 47, K = 65;
+  const auto A = r.s8(M * K), B = r.s8(K * N);
+  std::vector<int32_t> want(M * N), got(M * N);
+  ctnn::ref::gemm_s8_s32(M, N, K, A.data(), K, B.data(), N, nullptr, want.data(), N, 3, 0);
+  CHECK(k::tiled::gemm_s8_s32(M, N, K, A.data(), K, B.data(), N, nullptr, got.data(), N, 3, 0) == status::ok);
+  CHECK(got == want);
+
+  const auto Af = r.f32(M * K), Bf = r.f32(K * N);
+  std::vector<float> wf(M * N), gf(M * N);
+  ctnn::ref::gemm_f32(M, N, K, Af.data(), K, Bf.data(), N, nullptr, wf.data(), N);
+  CHECK(k::tiled::gemm_f32(M, N, K, Af.data(), K, Bf.data(), N, nullptr, gf.data(), N) == status::ok);
+  for (size_t i = 0; i < wf.size(); ++i) CHECK(gf[i] == doctest::Approx(wf[i]).epsilon(1e-4));
+
+  const float bias[3] = {1, 2, 3};
+  float c[6] = {};
+  CHECK(k::tiled::gemm_f32(2, 3, 0, nullptr, 0, nullptr, 0, bias, c, 3) == status::ok);
+  CHECK(c[5] == 3.0f);
+
+  int32_t small_ws[4];
+  CHECK(k::tiled::gemm_s8_s32(M, N, K, A.data(), K, B.data(), N, nullptr, got.data(), N, 3, 0, small_ws, sizeof small_ws) ==
+        status::scratch_too_small);
+  CHECK(k::tiled::gemm_s8_s32(M, N, K, A.data(), K, B.data(), N, nullptr, got.data(), N, 3, 0, nullptr, 0) ==
+        status::null_pointer);
+  CHECK(k::tiled::gemm_s8_s32(M, N, K, A.data(), K - 1, B.data(), N, nullptr, got.data(), N, 3, 0) ==
+        status::bad_leading_dim);
+  CHECK(k::tiled::gemm_f32(-1, N, K, Af.data(), K, Bf.data(), N, nullptr, gf.data(), N) == status::bad_size);
+  CHECK(k::tiled::gemm_f32(M, N, K, nullptr, K, Bf.data(), N, nullptr, gf.data(), N) == status::null_pointer);
+}
+
+TEST_CASE("tiled int8 GEMM wraps like the reference when int32 overflows") {
+  const int K = 70000;
+  std::vector<int8_t> A(K, -128), B(K * 2, -128);
+  using T = k::qgemm_tiling<1, 2, 1, 2, 1>;
+  std::vector<int32_t> ws(T::workspace_bytes(K) / 4 + 1);
+  int32_t want[2], got[2];
+  ctnn::ref::gemm_s8_s32(1, 2, K, A.data(), K, B.data(), 2, nullptr, want, 2, 5, 0);
+  CHECK(k::tiled::gemm_s8_s32<T>(1, 2, K, A.data(), K, B.data(), 2, nullptr, got, 2, 5, 0, ws.data(), ws.size() * 4) ==
+        status::ok);
+  CHECK(got[0] == want[0]);
+  CHECK(got[1] == want[1]);
+}
