@@ -1,0 +1,11 @@
+// expect: batch_norm_channels_mismatch<ctnn::at_layer<1>, ctnn::layer_type<ctnn::fixed_string<12>{"BatchNorm2d"}>, ctnn::expected<32>, ctnn::got<16>
+// A batch norm for 32 channels after a conv producing 16.
+#include "ctnn/nn/layers.hpp"
+
+using namespace ctnn;
+#ifndef CTNN_FAIL_CONTROL
+using net = network<"Net", shape{3, 8, 8}, conv2d<3, 16, 3>, batch_norm2d<32>>;
+#else
+using net = network<"Net", shape{3, 8, 8}, conv2d<3, 16, 3>, batch_norm2d<16>>;
+#endif
+static_assert(net::params > 0);

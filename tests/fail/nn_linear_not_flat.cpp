@@ -1,0 +1,11 @@
+// expect: linear_input_not_flattened<ctnn::at_layer<1>, ctnn::layer_type<ctnn::fixed_string<7>{"Linear"}>.*insert flatten before linear
+// A linear layer applied to a feature map without flatten.
+#include "ctnn/nn/layers.hpp"
+
+using namespace ctnn;
+#ifndef CTNN_FAIL_CONTROL
+using net = network<"Net", shape{3, 8, 8}, global_avg_pool2d, linear<3, 10>>;
+#else
+using net = network<"Net", shape{3, 8, 8}, global_avg_pool2d, flatten, linear<3, 10>>;
+#endif
+static_assert(net::params > 0);

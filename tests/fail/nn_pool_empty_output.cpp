@@ -1,0 +1,11 @@
+// expect: pool_output_is_empty<ctnn::at_layer<3>, ctnn::layer_type<ctnn::fixed_string<10>{"MaxPool2d"}>, ctnn::expected_shape<ctnn::shape{4, 2, 2, 3}>.*output would be empty
+// A 3×3 max pool on a 2×2 map leaves nothing.
+#include "ctnn/nn/layers.hpp"
+
+using namespace ctnn;
+#ifndef CTNN_FAIL_CONTROL
+using net = network<"Net", shape{1, 8, 8}, conv2d<1, 4, 3, 1, 1>, max_pool2d<2>, max_pool2d<2>, max_pool2d<3>>;
+#else
+using net = network<"Net", shape{1, 8, 8}, conv2d<1, 4, 3, 1, 1>, max_pool2d<2>, max_pool2d<2>, max_pool2d<2>>;
+#endif
+static_assert(net::params > 0);
