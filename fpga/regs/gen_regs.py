@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""Generates ctnn's register files from fpga/regs/ctnn.toml (Python 3.11 standard library only).
+
+    gen_regs.py            rewrite every generated file
+    gen_regs.py --check    exit 1 (and show a diff) when a generated file is stale
+
+Outputs (each with a "generated - do not edit" banner):
+    include/ctnn/regs/soc_map.hpp    the SoC address map as a checked ctnn::mmio::address_map
+    include/ctnn/regs/accel.hpp      typed accelerator registers and fields (ctnn::mmio)
+    fpga/rtl/ctnn_map.vh             CTNN_MAP_* localparams for the SoC decoder and the DMA
+    fpga/rtl/ctnn_accel_regs.vh      CTNN_ACCEL_* offsets, field positions and reset values
+    fpga/regs/REGISTERS.md           the register tables of the documentation
+"""
+import argparse
+import difflib
+import pathlib
+import sys
+import tomllib
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SOURCE = ROOT / "fpga" / "regs" / "ctnn.toml"
+ACCESS = ("ro", "wo", "rw", "w1c")
+
+
+class DataError(Exception):
+    pass
+
+
+def banner(comment: str) -> str:
+    return (f"{comment} generated \u2014 do not edit. Source: fpga/regs/ctnn.toml, "
+            f"generator: fpga/regs/gen_regs.py\n")
+
+
+def is_pow2(v: int) -> bool:
+    return v > 0 and (v & (v - 1)) == 0
+
+
+def log2(v: int) -> int:
+    return v.bit_length() - 1
+
+
+def parse_bits(text: str, where: str) -> tuple[int, int]:
+    try:
+        hi, lo = (int(x) for x in text.split(":"))
+    except ValueError as e:
+        raise DataError(f"{where}: bits must be 'hi:lo', got {text!r}") from e
+    if not 0 <= lo <= hi < 32:
+        raise DataError(f"{where}: bad bit range {text!r}")
+    return hi, lo
+
+
+def load(path: pathlib.Path) -> dict:
+    data = tomllib.loads(path.read_text())
+    regions = data["map"]["region"]
+    names = set()
+    for r in regions:
+        where = f"map.region {r['name']}"
+        if r["name"] in names:
+            raise DataError(f"{where}: duplicate name")
+        names.add(r["name"])
+        if not is_pow2(r["size"]):
+            raise DataError(f"{where}: size 0x{r['size']:x} is not a power of two")
+        if r["base"] % r["size"]:
+            raise DataError(f"{where}: base 0x{r['base']:x} is not a multiple of its size")
+        if r["base"] + r["size"] > 1 << 32:
+            raise DataError(f"{where}: ends above 4 GiB")
+    ordered = sorted(regions, key=lambda r: r["base"])
+    for a, b in zip(ordered, ordered[1:]):
+        if a["base"] + a["size"] > b["base"]:
+            raise DataError(f"map: regions {a['name']} and {b['name']} overlap")
+    accel = data["accel"]
+    accel_region = next((r for r in regions if r["name"] == accel["name"]), None)
+    if accel_region is None:
+        raise DataError("accel: no map region of that name")
+    offsets = {}
+    for reg in accel["reg"]:
+        where = f"accel.reg {reg['name']}"
+        if reg["offset"] % 4 or reg["offset"] >= accel_region["size"]:
+            raise DataError(f"{where}: offset 0x{reg['offset']:x} unaligned or outside the region")
+        if reg["offset"] in offsets:
+            raise DataError(f"{where}: offset shared with {offsets[reg['offset']]}")
+        offsets[reg["offset"]] = reg["name"]
+        used = 0
+        reset = 0
+        fnames = set()
+        for f in reg["fields"]:
+            fw = f"{where}.{f['name']}"
+            if f["name"] in fnames:
+                raise DataError(f"{fw}: duplicate field")
+            fnames.add(f["name"])
+            hi, lo = parse_bits(f["bits"], fw)
+            f["hi"], f["lo"] = hi, lo
+            mask = ((1 << (hi - lo + 1)) - 1) << lo
+            if used & mask:
+                raise DataError(f"{fw}: overlaps another field")
+            used |= mask
+            if f["access"] not in ACCESS:
+                raise DataError(f"{fw}: access must be one of {ACCESS}")
+            if f["reset"] >> (hi - lo + 1):
+                raise DataError(f"{fw}: reset 0x{f['reset']:x} does not fit in {hi - lo + 1} bits")
+            f["mask"] = mask
+            reset |= f["reset"] << lo
+        reg["reset"] = reset
+        reg["used"] = used
+    return data
+
+
+def field_mask(data_reg: dict, accesses: tuple[str, ...]) -> int:
+    m = 0
+    for f in data_reg["fields"]:
+        if f["access"] in accesses:
+            m |= f["mask"]
+    return m
+
+
+# ---- Verilog -------------------------------------------------------------------------------
+def gen_map_vh(d: dict) -> str:
+    out = [banner("//"),
+           "// The ctnn SoC address map. Include inside a module body (localparams, no include\n"
+           "// guard on purpose: every module that decodes addresses includes it once).\n"
+           "// A region claims addr when addr[31:ADDR_BITS] == BASE[31:ADDR_BITS].\n"]
+    for r in d["map"]["region"]:
+        n = r["name"].upper()
+        out.append(f"\n// {r['name']}: {r['desc']}\n")
+        out.append(f"localparam [31:0] CTNN_MAP_{n}_BASE = 32'h{r['base'] >> 16:04x}_{r['base'] & 0xffff:04x};\n")
+        out.append(f"localparam [31:0] CTNN_MAP_{n}_SIZE = 32'h{r['size'] >> 16:04x}_{r['size'] & 0xffff:04x};\n")
+        out.append(f"localparam integer CTNN_MAP_{n}_ADDR_BITS = {log2(r['size'])};\n")
+    return "".join(out)
+
+
+def gen_accel_vh(d: dict) -> str:
+    a = d["accel"]
+    region = next(r for r in d["map"]["region"] if r["name"] == a["name"])
+    bits = log2(region["size"])
+    out = [banner("//"),
+           f"// {a['desc']}.\n"
+           "// Register offsets (byte, inside the accel region), field positions and reset values.\n"
+           "// Include once inside the register-file module body.\n\n",
+           f"localparam integer CTNN_ACCEL_OFFSET_BITS = {bits};\n"]
+    for reg in a["reg"]:
+        rn = reg["name"]
+        out.append(f"\n// {rn}: {reg['desc']}\n")
+        out.append(f"localparam [{bits - 1}:0] CTNN_ACCEL_{rn}_OFFSET = {bits}'h{reg['offset']:03x};\n")
+        out.append(f"localparam [31:0] CTNN_ACCEL_{rn}_RESET = 32'h{reg['reset']:08x};\n")
+        for f in reg["fields"]:
+            p = f"CTNN_ACCEL_{rn}_{f['name']}"
+            out.append(f"localparam integer {p}_LSB = {f['lo']};  // {f['access']}, bits {f['hi']}:{f['lo']}\n")
+            out.append(f"localparam integer {p}_MSB = {f['hi']};\n")
+    return "".join(out)
+
+
+# ---- C++ -----------------------------------------------------------------------------------
+def cpp_string(s: str) -> str:
+    return s.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def gen_map_hpp(d: dict) -> str:
+    m = d["map"]
+    out = [banner("//"),
+           f"// {m['desc']}: a compile-time checked ctnn::mmio::address_map (regions aligned to their\n"
+           "// size, no overlap) and one constant per region.\n"
+           "#pragma once\n#include \"ctnn/mmio/address_map.hpp\"\n\n"
+           f"namespace ctnn::regs::{m['name']} {{\n\n"]
+    for r in m["region"]:
+        n = r["name"]
+        out.append(f"/// {r['desc']}\n")
+        out.append(f"inline constexpr mmio::region {n}{{\"{n}\", 0x{r['base']:08x}u, 0x{r['size']:x}u}};\n")
+    names = ", ".join(r["name"] for r in m["region"])
+    out.append(f"\n/// The SoC address map; address_map's static_asserts check alignment and overlap.\n")
+    out.append(f"using map = mmio::address_map<{names}>;\n\n")
+    out.append(f"}}  // namespace ctnn::regs::{m['name']}\n")
+    return "".join(out)
+
+
+def gen_accel_hpp(d: dict) -> str:
+    a = d["accel"]
+    m = d["map"]
+    out = [banner("//"),
+           f"// {a['desc']}.\n"
+           "// One struct per register (absolute address in the SoC map), one nested field type per\n"
+           "// field; write with ctnn::mmio::write<Bus>(reg::field{v}, ...), read with\n"
+           "// ctnn::mmio::read<Bus, reg::field>().\n"
+           "#pragma once\n#include \"ctnn/mmio/reg.hpp\"\n#include \"ctnn/regs/soc_map.hpp\"\n\n"
+           f"namespace ctnn::regs::{a['name']} {{\n\n"
+           f"inline constexpr uint32_t base = {m['name']}::{a['name']}.base;\n"]
+    for reg in a["reg"]:
+        rn = reg["name"].lower()
+        out.append(f"\n/// @brief {reg['name']} (+0x{reg['offset']:03x}): {reg['desc']}\n")
+        out.append(f"struct {rn} : mmio::reg<{rn}, \"{a['name']}.{reg['name']}\", base + 0x{reg['offset']:03x}u, "
+                   f"0x{reg['reset']:08x}u> {{\n")
+        for f in reg["fields"]:
+            out.append(f"  /// {f['name']} [{f['hi']}:{f['lo']}] {f['access']}, reset {f['reset']:#x}: "
+                       f"{f['desc']}\n")
+            out.append(f"  struct {f['name'].lower()} : mmio::field<{rn}, {f['name'].lower()}, \"{a['name']}.{reg['name']}.{f['name']}\", "
+                       f"{f['hi']}, {f['lo']}, mmio::access::{f['access']}, 0x{f['reset']:x}u> {{\n"
+                       f"    using field::field;\n  }};\n")
+        names = ", ".join(f["name"].lower() for f in reg["fields"])
+        out.append(f"  using fields = mmio::field_list<{names}>;\n}};\n")
+    out.append(f"\n}}  // namespace ctnn::regs::{a['name']}\n")
+    return "".join(out)
+
+
+# ---- Markdown ------------------------------------------------------------------------------
+def gen_md(d: dict) -> str:
+    m, a = d["map"], d["accel"]
+    out = [banner("<!--").rstrip("\n") + " -->\n\n# ctnn register map\n\n",
+           f"## SoC address map\n\n{m['desc']}.\n\n",
+           "| region | base | size | end (inclusive) | description |\n|---|---|---|---|---|\n"]
+    for r in m["region"]:
+        out.append(f"| `{r['name']}` | `0x{r['base']:08x}` | `0x{r['size']:x}` | "
+                   f"`0x{r['base'] + r['size'] - 1:08x}` | {r['desc']} |\n")
+    region = next(r for r in m["region"] if r["name"] == a["name"])
+    out.append(f"\n## Accelerator registers (base `0x{region['base']:08x}`)\n\n{a['desc']}.\n\n")
+    out.append("| offset | register | field | bits | access | reset | description |\n"
+               "|---|---|---|---|---|---|---|\n")
+    for reg in a["reg"]:
+        out.append(f"| `0x{reg['offset']:03x}` | **{reg['name']}** | | | | `0x{reg['reset']:08x}` | "
+                   f"{reg['desc']} |\n")
+        for f in reg["fields"]:
+            out.append(f"| | | `{f['name']}` | {f['hi']}:{f['lo']} | {f['access']} | `{f['reset']:#x}` | "
+                       f"{f['desc']} |\n")
+    out.append("\nAccess: ro read only (writes ignored), wo write only (reads 0), rw read/write, "
+               "w1c write 1 to clear.\n")
+    return "".join(out)
+
+
+def outputs(d: dict) -> dict[pathlib.Path, str]:
+    return {
+        ROOT / "include/ctnn/regs/soc_map.hpp": gen_map_hpp(d),
+        ROOT / "include/ctnn/regs/accel.hpp": gen_accel_hpp(d),
+        ROOT / "fpga/rtl/ctnn_map.vh": gen_map_vh(d),
+        ROOT / "fpga/rtl/ctnn_accel_regs.vh": gen_accel_vh(d),
+        ROOT / "fpga/regs/REGISTERS.md": gen_md(d),
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="fail when a generated file is stale")
+    ap.add_argument("--source", type=pathlib.Path, default=SOURCE)
+    args = ap.parse_args()
+    try:
+        data = load(args.source)
+    except DataError as e:
+        print(f"gen_regs.py: {args.source}: {e}", file=sys.stderr)
+        return 2
+    stale = 0
+    for path, text in outputs(data).items():
+        old = path.read_text() if path.exists() else ""
+        if old == text:
+            continue
+        if args.check:
+            stale += 1
+            print(f"stale: {path.relative_to(ROOT)} (run fpga/regs/gen_regs.py)")
+            sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), text.splitlines(True),
+                                                       "committed", "regenerated", n=1))
+        else:
+            path.write_text(text)
+            print(f"wrote {path.relative_to(ROOT)}")
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

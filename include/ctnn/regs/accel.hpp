@@ -1,0 +1,287 @@
+// generated — do not edit. Source: fpga/regs/ctnn.toml, generator: fpga/regs/gen_regs.py
+// ctnn GEMM accelerator: C[MxN] = requant(A[MxK] . B[KxN] + bias), int8 in, int8 or int32 out.
+// One struct per register (absolute address in the SoC map), one nested field type per
+// field; write with ctnn::mmio::write<Bus>(reg::field{v}, ...), read with
+// ctnn::mmio::read<Bus, reg::field>().
+#pragma once
+#include "ctnn/mmio/reg.hpp"
+#include "ctnn/regs/soc_map.hpp"
+
+namespace ctnn::regs::accel {
+
+inline constexpr uint32_t base = soc::accel.base;
+
+/// @brief ID (+0x000): Identification
+struct id : mmio::reg<id, "accel.ID", base + 0x000u, 0xc7aa0001u> {
+  /// VERSION [15:0] ro, reset 0x1: Register map version
+  struct version : mmio::field<id, version, "accel.ID.VERSION", 15, 0, mmio::access::ro, 0x1u> {
+    using field::field;
+  };
+  /// MAGIC [31:16] ro, reset 0xc7aa: Constant 0xC7AA
+  struct magic : mmio::field<id, magic, "accel.ID.MAGIC", 31, 16, mmio::access::ro, 0xc7aau> {
+    using field::field;
+  };
+  using fields = mmio::field_list<version, magic>;
+};
+
+/// @brief HWCFG (+0x004): Build parameters of this instance
+struct hwcfg : mmio::reg<hwcfg, "accel.HWCFG", base + 0x004u, 0x00040c08u> {
+  /// DIM [7:0] ro, reset 0x8: PE array is DIM x DIM (RTL parameter Dim, 8 by default)
+  struct dim : mmio::field<hwcfg, dim, "accel.HWCFG.DIM", 7, 0, mmio::access::ro, 0x8u> {
+    using field::field;
+  };
+  /// LOG2_KMAX [15:8] ro, reset 0xc: log2 of the largest K the scratchpads hold (RTL parameter)
+  struct log2_kmax : mmio::field<hwcfg, log2_kmax, "accel.HWCFG.LOG2_KMAX", 15, 8, mmio::access::ro, 0xcu> {
+    using field::field;
+  };
+  /// BUS_BYTES [19:16] ro, reset 0x4: Bytes per bus word
+  struct bus_bytes : mmio::field<hwcfg, bus_bytes, "accel.HWCFG.BUS_BYTES", 19, 16, mmio::access::ro, 0x4u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<dim, log2_kmax, bus_bytes>;
+};
+
+/// @brief CTRL (+0x008): Command
+struct ctrl : mmio::reg<ctrl, "accel.CTRL", base + 0x008u, 0x00000000u> {
+  /// START [0:0] wo, reset 0x0: Write 1: start a job with the registers below (a start while BUSY aborts the job with ERR_CAUSE = START_BUSY)
+  struct start : mmio::field<ctrl, start, "accel.CTRL.START", 0, 0, mmio::access::wo, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<start>;
+};
+
+/// @brief STATUS (+0x00c): Job status; DONE and ERROR drive the interrupt when enabled in IRQ_EN
+struct status : mmio::reg<status, "accel.STATUS", base + 0x00cu, 0x00000000u> {
+  /// BUSY [0:0] ro, reset 0x0: A job is running
+  struct busy : mmio::field<status, busy, "accel.STATUS.BUSY", 0, 0, mmio::access::ro, 0x0u> {
+    using field::field;
+  };
+  /// DONE [1:1] w1c, reset 0x0: The last job finished without error
+  struct done : mmio::field<status, done, "accel.STATUS.DONE", 1, 1, mmio::access::w1c, 0x0u> {
+    using field::field;
+  };
+  /// ERROR [2:2] w1c, reset 0x0: The last job stopped on an error (cause in ERR_CAUSE)
+  struct error : mmio::field<status, error, "accel.STATUS.ERROR", 2, 2, mmio::access::w1c, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<busy, done, error>;
+};
+
+/// @brief ERR_CAUSE (+0x010): Why the last job stopped; cleared by a new start
+struct err_cause : mmio::reg<err_cause, "accel.ERR_CAUSE", base + 0x010u, 0x00000000u> {
+  /// CODE [3:0] ro, reset 0x0: 0 none, 1 ZERO_SIZE (M, N or K is 0), 2 START_BUSY, 3 ADDR_RANGE (a DMA address outside RAM), 4 ALIGN (address or stride not a multiple of 4), 5 BUS_ERR (error response), 6 K_TOO_BIG (K above 2^LOG2_KMAX), 7 BAD_SHIFT (per-tensor shift outside [-31, 30])
+  struct code : mmio::field<err_cause, code, "accel.ERR_CAUSE.CODE", 3, 0, mmio::access::ro, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<code>;
+};
+
+/// @brief IRQ_EN (+0x014): Interrupt enables: irq_o = (DONE & IRQ_EN.DONE) | (ERROR & IRQ_EN.ERROR)
+struct irq_en : mmio::reg<irq_en, "accel.IRQ_EN", base + 0x014u, 0x00000000u> {
+  /// DONE [0:0] rw, reset 0x0: Interrupt on DONE
+  struct done : mmio::field<irq_en, done, "accel.IRQ_EN.DONE", 0, 0, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  /// ERROR [1:1] rw, reset 0x0: Interrupt on ERROR
+  struct error : mmio::field<irq_en, error, "accel.IRQ_EN.ERROR", 1, 1, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<done, error>;
+};
+
+/// @brief CFG (+0x018): Job options
+struct cfg : mmio::reg<cfg, "accel.CFG", base + 0x018u, 0x00000000u> {
+  /// OUT_RAW [0:0] rw, reset 0x0: 1: C is int32 accumulators (+ bias), no requantization; 0: requantized int8
+  struct out_raw : mmio::field<cfg, out_raw, "accel.CFG.OUT_RAW", 0, 0, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  /// RELU [1:1] rw, reset 0x0: Raise the lower clamp to OUT_ZP (TFLite fused ReLU)
+  struct relu : mmio::field<cfg, relu, "accel.CFG.RELU", 1, 1, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  /// PER_CHANNEL [2:2] rw, reset 0x0: Multiplier and shift per output column, read from MULT_ADDR and SHIFT_ADDR
+  struct per_channel : mmio::field<cfg, per_channel, "accel.CFG.PER_CHANNEL", 2, 2, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  /// BIAS_EN [3:3] rw, reset 0x0: Add the int32 bias vector at BIAS_ADDR (one per column)
+  struct bias_en : mmio::field<cfg, bias_en, "accel.CFG.BIAS_EN", 3, 3, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<out_raw, relu, per_channel, bias_en>;
+};
+
+/// @brief M (+0x01c): Rows of A and C
+struct m : mmio::reg<m, "accel.M", base + 0x01cu, 0x00000000u> {
+  /// VALUE [15:0] rw, reset 0x0: M
+  struct value : mmio::field<m, value, "accel.M.VALUE", 15, 0, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<value>;
+};
+
+/// @brief N (+0x020): Columns of B and C (output channels)
+struct n : mmio::reg<n, "accel.N", base + 0x020u, 0x00000000u> {
+  /// VALUE [15:0] rw, reset 0x0: N
+  struct value : mmio::field<n, value, "accel.N.VALUE", 15, 0, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<value>;
+};
+
+/// @brief K (+0x024): Columns of A, rows of B (reduction depth)
+struct k : mmio::reg<k, "accel.K", base + 0x024u, 0x00000000u> {
+  /// VALUE [15:0] rw, reset 0x0: K
+  struct value : mmio::field<k, value, "accel.K.VALUE", 15, 0, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<value>;
+};
+
+/// @brief A_ADDR (+0x028): Byte address of A[0][0] (int8, row-major), a multiple of 4
+struct a_addr : mmio::reg<a_addr, "accel.A_ADDR", base + 0x028u, 0x00000000u> {
+  /// VALUE [31:0] rw, reset 0x0: address
+  struct value : mmio::field<a_addr, value, "accel.A_ADDR.VALUE", 31, 0, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<value>;
+};
+
+/// @brief B_ADDR (+0x02c): Byte address of B[0][0] (int8, row-major), a multiple of 4
+struct b_addr : mmio::reg<b_addr, "accel.B_ADDR", base + 0x02cu, 0x00000000u> {
+  /// VALUE [31:0] rw, reset 0x0: address
+  struct value : mmio::field<b_addr, value, "accel.B_ADDR.VALUE", 31, 0, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<value>;
+};
+
+/// @brief C_ADDR (+0x030): Byte address of C[0][0] (int8 or int32, row-major), a multiple of 4
+struct c_addr : mmio::reg<c_addr, "accel.C_ADDR", base + 0x030u, 0x00000000u> {
+  /// VALUE [31:0] rw, reset 0x0: address
+  struct value : mmio::field<c_addr, value, "accel.C_ADDR.VALUE", 31, 0, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<value>;
+};
+
+/// @brief BIAS_ADDR (+0x034): Byte address of the int32 bias vector (N entries), used when CFG.BIAS_EN
+struct bias_addr : mmio::reg<bias_addr, "accel.BIAS_ADDR", base + 0x034u, 0x00000000u> {
+  /// VALUE [31:0] rw, reset 0x0: address
+  struct value : mmio::field<bias_addr, value, "accel.BIAS_ADDR.VALUE", 31, 0, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<value>;
+};
+
+/// @brief MULT_ADDR (+0x038): Byte address of the int32 per-channel multipliers (N entries), used when CFG.PER_CHANNEL
+struct mult_addr : mmio::reg<mult_addr, "accel.MULT_ADDR", base + 0x038u, 0x00000000u> {
+  /// VALUE [31:0] rw, reset 0x0: address
+  struct value : mmio::field<mult_addr, value, "accel.MULT_ADDR.VALUE", 31, 0, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<value>;
+};
+
+/// @brief SHIFT_ADDR (+0x03c): Byte address of the int32 per-channel shifts (N entries), used when CFG.PER_CHANNEL
+struct shift_addr : mmio::reg<shift_addr, "accel.SHIFT_ADDR", base + 0x03cu, 0x00000000u> {
+  /// VALUE [31:0] rw, reset 0x0: address
+  struct value : mmio::field<shift_addr, value, "accel.SHIFT_ADDR.VALUE", 31, 0, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<value>;
+};
+
+/// @brief LDA (+0x040): Row stride of A in bytes, a multiple of 4
+struct lda : mmio::reg<lda, "accel.LDA", base + 0x040u, 0x00000000u> {
+  /// VALUE [19:0] rw, reset 0x0: bytes
+  struct value : mmio::field<lda, value, "accel.LDA.VALUE", 19, 0, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<value>;
+};
+
+/// @brief LDB (+0x044): Row stride of B in bytes, a multiple of 4
+struct ldb : mmio::reg<ldb, "accel.LDB", base + 0x044u, 0x00000000u> {
+  /// VALUE [19:0] rw, reset 0x0: bytes
+  struct value : mmio::field<ldb, value, "accel.LDB.VALUE", 19, 0, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<value>;
+};
+
+/// @brief LDC (+0x048): Row stride of C in bytes, a multiple of 4
+struct ldc : mmio::reg<ldc, "accel.LDC", base + 0x048u, 0x00000000u> {
+  /// VALUE [19:0] rw, reset 0x0: bytes
+  struct value : mmio::field<ldc, value, "accel.LDC.VALUE", 19, 0, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<value>;
+};
+
+/// @brief ZP (+0x04c): Zero points, signed int8
+struct zp : mmio::reg<zp, "accel.ZP", base + 0x04cu, 0x00000000u> {
+  /// A_ZP [7:0] rw, reset 0x0: Activation (A) zero point
+  struct a_zp : mmio::field<zp, a_zp, "accel.ZP.A_ZP", 7, 0, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  /// B_ZP [15:8] rw, reset 0x0: Weight (B) zero point
+  struct b_zp : mmio::field<zp, b_zp, "accel.ZP.B_ZP", 15, 8, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  /// OUT_ZP [23:16] rw, reset 0x0: Output zero point
+  struct out_zp : mmio::field<zp, out_zp, "accel.ZP.OUT_ZP", 23, 16, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<a_zp, b_zp, out_zp>;
+};
+
+/// @brief CLAMP (+0x050): Output clamp, signed int8 (act_min, act_max)
+struct clamp : mmio::reg<clamp, "accel.CLAMP", base + 0x050u, 0x00007f80u> {
+  /// ACT_MIN [7:0] rw, reset 0x80: Lower bound (-128 after reset)
+  struct act_min : mmio::field<clamp, act_min, "accel.CLAMP.ACT_MIN", 7, 0, mmio::access::rw, 0x80u> {
+    using field::field;
+  };
+  /// ACT_MAX [15:8] rw, reset 0x7f: Upper bound (127 after reset)
+  struct act_max : mmio::field<clamp, act_max, "accel.CLAMP.ACT_MAX", 15, 8, mmio::access::rw, 0x7fu> {
+    using field::field;
+  };
+  using fields = mmio::field_list<act_min, act_max>;
+};
+
+/// @brief MULT (+0x054): Per-tensor requantization multiplier (Q0.31), used unless CFG.PER_CHANNEL
+struct mult : mmio::reg<mult, "accel.MULT", base + 0x054u, 0x40000000u> {
+  /// VALUE [31:0] rw, reset 0x40000000: multiplier
+  struct value : mmio::field<mult, value, "accel.MULT.VALUE", 31, 0, mmio::access::rw, 0x40000000u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<value>;
+};
+
+/// @brief SHIFT (+0x058): Per-tensor requantization shift, signed, TFLite convention (> 0 left, < 0 right)
+struct shift : mmio::reg<shift, "accel.SHIFT", base + 0x058u, 0x00000000u> {
+  /// VALUE [7:0] rw, reset 0x0: shift in [-31, 30]
+  struct value : mmio::field<shift, value, "accel.SHIFT.VALUE", 7, 0, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<value>;
+};
+
+/// @brief CYCLES (+0x05c): Cycles from start to done of the last job (counts while BUSY)
+struct cycles : mmio::reg<cycles, "accel.CYCLES", base + 0x05cu, 0x00000000u> {
+  /// VALUE [31:0] ro, reset 0x0: cycles
+  struct value : mmio::field<cycles, value, "accel.CYCLES.VALUE", 31, 0, mmio::access::ro, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<value>;
+};
+
+/// @brief MACS (+0x060): Useful multiply-accumulates of the last job (M x N x K when it completes)
+struct macs : mmio::reg<macs, "accel.MACS", base + 0x060u, 0x00000000u> {
+  /// VALUE [31:0] ro, reset 0x0: MACs
+  struct value : mmio::field<macs, value, "accel.MACS.VALUE", 31, 0, mmio::access::ro, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<value>;
+};
+
+}  // namespace ctnn::regs::accel
