@@ -1,0 +1,174 @@
+// Unit tests of the description language: shape formulas against brute force, graph dataflow,
+// container sums, and the rows of every zoo model.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <random>
+#include <set>
+
+#include "ctnn/nn/layers.hpp"
+#include "ctnn/zoo/zoo.hpp"
+
+using namespace ctnn;
+
+namespace {
+/// Counts the window positions of a convolution/pool along one axis by walking them: a window at
+/// start s (in padded coordinates) is valid when its last tap lies inside the padded input.
+int64_t brute_force_extent(int64_t in, int64_t pad_lo, int64_t pad_hi, int64_t k, int64_t s, int64_t d) {
+  int64_t n = 0;
+  for (int64_t start = 0; start + d * (k - 1) < in + pad_lo + pad_hi; start += s) ++n;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("conv output extent equals the number of window positions") {
+  std::mt19937 rng(1234);
+  for (int i = 0; i < 20000; ++i) {
+    const int64_t in = 1 + static_cast<int64_t>(rng() % 40);
+    const int64_t k = 1 + static_cast<int64_t>(rng() % 7);
+    const int64_t s = 1 + static_cast<int64_t>(rng() % 4);
+    const int64_t d = 1 + static_cast<int64_t>(rng() % 3);
+    const int64_t plo = static_cast<int64_t>(rng() % 4);
+    const int64_t phi = static_cast<int64_t>(rng() % 4);
+    if (d * (k - 1) + 1 > in + plo + phi) continue;
+    CHECK(conv_out_extent(in, plo, phi, k, s, d) == brute_force_extent(in, plo, phi, k, s, d));
+  }
+}
+
+TEST_CASE("pool ceil_mode: one more window only when it starts inside the input or left padding") {
+  // PyTorch: MaxPool2d(2, 2, padding=1, ceil_mode=True) on 5 -> 3; floor mode -> 3; on 6 -> 4.
+  CHECK(pool_out_extent(5, 1, 2, 2, 1, true) == 3);
+  CHECK(pool_out_extent(5, 1, 2, 2, 1, false) == 3);
+  CHECK(pool_out_extent(6, 1, 2, 2, 1, true) == 4);
+  // GoogLeNet's ceil-mode pools: 112 -> 56 -> 28 -> 14 -> (2x2) 7.
+  CHECK(pool_out_extent(112, 0, 3, 2, 1, true) == 56);
+  CHECK(pool_out_extent(56, 0, 3, 2, 1, true) == 28);
+  CHECK(pool_out_extent(28, 0, 3, 2, 1, true) == 14);
+  CHECK(pool_out_extent(14, 0, 2, 2, 1, true) == 7);
+  // Hand-computed with PyTorch's rule: a ceil-mode extra window must start inside the input
+  // or the left padding.
+  CHECK(pool_out_extent(3, 0, 2, 2, 1, true) == 2);
+  CHECK(pool_out_extent(3, 0, 2, 2, 1, false) == 1);
+  CHECK(pool_out_extent(4, 1, 3, 2, 1, true) == 3);
+  CHECK(pool_out_extent(4, 1, 3, 2, 1, false) == 2);
+  CHECK(pool_out_extent(2, 0, 2, 1, 1, true) == 1);
+  // Ceil mode never loses a window of floor mode and adds at most one.
+  for (int64_t in = 1; in < 40; ++in)
+    for (int64_t k = 1; k < 6; ++k)
+      for (int64_t s = 1; s < 5; ++s)
+        for (int64_t p = 0; p <= k / 2; ++p) {
+          if (in + 2 * p < k) continue;
+          const int64_t f = pool_out_extent(in, p, k, s, 1, false);
+          const int64_t c = pool_out_extent(in, p, k, s, 1, true);
+          CHECK((c == f || c == f + 1));
+          CHECK(f == conv_out_extent(in, p, p, k, s, 1));
+          if (c == f + 1) CHECK((c - 1) * s < in + p);  // the extra window starts inside
+        }
+}
+
+TEST_CASE("asymmetric padding, dilation and groups") {
+  using c = conv2d_layer<conv2d_config{.in_channels = 8, .out_channels = 16, .kernel = {3, 5}, .stride = {2, 1},
+                                       .padding = {0, 1, 2, 2}, .dilation = {2, 1}, .groups = 4, .bias = false}>;
+  const shape o = c::output(shape{8, 20, 10});
+  CHECK(o == shape{16, (20 + 0 + 1 - 2 * 2 - 1) / 2 + 1, (10 + 4 - 4 - 1) / 1 + 1});
+  const leaf_counts k = c::counts(shape{8, 20, 10});
+  CHECK(k.weights == 16 * (8 / 4) * 3 * 5);
+  CHECK(k.biases == 0);
+  CHECK(k.macs == static_cast<uint64_t>(o.elems()) * (8 / 4) * 3 * 5);
+  using dw = depthwise_conv2d<32, 3, 2, 1>;
+  CHECK(dw::depthwise);
+  CHECK(dw::counts(shape{32, 16, 16}).weights == 32 * 9);
+}
+
+TEST_CASE("zero_pad2d crops with negative values and channel_shuffle keeps the shape") {
+  using net = network<"N", shape{4, 10, 10}, zero_pad2d<1, 2, 3, 4>, zero_pad2d<-1, -1, -1, -1>, channel_shuffle<2>>;
+  CHECK(net::layer(0).out == shape{4, 17, 13});
+  CHECK(net::output_shape == shape{4, 15, 11});
+  CHECK(net::macs == 0);
+}
+
+TEST_CASE("residual dataflow: the add reads the body's output and the shortcut's") {
+  using net = network<"N", shape{8, 16, 16},
+                      residual<sequential<conv2d<8, 16, 3, 2, 1>, relu>, sequential<conv2d<8, 16, 1, 2>>>>;
+  REQUIRE(net::leaf_count == 4);
+  const row& add = net::layer(3);
+  CHECK(add.kind == op::add);
+  CHECK(add.n_inputs == 2);
+  CHECK(add.inputs[0] == 2);  // relu's output
+  CHECK(add.inputs[1] == 3);  // the projection's output
+  CHECK(net::layer(2).inputs[0] == 0);  // the projection reads the block input
+  CHECK(net::output_shape == shape{16, 8, 8});
+}
+
+TEST_CASE("concat: branches read the same input and the concat reads every branch") {
+  using net = network<"N", shape{4, 8, 8}, concat<conv2d<4, 2, 1>, identity, sequential<conv2d<4, 3, 3, 1, 1>, relu>>>;
+  const row& cat = net::layer(net::leaf_count - 1);
+  CHECK(cat.kind == op::concat);
+  CHECK(cat.n_inputs == 3);
+  CHECK(cat.inputs[0] == 1);
+  CHECK(cat.inputs[1] == 0);  // the identity branch is the input itself
+  CHECK(cat.inputs[2] == 3);
+  CHECK(net::output_shape == shape{9, 8, 8});
+}
+
+TEST_CASE("scale: squeeze-and-excitation broadcasts a (C, 1, 1) gate") {
+  using se = scale<sequential<global_avg_pool2d, conv2d<16, 4, 1>, relu, conv2d<4, 16, 1>, hardsigmoid>>;
+  using net = network<"N", shape{16, 8, 8}, se>;
+  const row& mul = net::layer(net::leaf_count - 1);
+  CHECK(mul.kind == op::mul);
+  CHECK(mul.inputs[0] == 0);
+  CHECK(mul.inputs[1] == net::leaf_count - 1);
+  CHECK(net::output_shape == shape{16, 8, 8});
+  CHECK(net::params == (16 * 4 + 4) + (4 * 16 + 16));
+}
+
+TEST_CASE("repeat and named: copies are siblings with consecutive indices") {
+  using net = network<"N", shape{4, 8, 8}, named<"stage", sequential<repeat<3, conv2d<4, 4, 3, 1, 1>>>>>;
+  CHECK(net::leaf_count == 3);
+  CHECK(net::rows[1].name != nullptr);
+  CHECK(net::rows[2].index == 0);
+  CHECK(net::rows[4].index == 2);
+  CHECK(net::rows[4].depth == 2);
+}
+
+TEST_CASE_TEMPLATE("zoo rows are consistent", Net, zoo::lenet5, zoo::alexnet, zoo::vgg16, zoo::googlenet,
+                   zoo::resnet18, zoo::resnet50, zoo::mobilenet_v2) {
+  uint64_t params = 0, macs = 0, ext = 0, buffers = 0;
+  int leaves = 0;
+  for (const row& r : Net::rows) {
+    if (!r.is_leaf()) {
+      // a container's counts are the sums over the leaves of its subtree
+      uint64_t p = 0;
+      for (int32_t k = static_cast<int32_t>(&r - Net::rows.begin()) + 1; k < r.end; ++k)
+        if (Net::rows[static_cast<size_t>(k)].is_leaf()) p += Net::rows[static_cast<size_t>(k)].params();
+      CHECK(p == r.params());
+      continue;
+    }
+    CHECK(r.leaf == leaves);
+    CHECK(r.output == r.leaf + 1);
+    CHECK(r.n_inputs >= 1);
+    for (int32_t i = 0; i < r.n_inputs; ++i) {
+      CHECK(r.inputs[i] <= r.leaf);  // reads only tensors produced earlier
+      CHECK(Net::tensor_shape(r.inputs[i]).elems() > 0);
+    }
+    CHECK(r.in == Net::tensor_shape(r.inputs[0]));
+    CHECK(r.out.valid());
+    params += r.params();
+    macs += r.counts.macs;
+    ext += r.counts.ext_ops;
+    buffers += r.counts.buffers;
+    ++leaves;
+  }
+  CHECK(leaves == Net::leaf_count);
+  CHECK(params == Net::params);
+  CHECK(macs == Net::macs);
+  CHECK(ext == Net::ext_ops);
+  CHECK(buffers == Net::buffers);
+  CHECK(Net::tensor_shape(Net::output_tensor) == Net::output_shape);
+  for (int32_t i = 0; i < Net::leaf_count; ++i) {
+    const row& r = Net::layer(i);
+    CHECK(r.in_elems * 4 + r.output_bytes(dtype::float32) <= Net::peak_io_bytes(dtype::float32));
+  }
+  CHECK(Net::weight_bytes(dtype::float32) == Net::params * 4);
+  CHECK(Net::weight_bytes(dtype::int8) == Net::weights + Net::biases * 4);
+}
