@@ -1,0 +1,16 @@
+# The firmware tests, shared by the cross build (ELF targets) and the host build (CTest entries).
+# ctnn_fw_test(<name> SOURCES <files> PLATFORMS <qemu and/or soc>)
+set(CTNN_FW_TESTS "")
+macro(ctnn_fw_test name)
+  cmake_parse_arguments(fwt "" "" "SOURCES;PLATFORMS" ${ARGN})
+  list(APPEND CTNN_FW_TESTS ${name})
+  set(CTNN_FW_TEST_${name}_SOURCES ${fwt_SOURCES})
+  set(CTNN_FW_TEST_${name}_PLATFORMS ${fwt_PLATFORMS})
+endmacro()
+
+ctnn_fw_test(isa_rv32i_alu    SOURCES isa_rv32i_alu.S    PLATFORMS qemu soc)
+ctnn_fw_test(isa_rv32i_branch SOURCES isa_rv32i_branch.S PLATFORMS qemu soc)
+ctnn_fw_test(isa_rv32i_mem    SOURCES isa_rv32i_mem.S    PLATFORMS qemu soc)
+ctnn_fw_test(isa_rv32m        SOURCES isa_rv32m.S        PLATFORMS qemu soc)
+ctnn_fw_test(isa_csr_trap     SOURCES isa_csr_trap.S     PLATFORMS qemu soc)
+ctnn_fw_test(isa_misaligned   SOURCES isa_misaligned.S   PLATFORMS soc)
