@@ -1,0 +1,58 @@
+# The RV32IM softcore SoC: Verilator lint of the core and the SoC, and the ctnn-soc-sim simulator
+# that runs firmware ELFs (the firmware tests in firmware/CMakeLists.txt use it).
+set(CTNN_SOC_RTL
+  ${CTNN_FPGA_RTL}/ctnn_soc.v
+  ${CTNN_FPGA_RTL}/ctnn_core.v
+  ${CTNN_FPGA_RTL}/ctnn_core_div.v
+  ${CTNN_FPGA_RTL}/ctnn_bus_xbar.v
+  ${CTNN_FPGA_RTL}/ctnn_ram.v
+  ${CTNN_FPGA_RTL}/ctnn_uart.v
+  ${CTNN_FPGA_RTL}/ctnn_exit.v)
+set(CTNN_SOC_WAIVERS ${CMAKE_CURRENT_SOURCE_DIR}/lint/soc.vlt)
+
+if(NOT CTNN_VERILATOR)
+  message(WARNING "verilator not found: ctnn-soc-sim and the soc.* tests are skipped")
+  return()
+endif()
+
+# Lint: verilator -Wall must stay clean. The core needs no waiver; the SoC's are in fpga/lint/soc.vlt.
+add_test(NAME soc.lint_core
+  COMMAND ${CTNN_VERILATOR} --lint-only -Wall --top-module ctnn_core
+          ${CTNN_FPGA_RTL}/ctnn_core.v ${CTNN_FPGA_RTL}/ctnn_core_div.v)
+add_test(NAME soc.lint_soc
+  COMMAND ${CTNN_VERILATOR} --lint-only -Wall -I${CTNN_FPGA_RTL} --top-module ctnn_soc
+          ${CTNN_SOC_WAIVERS} ${CTNN_SOC_RTL})
+set_tests_properties(soc.lint_core soc.lint_soc PROPERTIES LABELS "soc;lint")
+if(CTNN_IVERILOG)
+  # Icarus must accept the same sources as Verilog-2005.
+  add_test(NAME soc.iverilog_elaborates
+    COMMAND ${CTNN_IVERILOG} -g2005 -Wall -I${CTNN_FPGA_RTL} -s ctnn_soc
+            -o ${CMAKE_CURRENT_BINARY_DIR}/ctnn_soc.vvp ${CTNN_SOC_RTL})
+  set_tests_properties(soc.iverilog_elaborates PROPERTIES LABELS "soc;lint")
+endif()
+
+find_package(verilator HINTS $ENV{VERILATOR_ROOT} ${CTNN_VERILATOR}/../..)
+if(NOT verilator_FOUND)
+  message(WARNING "verilator CMake package not found: ctnn-soc-sim is skipped")
+  return()
+endif()
+
+# The Verilated model is its own library so that only generated code gets relaxed warnings.
+add_library(ctnn_soc_model STATIC)
+verilate(ctnn_soc_model
+  SOURCES ${CTNN_SOC_WAIVERS} ${CTNN_SOC_RTL}
+  TOP_MODULE ctnn_soc
+  PREFIX Vctnn_soc
+  DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/ctnn_soc_model
+  INCLUDE_DIRS ${CTNN_FPGA_RTL}
+  TRACE
+  VERILATOR_ARGS -O3 --x-assign fast --x-initial fast)
+target_compile_options(ctnn_soc_model PRIVATE -w)
+
+add_executable(ctnn-soc-sim ${CMAKE_CURRENT_SOURCE_DIR}/tb/soc_sim.cpp)
+target_link_libraries(ctnn-soc-sim PRIVATE ctnn_soc_model ctnn::ctnn)
+target_compile_features(ctnn-soc-sim PRIVATE cxx_std_20)
+# Verilator's headers are not -Wconversion/-Wshadow clean: include them as system headers.
+target_include_directories(ctnn-soc-sim SYSTEM PRIVATE
+  ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd
+  ${CMAKE_CURRENT_BINARY_DIR}/ctnn_soc_model)

@@ -1,0 +1,146 @@
+// ctnn_soc: ctnn_core + RAM + 16550 UART + exit device on ctnn_bus_xbar, laid out like QEMU virt.
+// The address map comes from the generated ctnn_map.vh (source: fpga/regs/). The DMA master and
+// the accelerator slave port of the crossbar are tied off until the accelerator is plugged in.
+`default_nettype none
+
+module ctnn_soc #(
+  parameter integer RamBytes = 1048576         // at most CTNN_MAP_RAM_SIZE; the rest of it errors
+) (
+  input  wire        clk_i,
+  input  wire        rst_ni,
+  output wire        uart_tx_valid_o,   // one cycle per byte written to THR
+  output wire [7:0]  uart_tx_data_o,
+  output wire        exit_valid_o,      // the program wrote the exit device
+  output wire [15:0] exit_code_o        // 0 = pass
+);
+`include "ctnn_map.vh"
+
+  // ---- crossbar ----
+  wire [1:0]   m_req_valid, m_req_ready, m_req_we, m_rsp_valid, m_rsp_err;
+  wire [63:0]  m_req_addr, m_req_wdata, m_rsp_rdata;
+  wire [7:0]   m_req_wstrb;
+  wire [3:0]   s_req_valid, s_req_ready, s_req_we, s_rsp_valid, s_rsp_err;
+  wire [127:0] s_req_addr, s_req_wdata, s_rsp_rdata;
+  wire [15:0]  s_req_wstrb;
+
+  ctnn_bus_xbar #(
+    .RamBase      (CTNN_MAP_RAM_BASE),
+    .RamBits      (CTNN_MAP_RAM_ADDR_BITS),
+    .UartBase     (CTNN_MAP_UART_BASE),
+    .UartBits     (CTNN_MAP_UART_ADDR_BITS),
+    .ExitBase     (CTNN_MAP_EXIT_BASE),
+    .ExitBits     (CTNN_MAP_EXIT_ADDR_BITS),
+    .AccelBase    (CTNN_MAP_ACCEL_BASE),
+    .AccelBits    (CTNN_MAP_ACCEL_ADDR_BITS),
+    .AccelPresent (1'b0)
+  ) u_xbar (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .m_req_valid_i (m_req_valid),
+    .m_req_ready_o (m_req_ready),
+    .m_req_addr_i  (m_req_addr),
+    .m_req_we_i    (m_req_we),
+    .m_req_wdata_i (m_req_wdata),
+    .m_req_wstrb_i (m_req_wstrb),
+    .m_rsp_valid_o (m_rsp_valid),
+    .m_rsp_rdata_o (m_rsp_rdata),
+    .m_rsp_err_o   (m_rsp_err),
+    .s_req_valid_o (s_req_valid),
+    .s_req_ready_i (s_req_ready),
+    .s_req_addr_o  (s_req_addr),
+    .s_req_we_o    (s_req_we),
+    .s_req_wdata_o (s_req_wdata),
+    .s_req_wstrb_o (s_req_wstrb),
+    .s_rsp_valid_i (s_rsp_valid),
+    .s_rsp_rdata_i (s_rsp_rdata),
+    .s_rsp_err_i   (s_rsp_err)
+  );
+
+  // ---- master 0: the core ----
+  ctnn_core #(
+    .BootAddr (CTNN_MAP_RAM_BASE)
+  ) u_core (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .req_valid_o (m_req_valid[0]),
+    .req_ready_i (m_req_ready[0]),
+    .req_addr_o  (m_req_addr[31:0]),
+    .req_we_o    (m_req_we[0]),
+    .req_wdata_o (m_req_wdata[31:0]),
+    .req_wstrb_o (m_req_wstrb[3:0]),
+    .rsp_valid_i (m_rsp_valid[0]),
+    .rsp_rdata_i (m_rsp_rdata[31:0]),
+    .rsp_err_i   (m_rsp_err[0])
+  );
+
+  // ---- master 1: accelerator DMA, not yet plugged in ----
+  assign m_req_valid[1]     = 1'b0;
+  assign m_req_addr[63:32]  = 32'd0;
+  assign m_req_we[1]        = 1'b0;
+  assign m_req_wdata[63:32] = 32'd0;
+  assign m_req_wstrb[7:4]   = 4'd0;
+
+  // ---- slave 0: RAM ----
+  ctnn_ram #(
+    .Base  (CTNN_MAP_RAM_BASE),
+    .Bytes (RamBytes)
+  ) u_ram (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .req_valid_i (s_req_valid[0]),
+    .req_ready_o (s_req_ready[0]),
+    .req_addr_i  (s_req_addr[31:0]),
+    .req_we_i    (s_req_we[0]),
+    .req_wdata_i (s_req_wdata[31:0]),
+    .req_wstrb_i (s_req_wstrb[3:0]),
+    .rsp_valid_o (s_rsp_valid[0]),
+    .rsp_rdata_o (s_rsp_rdata[31:0]),
+    .rsp_err_o   (s_rsp_err[0])
+  );
+
+  // ---- slave 1: UART ----
+  ctnn_uart #(
+    .Base (CTNN_MAP_UART_BASE)
+  ) u_uart (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .req_valid_i (s_req_valid[1]),
+    .req_ready_o (s_req_ready[1]),
+    .req_addr_i  (s_req_addr[63:32]),
+    .req_we_i    (s_req_we[1]),
+    .req_wdata_i (s_req_wdata[63:32]),
+    .req_wstrb_i (s_req_wstrb[7:4]),
+    .rsp_valid_o (s_rsp_valid[1]),
+    .rsp_rdata_o (s_rsp_rdata[63:32]),
+    .rsp_err_o   (s_rsp_err[1]),
+    .tx_valid_o  (uart_tx_valid_o),
+    .tx_data_o   (uart_tx_data_o)
+  );
+
+  // ---- slave 2: exit device ----
+  ctnn_exit #(
+    .Base (CTNN_MAP_EXIT_BASE)
+  ) u_exit (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .req_valid_i  (s_req_valid[2]),
+    .req_ready_o  (s_req_ready[2]),
+    .req_addr_i   (s_req_addr[95:64]),
+    .req_we_i     (s_req_we[2]),
+    .req_wdata_i  (s_req_wdata[95:64]),
+    .req_wstrb_i  (s_req_wstrb[11:8]),
+    .rsp_valid_o  (s_rsp_valid[2]),
+    .rsp_rdata_o  (s_rsp_rdata[95:64]),
+    .rsp_err_o    (s_rsp_err[2]),
+    .exit_valid_o (exit_valid_o),
+    .exit_code_o  (exit_code_o)
+  );
+
+  // ---- slave 3: accelerator registers, not yet plugged in (AccelPresent = 0 above) ----
+  assign s_req_ready[3]        = 1'b0;
+  assign s_rsp_valid[3]        = 1'b0;
+  assign s_rsp_rdata[127:96]   = 32'd0;
+  assign s_rsp_err[3]          = 1'b0;
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,217 @@
+// ctnn-soc-sim: runs an RV32IM ELF on the Verilated ctnn_soc; UART to stdout, exit code from the
+// exit device, "ctnn-soc-sim: cycles=... instret=..." on stderr.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "Vctnn_soc.h"
+#include "Vctnn_soc___024root.h"
+#include "verilated.h"
+#include "verilated_vcd_c.h"
+
+#include "ctnn/regs/soc_map.hpp"
+
+namespace {
+
+// Exit statuses of the simulator itself (the program's own code is passed through otherwise).
+constexpr int exit_usage = 2;
+constexpr int exit_load_error = 3;
+constexpr int exit_max_cycles = 125;
+
+constexpr std::uint32_t ram_base = ctnn::regs::soc::ram.base;
+
+struct options {
+  std::string elf;
+  std::string vcd;
+  std::uint64_t max_cycles = 100'000'000;
+};
+
+[[nodiscard]] std::optional<options> parse_args(int argc, char** argv) {
+  options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--max-cycles" && i + 1 < argc) {
+      char* end = nullptr;
+      o.max_cycles = std::strtoull(argv[++i], &end, 0);
+      if (end == nullptr || *end != '\0' || o.max_cycles == 0) {
+        return std::nullopt;
+      }
+    } else if (a == "--vcd" && i + 1 < argc) {
+      o.vcd = argv[++i];
+    } else if (!a.empty() && a[0] != '-' && o.elf.empty()) {
+      o.elf = a;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (o.elf.empty()) {
+    return std::nullopt;
+  }
+  return o;
+}
+
+[[nodiscard]] std::uint32_t le32(const std::vector<std::uint8_t>& b, std::size_t at) {
+  return static_cast<std::uint32_t>(b[at]) | static_cast<std::uint32_t>(b[at + 1]) << 8 |
+         static_cast<std::uint32_t>(b[at + 2]) << 16 | static_cast<std::uint32_t>(b[at + 3]) << 24;
+}
+
+[[nodiscard]] std::uint16_t le16(const std::vector<std::uint8_t>& b, std::size_t at) {
+  return static_cast<std::uint16_t>(b[at] | b[at + 1] << 8);
+}
+
+// Loads the PT_LOAD segments of an ELF32 little-endian RISC-V executable into ram (a byte image
+// of the SoC RAM starting at ram_base). Returns an error message, empty on success.
+[[nodiscard]] std::string load_elf(const std::string& path, std::vector<std::uint8_t>& ram) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    return "cannot open " + path;
+  }
+  const std::vector<std::uint8_t> b{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+  constexpr std::size_t ehdr_size = 52;
+  constexpr std::size_t phdr_size = 32;
+  if (b.size() < ehdr_size || std::memcmp(b.data(), "\x7f" "ELF", 4) != 0) {
+    return path + ": not an ELF file";
+  }
+  if (b[4] != 1 || b[5] != 1) {
+    return path + ": not ELF32 little-endian";
+  }
+  constexpr std::uint16_t et_exec = 2;
+  constexpr std::uint16_t em_riscv = 243;
+  if (le16(b, 16) != et_exec || le16(b, 18) != em_riscv) {
+    return path + ": not a RISC-V executable";
+  }
+  const std::uint32_t entry = le32(b, 24);
+  const std::uint32_t phoff = le32(b, 28);
+  const std::uint16_t phentsize = le16(b, 42);
+  const std::uint16_t phnum = le16(b, 44);
+  if (entry != ram_base) {
+    return path + ": entry point is not the SoC boot address (start of RAM)";
+  }
+  if (phentsize < phdr_size || phoff + std::uint64_t{phentsize} * phnum > b.size()) {
+    return path + ": bad program header table";
+  }
+  constexpr std::uint32_t pt_load = 1;
+  int loaded = 0;
+  for (std::uint16_t i = 0; i < phnum; ++i) {
+    const std::size_t ph = phoff + std::size_t{i} * phentsize;
+    if (le32(b, ph) != pt_load) {
+      continue;
+    }
+    const std::uint32_t offset = le32(b, ph + 4);
+    const std::uint32_t paddr = le32(b, ph + 12);
+    const std::uint32_t filesz = le32(b, ph + 16);
+    const std::uint32_t memsz = le32(b, ph + 20);
+    if (memsz == 0) {
+      continue;
+    }
+    if (filesz > memsz || std::uint64_t{offset} + filesz > b.size()) {
+      return path + ": segment " + std::to_string(i) + " lies outside the file";
+    }
+    if (paddr < ram_base || std::uint64_t{paddr - ram_base} + memsz > ram.size()) {
+      return path + ": segment " + std::to_string(i) + " does not fit the SoC RAM";
+    }
+    const std::size_t at = paddr - ram_base;
+    std::memcpy(ram.data() + at, b.data() + offset, filesz);
+    std::memset(ram.data() + at + filesz, 0, memsz - filesz);
+    ++loaded;
+  }
+  if (loaded == 0) {
+    return path + ": no loadable segment";
+  }
+  return {};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto opt = parse_args(argc, argv);
+  if (!opt) {
+    std::fprintf(stderr, "usage: ctnn-soc-sim [--max-cycles N] [--vcd FILE] program.elf\n");
+    return exit_usage;
+  }
+
+  auto context = std::make_unique<VerilatedContext>();
+  context->traceEverOn(!opt->vcd.empty());
+  auto top = std::make_unique<Vctnn_soc>(context.get());
+
+  auto& mem = top->rootp->ctnn_soc__DOT__u_ram__DOT__mem_q;
+  constexpr std::size_t ram_words = sizeof(mem.m_storage) / sizeof(mem.m_storage[0]);
+  std::vector<std::uint8_t> image(ram_words * 4, 0);
+  if (const std::string err = load_elf(opt->elf, image); !err.empty()) {
+    std::fprintf(stderr, "ctnn-soc-sim: %s\n", err.c_str());
+    return exit_load_error;
+  }
+  for (std::size_t w = 0; w < ram_words; ++w) {
+    mem.m_storage[w] = static_cast<std::uint32_t>(image[4 * w]) |
+                       static_cast<std::uint32_t>(image[4 * w + 1]) << 8 |
+                       static_cast<std::uint32_t>(image[4 * w + 2]) << 16 |
+                       static_cast<std::uint32_t>(image[4 * w + 3]) << 24;
+  }
+
+  std::unique_ptr<VerilatedVcdC> vcd;
+  if (!opt->vcd.empty()) {
+    vcd = std::make_unique<VerilatedVcdC>();
+    top->trace(vcd.get(), 99);
+    vcd->open(opt->vcd.c_str());
+  }
+  std::uint64_t time = 0;
+  auto half_cycle = [&](std::uint8_t clk) {
+    top->clk_i = clk;
+    top->eval();
+    if (vcd) {
+      vcd->dump(time);
+    }
+    ++time;
+  };
+
+  // Reset for two cycles; cycles are counted from the first edge with rst_ni high.
+  top->rst_ni = 0;
+  for (int i = 0; i < 2; ++i) {
+    half_cycle(0);
+    half_cycle(1);
+  }
+  top->rst_ni = 1;
+  half_cycle(0);
+
+  std::uint64_t cycles = 0;
+  std::optional<int> code;
+  while (!code && cycles < opt->max_cycles) {
+    half_cycle(1);
+    ++cycles;
+    if (top->uart_tx_valid_o) {
+      std::fputc(top->uart_tx_data_o, stdout);
+    }
+    if (top->exit_valid_o) {
+      code = top->exit_code_o;
+    }
+    half_cycle(0);
+  }
+  std::fflush(stdout);
+  const std::uint64_t instret = top->rootp->ctnn_soc__DOT__u_core__DOT__minstret_q;
+  if (vcd) {
+    vcd->close();
+  }
+  top->final();
+
+  std::fprintf(stderr, "ctnn-soc-sim: cycles=%llu instret=%llu\n",
+               static_cast<unsigned long long>(cycles), static_cast<unsigned long long>(instret));
+  if (!code) {
+    std::fprintf(stderr, "ctnn-soc-sim: no exit after --max-cycles %llu\n",
+                 static_cast<unsigned long long>(opt->max_cycles));
+    return exit_max_cycles;
+  }
+  // Like QEMU, pass the program's code through; a nonzero code that the 8-bit exit status
+  // would turn into 0 becomes 1 so that a failure never reads as a pass.
+  if (*code != 0 && (*code & 0xff) == 0) {
+    return 1;
+  }
+  return *code;
+}
