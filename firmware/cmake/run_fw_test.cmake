@@ -1,10 +1,13 @@
-# Runs one firmware test (cmake -P) and checks both the exit code and the agreed pass line.
-#   -DCMD=<command;args>  -DPASS_LINE=<text>  -DTIMEOUT=<seconds>
+# Runs one firmware test (cmake -P) and checks both the exit status and the expected stdout lines.
+#   -DCMD=<command;args>  -DPASS_LINE=<line>  [-DEXTRA_LINE=<line>]  [-DEXPECT_RC=<status>]  [-DTIMEOUT=<s>]
 if(NOT DEFINED CMD OR NOT DEFINED PASS_LINE)
   message(FATAL_ERROR "run_fw_test.cmake needs CMD and PASS_LINE")
 endif()
 if(NOT DEFINED TIMEOUT)
   set(TIMEOUT 60)
+endif()
+if(NOT DEFINED EXPECT_RC)
+  set(EXPECT_RC 0)
 endif()
 execute_process(COMMAND ${CMD}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
@@ -13,9 +16,15 @@ message("${out}")
 if(err)
   message("${err}")
 endif()
-string(FIND "${out}" "${PASS_LINE}\n" pos)
-if(NOT rc STREQUAL "0")
-  message(FATAL_ERROR "firmware test failed: exit status '${rc}'")
-elseif(pos EQUAL -1)
-  message(FATAL_ERROR "firmware test exited 0 but did not print '${PASS_LINE}'")
+if(NOT rc STREQUAL "${EXPECT_RC}")
+  message(FATAL_ERROR "firmware test: exit status '${rc}', expected ${EXPECT_RC}")
 endif()
+foreach(line IN ITEMS "${PASS_LINE}" "${EXTRA_LINE}")
+  if(line STREQUAL "")
+    continue()
+  endif()
+  string(FIND "\n${out}" "\n${line}\n" pos)
+  if(pos EQUAL -1)
+    message(FATAL_ERROR "firmware test: stdout lacks the line '${line}'")
+  endif()
+endforeach()

@@ -1,6 +1,7 @@
 /* memcpy, memset, memmove, memcmp for -nostdlib firmware (the compiler may emit calls to them). */
-#include <stddef.h>
 #include <stdint.h>
+
+#include "ctnn_string.h"
 
 void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 {

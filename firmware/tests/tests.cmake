@@ -1,11 +1,31 @@
 # The firmware tests, shared by the cross build (ELF targets) and the host build (CTest entries).
-# ctnn_fw_test(<name> SOURCES <files> PLATFORMS <qemu and/or soc>)
+# ctnn_fw_test(<name> SOURCES <files> PLATFORMS <qemu and/or soc>
+#              [OWN_MAIN] [EXPECT_RC <status>] [EXPECT_LINE <line>] [EXTRA_LINE <line>] [MAX_CYCLES <n>])
+#   OWN_MAIN:    the sources define main(); otherwise test_main.c runs ctnn_test_run() and prints
+#                the agreed pass line "ctnn-test: PASS <name>".
+#   EXPECT_RC:   the exit status the runner requires (default 0).
+#   EXPECT_LINE: the line the runner requires on stdout (default the pass line).
+#   EXTRA_LINE:  a second required line.
 set(CTNN_FW_TESTS "")
 macro(ctnn_fw_test name)
-  cmake_parse_arguments(fwt "" "" "SOURCES;PLATFORMS" ${ARGN})
+  cmake_parse_arguments(fwt "OWN_MAIN" "EXPECT_RC;EXPECT_LINE;EXTRA_LINE;MAX_CYCLES" "SOURCES;PLATFORMS" ${ARGN})
   list(APPEND CTNN_FW_TESTS ${name})
   set(CTNN_FW_TEST_${name}_SOURCES ${fwt_SOURCES})
   set(CTNN_FW_TEST_${name}_PLATFORMS ${fwt_PLATFORMS})
+  set(CTNN_FW_TEST_${name}_OWN_MAIN ${fwt_OWN_MAIN})
+  set(CTNN_FW_TEST_${name}_EXPECT_RC 0)
+  if(DEFINED fwt_EXPECT_RC)
+    set(CTNN_FW_TEST_${name}_EXPECT_RC ${fwt_EXPECT_RC})
+  endif()
+  set(CTNN_FW_TEST_${name}_EXPECT_LINE "ctnn-test: PASS ${name}")
+  if(DEFINED fwt_EXPECT_LINE)
+    set(CTNN_FW_TEST_${name}_EXPECT_LINE "${fwt_EXPECT_LINE}")
+  endif()
+  set(CTNN_FW_TEST_${name}_EXTRA_LINE "${fwt_EXTRA_LINE}")
+  set(CTNN_FW_TEST_${name}_MAX_CYCLES 20000000)
+  if(DEFINED fwt_MAX_CYCLES)
+    set(CTNN_FW_TEST_${name}_MAX_CYCLES ${fwt_MAX_CYCLES})
+  endif()
 endmacro()
 
 ctnn_fw_test(isa_rv32i_alu    SOURCES isa_rv32i_alu.S    PLATFORMS qemu soc)
@@ -13,4 +33,12 @@ ctnn_fw_test(isa_rv32i_branch SOURCES isa_rv32i_branch.S PLATFORMS qemu soc)
 ctnn_fw_test(isa_rv32i_mem    SOURCES isa_rv32i_mem.S    PLATFORMS qemu soc)
 ctnn_fw_test(isa_rv32m        SOURCES isa_rv32m.S        PLATFORMS qemu soc)
 ctnn_fw_test(isa_csr_trap     SOURCES isa_csr_trap.S     PLATFORMS qemu soc)
+# QEMU performs misaligned loads/stores instead of trapping (the spec allows both) and does not
+# carry minstret into minstreth after a write: these cases run on the SoC only.
 ctnn_fw_test(isa_misaligned   SOURCES isa_misaligned.S   PLATFORMS soc)
+ctnn_fw_test(runtime          SOURCES runtime.cpp        PLATFORMS qemu soc
+             EXTRA_LINE "runtime: 0 4294967295 0xdeadbeef")
+ctnn_fw_test(exit_code        SOURCES exit_code.c        PLATFORMS qemu soc OWN_MAIN
+             EXPECT_RC 42 EXPECT_LINE "ctnn-test: exit 42")
+ctnn_fw_test(hang             SOURCES hang.c             PLATFORMS soc OWN_MAIN
+             EXPECT_RC 125 EXPECT_LINE "ctnn-test: hang" MAX_CYCLES 20000)
