@@ -1,14 +1,17 @@
-/* Program exit through the sifive_test-style exit device, and the default trap report. */
+// Program exit through the sifive_test-style exit device, and the default trap report.
 #include "ctnn_platform.h"
-#include "ctnn_platform_map.h"
 
-#define EXIT_PASS 0x5555u
-#define EXIT_FAIL 0x3333u
+#include "ctnn/regs/soc_map.hpp"
+
+namespace {
+constexpr uint32_t exit_pass = 0x5555;
+constexpr uint32_t exit_fail = 0x3333;
+}  // namespace
 
 void ctnn_exit(int code)
 {
-    volatile uint32_t *dev = (volatile uint32_t *)CTNN_PLATFORM_EXIT_BASE;
-    *dev = code == 0 ? EXIT_PASS : (((uint32_t)code & 0xffffu) << 16) | EXIT_FAIL;
+    auto *dev = reinterpret_cast<volatile uint32_t *>(ctnn::regs::soc::exit.base);
+    *dev = code == 0 ? exit_pass : ((static_cast<uint32_t>(code) & 0xffffu) << 16) | exit_fail;
     for (;;) {
     }
 }
