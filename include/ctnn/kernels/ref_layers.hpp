@@ -1,0 +1,496 @@
+// Reference layer kernels, float32 and int8: direct loops that follow the PyTorch / TFLite
+// definitions literally. They are the golden model of the optimized kernels in layers.hpp.
+// Tensors are CHW (batch 1), conv weights OIHW, linear weights [out][in] (PyTorch layouts).
+// int8: activations asymmetric per tensor, weights symmetric per output channel, int32 bias,
+// requantization with quant::multiply_by_quantized_multiplier (TFLite rounding).
+#pragma once
+#include "ctnn/kernels/geometry.hpp"
+#include "ctnn/kernels/math.hpp"
+#include "ctnn/kernels/quant.hpp"
+#include "ctnn/kernels/reference.hpp"
+#include "ctnn/kernels/status.hpp"
+
+namespace ctnn::ref {
+
+using kernels::conv_geometry;
+using kernels::pool_geometry;
+
+// ---- convolution and linear ----------------------------------------------------------------
+
+/// @brief conv2d float: out[oc][oy][ox] = bias[oc] + sum_{ic,ky,kx} in * w (zero padding).
+inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w, const float* bias, float* out) {
+  if (!g.valid()) return status::bad_geometry;
+  if (in == nullptr || w == nullptr || out == nullptr) return status::null_pointer;
+  const int64_t oh = g.out_h(), ow = g.out_w(), icg = g.in_c_per_group(), ocg = g.out_c_per_group();
+  for (int64_t oc = 0; oc < g.out_c; ++oc) {
+    const int64_t grp = oc / ocg;
+    for (int64_t oy = 0; oy < oh; ++oy)
+      for (int64_t ox = 0; ox < ow; ++ox) {
+        float acc = 0.0f;
+        for (int64_t ic = 0; ic < icg; ++ic)
+          for (int64_t ky = 0; ky < g.kh; ++ky)
+            for (int64_t kx = 0; kx < g.kw; ++kx) {
+              const int64_t iy = oy * g.sh - g.pt + ky * g.dh, ix = ox * g.sw - g.pl + kx * g.dw;
+              if (iy < 0 || iy >= g.in_h || ix < 0 || ix >= g.in_w) continue;
+              acc += in[((grp * icg + ic) * g.in_h + iy) * g.in_w + ix] * w[((oc * icg + ic) * g.kh + ky) * g.kw + kx];
+            }
+        out[(oc * oh + oy) * ow + ox] = bias != nullptr ? acc + bias[oc] : acc;
+      }
+  }
+  return status::ok;
+}
+
+/// @brief conv2d int8. p.a_zp: input zero point, p.b_zp: weight zero point (0 for TFLite int8),
+/// requantization per output channel (p.per_channel) or per tensor. Padding is the real value 0.
+inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias, int8_t* out,
+                        const gemm_s8_params& p) {
+  if (!g.valid()) return status::bad_geometry;
+  if (in == nullptr || w == nullptr || out == nullptr) return status::null_pointer;
+  if (const status s = check_params(p, static_cast<int>(g.out_c)); s != status::ok) return s;
+  const int64_t oh = g.out_h(), ow = g.out_w(), icg = g.in_c_per_group(), ocg = g.out_c_per_group();
+  for (int64_t oc = 0; oc < g.out_c; ++oc) {
+    const int64_t grp = oc / ocg;
+    for (int64_t oy = 0; oy < oh; ++oy)
+      for (int64_t ox = 0; ox < ow; ++ox) {
+        int32_t acc = bias != nullptr ? bias[oc] : 0;
+        for (int64_t ic = 0; ic < icg; ++ic)
+          for (int64_t ky = 0; ky < g.kh; ++ky)
+            for (int64_t kx = 0; kx < g.kw; ++kx) {
+              const int64_t iy = oy * g.sh - g.pt + ky * g.dh, ix = ox * g.sw - g.pl + kx * g.dw;
+              if (iy < 0 || iy >= g.in_h || ix < 0 || ix >= g.in_w) continue;  // (a_zp - a_zp) * w = 0
+              const int32_t x = in[((grp * icg + ic) * g.in_h + iy) * g.in_w + ix] - p.a_zp;
+              const int32_t k = w[((oc * icg + ic) * g.kh + ky) * g.kw + kx] - p.b_zp;
+              acc = detail::wrap_add(acc, x * k);
+            }
+        out[(oc * oh + oy) * ow + ox] = requantize(acc, static_cast<int>(oc), p);
+      }
+  }
+  return status::ok;
+}
+
+/// @brief linear float: y[b][o] = bias[o] + sum_i x[b][i] * w[o][i].
+inline status linear_f32(int batch, int in_f, int out_f, const float* x, const float* w, const float* bias, float* y) {
+  if (batch < 0 || in_f < 0 || out_f < 0) return status::bad_size;
+  if (batch == 0 || out_f == 0) return status::ok;
+  if ((in_f > 0 && (x == nullptr || w == nullptr)) || y == nullptr) return status::null_pointer;
+  for (int b = 0; b < batch; ++b)
+    for (int o = 0; o < out_f; ++o) {
+      float acc = 0.0f;
+      for (int i = 0; i < in_f; ++i) acc += x[b * in_f + i] * w[o * in_f + i];
+      y[b * out_f + o] = bias != nullptr ? acc + bias[o] : acc;
+    }
+  return status::ok;
+}
+
+/// @brief linear int8 (TFLite fully connected, per-channel weights): p.a_zp input, p.b_zp weights.
+inline status linear_s8(int batch, int in_f, int out_f, const int8_t* x, const int8_t* w, const int32_t* bias,
+                        int8_t* y, const gemm_s8_params& p) {
+  if (batch < 0 || in_f < 0 || out_f < 0) return status::bad_size;
+  if (batch == 0 || out_f == 0) return status::ok;
+  if ((in_f > 0 && (x == nullptr || w == nullptr)) || y == nullptr) return status::null_pointer;
+  if (const status s = check_params(p, out_f); s != status::ok) return s;
+  for (int b = 0; b < batch; ++b)
+    for (int o = 0; o < out_f; ++o) {
+      int32_t acc = bias != nullptr ? bias[o] : 0;
+      for (int i = 0; i < in_f; ++i) acc = detail::wrap_add(acc, (x[b * in_f + i] - p.a_zp) * (w[o * in_f + i] - p.b_zp));
+      y[b * out_f + o] = requantize(acc, o, p);
+    }
+  return status::ok;
+}
+
+// ---- pooling --------------------------------------------------------------------------------
+
+/// @brief max pool (padding never wins: it is -infinity). T: float or int8_t.
+template <class T>
+inline status max_pool2d(const pool_geometry& g, const T* in, T* out) {
+  if (!g.valid()) return status::bad_geometry;
+  if (in == nullptr || out == nullptr) return status::null_pointer;
+  const int64_t oh = g.out_h(), ow = g.out_w();
+  for (int64_t c = 0; c < g.c; ++c)
+    for (int64_t oy = 0; oy < oh; ++oy)
+      for (int64_t ox = 0; ox < ow; ++ox) {
+        bool any = false;
+        T best = T{};
+        for (int64_t ky = 0; ky < g.kh; ++ky)
+          for (int64_t kx = 0; kx < g.kw; ++kx) {
+            const int64_t iy = oy * g.sh - g.pt + ky, ix = ox * g.sw - g.pl + kx;
+            if (iy < 0 || iy >= g.in_h || ix < 0 || ix >= g.in_w) continue;
+            const T v = in[(c * g.in_h + iy) * g.in_w + ix];
+            if (!any || v > best) best = v;
+            any = true;
+          }
+        out[(c * oh + oy) * ow + ox] = best;  // valid() guarantees a non-empty window
+      }
+  return status::ok;
+}
+
+/// @brief The divisor and the window of average pooling output (oy, ox), PyTorch's rule: the
+/// window is clipped to the padded input for count_include_pad, to the input otherwise.
+struct avg_window {
+  int64_t y0, y1, x0, x1;  ///< the part inside the input
+  int64_t divisor;
+};
+constexpr avg_window avg_pool_window(const pool_geometry& g, int64_t oy, int64_t ox) {
+  int64_t y0 = oy * g.sh - g.pt, x0 = ox * g.sw - g.pl;
+  int64_t y1 = min(y0 + g.kh, g.in_h + g.pb), x1 = min(x0 + g.kw, g.in_w + g.pr);
+  const int64_t padded = (y1 - y0) * (x1 - x0);
+  y0 = max<int64_t>(y0, 0);
+  x0 = max<int64_t>(x0, 0);
+  y1 = min(y1, g.in_h);
+  x1 = min(x1, g.in_w);
+  return {y0, y1, x0, x1, g.count_include_pad ? padded : (y1 - y0) * (x1 - x0)};
+}
+
+/// @brief TFLite's integer average: sum / count rounded half away from zero.
+constexpr int32_t rounded_average(int64_t sum, int64_t count) {
+  return static_cast<int32_t>(sum >= 0 ? (sum + count / 2) / count : (sum - count / 2) / count);
+}
+
+/// @brief average pool, float.
+inline status avg_pool2d_f32(const pool_geometry& g, const float* in, float* out) {
+  if (!g.valid()) return status::bad_geometry;
+  if (in == nullptr || out == nullptr) return status::null_pointer;
+  const int64_t oh = g.out_h(), ow = g.out_w();
+  for (int64_t c = 0; c < g.c; ++c)
+    for (int64_t oy = 0; oy < oh; ++oy)
+      for (int64_t ox = 0; ox < ow; ++ox) {
+        const avg_window win = avg_pool_window(g, oy, ox);
+        float sum = 0.0f;
+        for (int64_t y = win.y0; y < win.y1; ++y)
+          for (int64_t x = win.x0; x < win.x1; ++x) sum += in[(c * g.in_h + y) * g.in_w + x];
+        out[(c * oh + oy) * ow + ox] = sum / static_cast<float>(win.divisor);
+      }
+  return status::ok;
+}
+
+/// @brief average pool, int8 with the same scale and zero point in and out (TFLite): padded
+/// positions counted by count_include_pad hold the zero point (the real value 0).
+inline status avg_pool2d_s8(const pool_geometry& g, const int8_t* in, int8_t* out, int32_t zero_point) {
+  if (!g.valid()) return status::bad_geometry;
+  if (in == nullptr || out == nullptr) return status::null_pointer;
+  if (zero_point < -128 || zero_point > 127) return status::bad_quant_param;
+  const int64_t oh = g.out_h(), ow = g.out_w();
+  for (int64_t c = 0; c < g.c; ++c)
+    for (int64_t oy = 0; oy < oh; ++oy)
+      for (int64_t ox = 0; ox < ow; ++ox) {
+        const avg_window win = avg_pool_window(g, oy, ox);
+        // TFLite averages the raw values; padded positions counted by the divisor hold zero_point.
+        const int64_t inside = (win.y1 - win.y0) * (win.x1 - win.x0);
+        int64_t sum = (win.divisor - inside) * zero_point;
+        for (int64_t y = win.y0; y < win.y1; ++y)
+          for (int64_t x = win.x0; x < win.x1; ++x) sum += in[(c * g.in_h + y) * g.in_w + x];
+        const int32_t v = rounded_average(sum, win.divisor);
+        out[(c * oh + oy) * ow + ox] = static_cast<int8_t>(quant::clamp(v, -128, 127));
+      }
+  return status::ok;
+}
+
+/// @brief adaptive average pool to out_h x out_w (PyTorch windows). T float: mean;
+/// T int8_t: rounded mean in the input's quantization (same scale and zero point out).
+template <class T>
+inline status adaptive_avg_pool2d(int64_t c, int64_t in_h, int64_t in_w, int64_t out_h, int64_t out_w, const T* in,
+                                  T* out) {
+  if (c <= 0 || in_h <= 0 || in_w <= 0 || out_h <= 0 || out_w <= 0) return status::bad_geometry;
+  if (in == nullptr || out == nullptr) return status::null_pointer;
+  for (int64_t ch = 0; ch < c; ++ch)
+    for (int64_t oy = 0; oy < out_h; ++oy)
+      for (int64_t ox = 0; ox < out_w; ++ox) {
+        const int64_t y0 = kernels::adaptive_begin(oy, in_h, out_h), y1 = kernels::adaptive_end(oy, in_h, out_h);
+        const int64_t x0 = kernels::adaptive_begin(ox, in_w, out_w), x1 = kernels::adaptive_end(ox, in_w, out_w);
+        const int64_t count = (y1 - y0) * (x1 - x0);
+        if constexpr (is_same_v<T, float>) {
+          float sum = 0.0f;
+          for (int64_t y = y0; y < y1; ++y)
+            for (int64_t x = x0; x < x1; ++x) sum += in[(ch * in_h + y) * in_w + x];
+          out[(ch * out_h + oy) * out_w + ox] = sum / static_cast<float>(count);
+        } else {
+          int64_t sum = 0;
+          for (int64_t y = y0; y < y1; ++y)
+            for (int64_t x = x0; x < x1; ++x) sum += in[(ch * in_h + y) * in_w + x];
+          // raw values averaged as TFLite does (same scale and zero point in and out)
+          out[(ch * out_h + oy) * out_w + ox] = static_cast<T>(quant::clamp(rounded_average(sum, count), -128, 127));
+        }
+      }
+  return status::ok;
+}
+
+/// @brief global average pool: adaptive average pool to 1 x 1.
+template <class T>
+inline status global_avg_pool2d(int64_t c, int64_t h, int64_t w, const T* in, T* out) {
+  return adaptive_avg_pool2d<T>(c, h, w, 1, 1, in, out);
+}
+
+// ---- normalization ----------------------------------------------------------------------------
+
+/// @brief batchnorm2d (inference): y = (x - mean) / sqrt(var + eps) * gamma + beta, per channel.
+inline status batchnorm2d_f32(int64_t c, int64_t hw, const float* x, const float* mean, const float* var,
+                              const float* gamma, const float* beta, float eps, float* y) {
+  if (c <= 0 || hw <= 0) return status::bad_size;
+  if (x == nullptr || mean == nullptr || var == nullptr || gamma == nullptr || beta == nullptr || y == nullptr)
+    return status::null_pointer;
+  for (int64_t ch = 0; ch < c; ++ch)
+    for (int64_t i = 0; i < hw; ++i)
+      y[ch * hw + i] = (x[ch * hw + i] - mean[ch]) / kernels::math::sqrt(var[ch] + eps) * gamma[ch] + beta[ch];
+  return status::ok;
+}
+
+/// @brief batchnorm2d int8, folded as TFLite does into a per-channel affine map (a depthwise
+/// 1x1 convolution): y = requant_c((x - a_zp) * scale_q[c] + bias[c]), scale_q int8 per channel.
+inline status batchnorm2d_s8(int64_t c, int64_t hw, const int8_t* x, const int8_t* scale_q, const int32_t* bias,
+                             int8_t* y, const gemm_s8_params& p) {
+  if (c <= 0 || hw <= 0) return status::bad_size;
+  if (x == nullptr || scale_q == nullptr || y == nullptr) return status::null_pointer;
+  if (const status s = check_params(p, static_cast<int>(c)); s != status::ok) return s;
+  for (int64_t ch = 0; ch < c; ++ch)
+    for (int64_t i = 0; i < hw; ++i) {
+      const int32_t acc = (x[ch * hw + i] - p.a_zp) * (scale_q[ch] - p.b_zp) + (bias != nullptr ? bias[ch] : 0);
+      y[ch * hw + i] = requantize(acc, static_cast<int>(ch), p);
+    }
+  return status::ok;
+}
+
+// ---- activations --------------------------------------------------------------------------------
+
+enum class activation : uint8_t { identity, relu, relu6, sigmoid, silu, hardswish, tanh };
+
+/// @brief The float activation functions (freestanding math).
+constexpr float apply(activation a, float x) {
+  switch (a) {
+    case activation::identity: return x;
+    case activation::relu: return kernels::math::relu(x);
+    case activation::relu6: return kernels::math::relu6(x);
+    case activation::sigmoid: return kernels::math::sigmoid(x);
+    case activation::silu: return kernels::math::silu(x);
+    case activation::hardswish: return kernels::math::hardswish(x);
+    case activation::tanh: return kernels::math::tanh(x);
+  }
+  return x;
+}
+
+/// @brief Elementwise float activation, in place allowed.
+inline status activation_f32(activation a, int64_t n, const float* x, float* y) {
+  if (n < 0) return status::bad_size;
+  if (n > 0 && (x == nullptr || y == nullptr)) return status::null_pointer;
+  for (int64_t i = 0; i < n; ++i) y[i] = apply(a, x[i]);
+  return status::ok;
+}
+
+/// @brief Quantization of an int8 activation's input and output (per tensor).
+struct act_s8_params {
+  float in_scale;
+  int32_t in_zp;
+  float out_scale;
+  int32_t out_zp;
+};
+
+/// @brief int8 activation as TFLite's table-driven kernels define it:
+/// y = quantize(f(dequantize(x))) with round half away from zero, clamped to int8.
+constexpr int8_t activation_s8_one(activation a, int8_t x, const act_s8_params& p) {
+  const float real = quant::dequantize<int8_t>(x, p.in_scale, p.in_zp);
+  return quant::quantize<int8_t>(apply(a, real), p.out_scale, p.out_zp);
+}
+
+inline bool valid(const act_s8_params& p) {
+  return p.in_scale > 0.0f && p.out_scale > 0.0f && p.in_zp >= -128 && p.in_zp <= 127 && p.out_zp >= -128 &&
+         p.out_zp <= 127;
+}
+
+/// @brief Elementwise int8 activation.
+inline status activation_s8(activation a, int64_t n, const int8_t* x, int8_t* y, const act_s8_params& p) {
+  if (n < 0) return status::bad_size;
+  if (n > 0 && (x == nullptr || y == nullptr)) return status::null_pointer;
+  if (!valid(p)) return status::bad_quant_param;
+  for (int64_t i = 0; i < n; ++i) y[i] = activation_s8_one(a, x[i], p);
+  return status::ok;
+}
+
+// ---- softmax ---------------------------------------------------------------------------------
+
+/// @brief softmax along the contiguous axis of a rows x cols matrix: exp(x - max) / sum.
+inline status softmax_f32(int64_t rows, int64_t cols, const float* x, float* y) {
+  if (rows < 0 || cols <= 0) return status::bad_size;
+  if (rows > 0 && (x == nullptr || y == nullptr)) return status::null_pointer;
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* xr = x + r * cols;
+    float* yr = y + r * cols;
+    float mx = xr[0];
+    for (int64_t i = 1; i < cols; ++i) mx = xr[i] > mx ? xr[i] : mx;
+    float sum = 0.0f;
+    for (int64_t i = 0; i < cols; ++i) {
+      yr[i] = kernels::math::exp(xr[i] - mx);
+      sum += yr[i];
+    }
+    const float inv = 1.0f / sum;
+    for (int64_t i = 0; i < cols; ++i) yr[i] *= inv;
+  }
+  return status::ok;
+}
+
+/// Output quantization of int8 softmax (TFLite): scale 1/256, zero point -128.
+inline constexpr float softmax_out_scale = 1.0f / 256.0f;
+inline constexpr int32_t softmax_out_zp = -128;
+
+/// @brief int8 softmax: dequantize, softmax_f32's arithmetic, quantize to scale 1/256, zp -128.
+inline status softmax_s8(int64_t rows, int64_t cols, const int8_t* x, int8_t* y, float in_scale, int32_t in_zp) {
+  if (rows < 0 || cols <= 0) return status::bad_size;
+  if (rows > 0 && (x == nullptr || y == nullptr)) return status::null_pointer;
+  if (!(in_scale > 0.0f) || in_zp < -128 || in_zp > 127) return status::bad_quant_param;
+  for (int64_t r = 0; r < rows; ++r) {
+    const int8_t* xr = x + r * cols;
+    int32_t mx = xr[0];
+    for (int64_t i = 1; i < cols; ++i) mx = xr[i] > mx ? xr[i] : mx;
+    float sum = 0.0f;
+    for (int64_t i = 0; i < cols; ++i) sum += kernels::math::exp(in_scale * static_cast<float>(xr[i] - mx));
+    const float inv = 1.0f / sum;
+    for (int64_t i = 0; i < cols; ++i) {
+      const float e = kernels::math::exp(in_scale * static_cast<float>(xr[i] - mx));
+      y[r * cols + i] = quant::quantize<int8_t>(e * inv, softmax_out_scale, softmax_out_zp);
+    }
+  }
+  return status::ok;
+}
+
+// ---- data movement ----------------------------------------------------------------------------
+
+/// @brief Zero padding of a CHW tensor (value: 0 for float, the zero point for int8).
+template <class T>
+inline status zero_pad2d(int64_t c, int64_t h, int64_t w, int64_t pt, int64_t pb, int64_t pl, int64_t pr, const T* in,
+                         T* out, T value = T{}) {
+  if (c <= 0 || h <= 0 || w <= 0 || pt < 0 || pb < 0 || pl < 0 || pr < 0) return status::bad_geometry;
+  if (in == nullptr || out == nullptr) return status::null_pointer;
+  const int64_t oh = h + pt + pb, ow = w + pl + pr;
+  for (int64_t ch = 0; ch < c; ++ch)
+    for (int64_t y = 0; y < oh; ++y)
+      for (int64_t x = 0; x < ow; ++x) {
+        const int64_t iy = y - pt, ix = x - pl;
+        const bool inside = iy >= 0 && iy < h && ix >= 0 && ix < w;
+        out[(ch * oh + y) * ow + x] = inside ? in[(ch * h + iy) * w + ix] : value;
+      }
+  return status::ok;
+}
+
+/// @brief Channel shuffle (ShuffleNet): view C as [groups][C/groups], transpose, flatten:
+/// output channel j * groups + g is input channel g * (C/groups) + j.
+template <class T>
+inline status channel_shuffle(int64_t c, int64_t hw, int64_t groups, const T* in, T* out) {
+  if (c <= 0 || hw <= 0 || groups <= 0 || c % groups != 0) return status::bad_geometry;
+  if (in == nullptr || out == nullptr) return status::null_pointer;
+  const int64_t per = c / groups;
+  for (int64_t g = 0; g < groups; ++g)
+    for (int64_t j = 0; j < per; ++j)
+      for (int64_t i = 0; i < hw; ++i) out[(j * groups + g) * hw + i] = in[(g * per + j) * hw + i];
+  return status::ok;
+}
+
+/// @brief Concatenation along channels of CHW tensors with the same h x w (int8: the inputs
+/// must share the output's scale and zero point, as TFLite's concatenation requires).
+template <class T>
+inline status concat_channels(int n_inputs, const T* const* inputs, const int64_t* channels, int64_t hw, T* out) {
+  if (n_inputs <= 0 || hw <= 0) return status::bad_size;
+  if (inputs == nullptr || channels == nullptr || out == nullptr) return status::null_pointer;
+  int64_t oc = 0;
+  for (int k = 0; k < n_inputs; ++k) {
+    if (inputs[k] == nullptr) return status::null_pointer;
+    if (channels[k] <= 0) return status::bad_size;
+    for (int64_t i = 0; i < channels[k] * hw; ++i) out[oc * hw + i] = inputs[k][i];
+    oc += channels[k];
+  }
+  return status::ok;
+}
+
+// ---- elementwise binary -----------------------------------------------------------------------
+
+inline status add_f32(int64_t n, const float* a, const float* b, float* y) {
+  if (n < 0) return status::bad_size;
+  if (n > 0 && (a == nullptr || b == nullptr || y == nullptr)) return status::null_pointer;
+  for (int64_t i = 0; i < n; ++i) y[i] = a[i] + b[i];
+  return status::ok;
+}
+
+inline status mul_f32(int64_t n, const float* a, const float* b, float* y) {
+  if (n < 0) return status::bad_size;
+  if (n > 0 && (a == nullptr || b == nullptr || y == nullptr)) return status::null_pointer;
+  for (int64_t i = 0; i < n; ++i) y[i] = a[i] * b[i];
+  return status::ok;
+}
+
+/// @brief int8 add, TFLite's quantized add: both inputs are shifted left by left_shift, rescaled
+/// to twice the larger input scale, summed, and the sum requantized to the output.
+struct add_s8_params {
+  int32_t a_zp, b_zp, out_zp;
+  int32_t left_shift;
+  quant::requant a, b, out;
+  int32_t act_min, act_max;
+};
+
+/// @brief Builds add_s8_params from real scales, as TFLite's Prepare does (left_shift 20).
+constexpr add_s8_params make_add_s8_params(double a_scale, int32_t a_zp, double b_scale, int32_t b_zp, double out_scale,
+                                           int32_t out_zp, int32_t act_min = -128, int32_t act_max = 127) {
+  const double twice_max = 2.0 * (a_scale > b_scale ? a_scale : b_scale);
+  const int32_t left_shift = 20;
+  return {a_zp,
+          b_zp,
+          out_zp,
+          left_shift,
+          quant::quantize_multiplier(a_scale / twice_max),
+          quant::quantize_multiplier(b_scale / twice_max),
+          quant::quantize_multiplier(twice_max / (static_cast<double>(1 << left_shift) * out_scale)),
+          act_min,
+          act_max};
+}
+
+inline bool valid(const add_s8_params& p) {
+  auto s8 = [](int32_t v) { return v >= -128 && v <= 127; };
+  return s8(p.a_zp) && s8(p.b_zp) && s8(p.out_zp) && s8(p.act_min) && s8(p.act_max) && p.act_min <= p.act_max &&
+         p.left_shift >= 0 && p.left_shift <= 22 && quant::valid(p.a) && quant::valid(p.b) && quant::valid(p.out) &&
+         p.a.shift <= 0 && p.b.shift <= 0;
+}
+
+constexpr int8_t add_s8_one(int8_t a, int8_t b, const add_s8_params& p) {
+  const int32_t sa = quant::apply(p.a, (a - p.a_zp) * (int32_t{1} << p.left_shift));
+  const int32_t sb = quant::apply(p.b, (b - p.b_zp) * (int32_t{1} << p.left_shift));
+  const int32_t v = quant::apply(p.out, sa + sb) + p.out_zp;
+  return static_cast<int8_t>(quant::clamp(v, p.act_min, p.act_max));
+}
+
+inline status add_s8(int64_t n, const int8_t* a, const int8_t* b, int8_t* y, const add_s8_params& p) {
+  if (n < 0) return status::bad_size;
+  if (n > 0 && (a == nullptr || b == nullptr || y == nullptr)) return status::null_pointer;
+  if (!valid(p)) return status::bad_quant_param;
+  for (int64_t i = 0; i < n; ++i) y[i] = add_s8_one(a[i], b[i], p);
+  return status::ok;
+}
+
+/// @brief int8 multiply, TFLite: out_zp + requant((a - a_zp) * (b - b_zp)), real multiplier
+/// a_scale * b_scale / out_scale.
+struct mul_s8_params {
+  int32_t a_zp, b_zp, out_zp;
+  quant::requant out;
+  int32_t act_min, act_max;
+};
+
+constexpr mul_s8_params make_mul_s8_params(double a_scale, int32_t a_zp, double b_scale, int32_t b_zp, double out_scale,
+                                           int32_t out_zp, int32_t act_min = -128, int32_t act_max = 127) {
+  return {a_zp, b_zp, out_zp, quant::quantize_multiplier(a_scale * b_scale / out_scale), act_min, act_max};
+}
+
+inline bool valid(const mul_s8_params& p) {
+  auto s8 = [](int32_t v) { return v >= -128 && v <= 127; };
+  return s8(p.a_zp) && s8(p.b_zp) && s8(p.out_zp) && s8(p.act_min) && s8(p.act_max) && p.act_min <= p.act_max &&
+         quant::valid(p.out);
+}
+
+constexpr int8_t mul_s8_one(int8_t a, int8_t b, const mul_s8_params& p) {
+  const int32_t v = quant::apply(p.out, (a - p.a_zp) * (b - p.b_zp)) + p.out_zp;
+  return static_cast<int8_t>(quant::clamp(v, p.act_min, p.act_max));
+}
+
+inline status mul_s8(int64_t n, const int8_t* a, const int8_t* b, int8_t* y, const mul_s8_params& p) {
+  if (n < 0) return status::bad_size;
+  if (n > 0 && (a == nullptr || b == nullptr || y == nullptr)) return status::null_pointer;
+  if (!valid(p)) return status::bad_quant_param;
+  for (int64_t i = 0; i < n; ++i) y[i] = mul_s8_one(a[i], b[i], p);
+  return status::ok;
+}
+
+}  // namespace ctnn::ref
