@@ -31,6 +31,17 @@ if(CTNN_IVERILOG)
   set_tests_properties(soc.iverilog_elaborates PROPERTIES LABELS "soc;lint")
 endif()
 
+if(CTNN_IVERILOG AND CTNN_VVP)
+  # The Icarus testbench (fpga/tb/soc_tb.v) runs firmware hex images: the soc.icarus.* tests.
+  add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/soc_tb.vvp
+    COMMAND ${CTNN_IVERILOG} -g2005 -Wall -I${CTNN_FPGA_RTL} -s soc_tb
+            -o ${CMAKE_CURRENT_BINARY_DIR}/soc_tb.vvp ${CMAKE_CURRENT_SOURCE_DIR}/tb/soc_tb.v ${CTNN_SOC_RTL}
+    DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tb/soc_tb.v ${CTNN_SOC_RTL}
+    VERBATIM)
+  add_custom_target(ctnn_soc_tb ALL DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/soc_tb.vvp)
+  set(CTNN_SOC_TB_VVP ${CMAKE_CURRENT_BINARY_DIR}/soc_tb.vvp CACHE INTERNAL "Icarus SoC testbench")
+endif()
+
 find_package(verilator HINTS $ENV{VERILATOR_ROOT} ${CTNN_VERILATOR}/../..)
 if(NOT verilator_FOUND)
   message(WARNING "verilator CMake package not found: ctnn-soc-sim is skipped")
