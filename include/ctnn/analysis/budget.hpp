@@ -2,17 +2,16 @@
 // When the network does not fit, compilation stops with the required bytes, the available bytes
 // and the layer where the peak happens.
 #pragma once
-#include "ctnn/nn/network.hpp"
+#include "ctnn/memory/planner.hpp"
 
 namespace ctnn {
 
-/// What the budget is compared with: the RAM the activations need at run time. The default is the
-/// naive per-layer peak (largest inputs + output of one layer); the arena planner specializes
-/// this to its planned arena size once it is included.
+/// What the budget is compared with: the RAM the activations need at run time, i.e. the arena the
+/// planner computes (tensors and kernel scratch, default 16-byte alignment), and the layer at its peak.
 template <class Net, dtype T>
 struct memory_requirement {
-  static constexpr uint64_t bytes = Net::peak_io_bytes(T);
-  static constexpr int32_t peak_layer = Net::peak_io_layer(T);
+  static constexpr uint64_t bytes = memory::plan_of<Net, T>.arena_bytes;
+  static constexpr int32_t peak_layer = memory::plan_of<Net, T>.peak_step;
 };
 
 namespace error {

@@ -40,6 +40,9 @@ struct conv2d_layer : leaf<conv2d_layer<C>> {
   static constexpr conv2d_config config = C;
   static constexpr bool depthwise = C.groups == C.in_channels && C.groups > 1;
 
+  static constexpr layer_geometry geometry() {
+    return layer_geometry{C.kernel, C.stride, C.padding, C.dilation, C.groups, C.bias, false, true};
+  }
   static constexpr fault_report check(shape in) {
     if (in.rank != 3) return fail_shape(fault::conv_input_not_feature_map, shape{C.in_channels, 0, 0, 3}, in);
     if (in.c != C.in_channels) return fail(fault::conv_in_channels, C.in_channels, in.c);

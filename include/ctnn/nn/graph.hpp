@@ -27,6 +27,28 @@ struct leaf_counts {
   uint64_t ext_ops = 0;  ///< the other operations, per the documented per-type formulas
 };
 
+/// The window geometry of a convolution or pooling leaf (defaults for other kinds), so that
+/// value-level code (the planner's scratch sizes, a row-driven executor) needs no layer type.
+struct layer_geometry {
+  hw kernel{1, 1};
+  hw stride{1, 1};
+  pad4 padding{};
+  hw dilation{1, 1};
+  int64_t groups = 1;
+  bool bias = false;
+  bool ceil_mode = false;
+  bool count_include_pad = true;
+  friend constexpr bool operator==(const layer_geometry&, const layer_geometry&) = default;
+};
+
+namespace detail {
+template <class L>
+constexpr layer_geometry geometry_of() {
+  if constexpr (requires { L::geometry(); }) return L::geometry();
+  else return layer_geometry{};
+}
+}  // namespace detail
+
 /// One line of the analysis: a leaf layer or a container, in depth-first execution order.
 struct row {
   const char* type = "";      ///< "Conv2d", "Sequential", "BasicBlock", ...
@@ -39,6 +61,7 @@ struct row {
   shape in{};
   shape out{};
   leaf_counts counts{};    ///< for a container: the sum over its leaves
+  layer_geometry geometry{};  ///< convolution / pooling window (leaves only)
   uint64_t in_elems = 0;   ///< elements of all inputs read (leaves only)
   int32_t n_inputs = 0;
   int32_t inputs[max_inputs] = {};  ///< tensor ids read
@@ -168,7 +191,9 @@ struct leaf {
     b.record(f, L::type_name);
     const shape out = f.kind == fault::none ? L::output(in.s) : detail::sane(L::output(in.s));
     const leaf_counts c = f.kind == fault::none ? L::counts(in.s) : leaf_counts{};
-    return detail::push_leaf(b, ctx, L::type_name, L::kind, in.s, out, c, &in, 1);
+    const value v = detail::push_leaf(b, ctx, L::type_name, L::kind, in.s, out, c, &in, 1);
+    b.rows[static_cast<size_t>(b.n_rows - 1)].geometry = detail::geometry_of<L>();
+    return v;
   }
 };
 

@@ -14,6 +14,11 @@ struct linear : leaf<linear<In, Out, Bias>> {
   static constexpr int64_t out_features = Out;
   static constexpr bool bias = Bias;
 
+  static constexpr layer_geometry geometry() {
+    layer_geometry g{};
+    g.bias = Bias;
+    return g;
+  }
   static constexpr fault_report check(shape in) {
     if (in.rank != 1) return fail_shape(fault::linear_input_not_flat, features(In), in);
     if (in.elems() != In) return fail(fault::linear_in_features, In, in.elems());

@@ -41,6 +41,11 @@ struct pool_common {
   static_assert(C.padding.h >= 0 && C.padding.w >= 0, "ctnn: pool: padding must not be negative");
   static_assert(C.dilation.h > 0 && C.dilation.w > 0, "ctnn: pool: dilation must be positive");
 
+  static constexpr layer_geometry geometry() {
+    constexpr pool2d_config c = config;
+    return layer_geometry{c.kernel, c.stride, pad4{c.padding.h, c.padding.h, c.padding.w, c.padding.w},
+                          c.dilation, 1, false, c.ceil_mode, c.count_include_pad};
+  }
   static constexpr shape output(shape in) {
     constexpr pool2d_config c = config;
     return shape{in.c, pool_out_extent(in.h, c.padding.h, c.kernel.h, c.stride.h, c.dilation.h, c.ceil_mode),

@@ -31,6 +31,11 @@ struct zero_pad2d : leaf<zero_pad2d<Left, Right, Top, Bottom>> {
   static constexpr const char* type_name = "ZeroPad2d";
   static constexpr op kind = op::zero_pad2d;
   static constexpr pad4 padding{Top, Bottom, Left, Right};
+  static constexpr layer_geometry geometry() {
+    layer_geometry g{};
+    g.padding = padding;
+    return g;
+  }
   static constexpr shape output(shape in) { return shape{in.c, in.h + Top + Bottom, in.w + Left + Right, 3}; }
   static constexpr fault_report check(shape in) {
     if (in.rank != 3) return fail_shape(fault::zero_pad_empty_output, shape{in.c, 0, 0, 3}, in);
@@ -48,6 +53,11 @@ struct channel_shuffle : leaf<channel_shuffle<Groups>> {
   static constexpr const char* type_name = "ChannelShuffle";
   static constexpr op kind = op::channel_shuffle;
   static constexpr int64_t groups = Groups;
+  static constexpr layer_geometry geometry() {
+    layer_geometry g{};
+    g.groups = Groups;
+    return g;
+  }
   static constexpr fault_report check(shape in) {
     if (in.c % Groups != 0) return fail(fault::channel_shuffle_groups, Groups, in.c);
     return ok();

@@ -1,0 +1,422 @@
+// The compile-time arena planner: every tensor's offset in one static arena, the scratch of each
+// kernel, in-place execution where it is legal, and the lower bound next to the result.
+//
+//   offset ▲
+//          │        ┌───────────┐
+//          │ ┌──────┤ tensor 3  ├─────┐       each box: a buffer, alive over the steps
+//          │ │ t1   └───────────┘ t5  │       (x) at an offset (y); the planner packs the
+//          │ ├────────┐   ┌───────────┤       boxes so that no two alive at the same step
+//          │ │ t0     │   │ t4 (in-   │       overlap, and reports the tallest column of
+//          │ └────────┘   │ place t2) │       live bytes (the lower bound) beside the arena.
+//          └──────────────┴───────────┴──► step
+//
+// Buffers: a tensor gets its own buffer unless
+//  - the layer is an alias (flatten, dropout): its output is its input's buffer;
+//  - the layer may run in place (batch norm, activations, add, multiply) and an input of the same
+//    size dies at this step: the output takes over that input's buffer;
+//  - it is a concat input that dies at the concat: it is embedded in the concat's buffer at its
+//    channel slice, so the branch writes straight into place (no copy).
+// Scratch follows the plan: a convolution that needs im2col gets the largest panel (in output rows,
+// up to conv_max_panel_rows) that fits under the peak of live tensors at its step, so scratch never
+// raises the peak; where not even one row fits, the plan selects the direct kernel (no scratch).
+// Root buffers (and scratch) are then packed by several greedy orders (size, start, area) with
+// best- or first-fit, and the smallest arena is kept; greedy-by-size with best fit is reported as
+// the baseline.
+#pragma once
+#include "ctnn/memory/scratch.hpp"
+#include "ctnn/nn/network.hpp"
+
+namespace ctnn::memory {
+
+inline constexpr uint64_t default_alignment = 16;
+
+struct tensor_plan {
+  uint64_t bytes = 0;   ///< exact bytes of the tensor
+  int32_t first = 0;    ///< step that writes it (0 for the network input)
+  int32_t last = 0;     ///< last step that reads it (the last step for the network output)
+  int32_t buffer = -1;  ///< the buffer holding it
+  uint64_t offset = 0;  ///< absolute offset in the arena
+};
+
+struct buffer_plan {
+  uint64_t bytes = 0;        ///< size rounded up to the alignment
+  uint64_t content = 0;      ///< largest tensor held (exact bytes)
+  uint64_t smallest = 0;     ///< smallest tensor held (exact bytes)
+  int32_t first = 0;         ///< first step any tensor in it (or embedded in it) is alive
+  int32_t last = 0;          ///< last such step
+  int32_t parent = -1;       ///< the concat buffer it is embedded in, -1 for a root
+  uint64_t offset_in_parent = 0;
+  uint64_t offset = 0;       ///< absolute offset in the arena
+  int32_t scratch_of = -1;   ///< the leaf whose scratch this is, -1 for a tensor buffer
+  bool holds_input = false;  ///< holds the network input (never embedded elsewhere)
+};
+
+enum class strategy : uint8_t {
+  size_best_fit, size_first_fit, start_best_fit, area_best_fit, last_best_fit, breadth_best_fit
+};
+inline constexpr int strategy_count = 6;
+
+constexpr const char* name_of(strategy s) {
+  switch (s) {
+    case strategy::size_best_fit: return "greedy-by-size, best fit";
+    case strategy::size_first_fit: return "greedy-by-size, first fit";
+    case strategy::start_best_fit: return "by first use, best fit";
+    case strategy::area_best_fit: return "by size x lifetime, best fit";
+    case strategy::last_best_fit: return "by last use, best fit";
+    case strategy::breadth_best_fit: return "greedy-by-breadth, best fit";
+  }
+  return "?";
+}
+
+/// @brief The plan of one network in one dtype. Tensors: 0 = input, i + 1 = output of leaf i.
+template <size_t Tensors, size_t Leaves>
+struct arena_plan {
+  static constexpr size_t max_buffers = Tensors + Leaves;
+  uint64_t alignment = default_alignment;
+  uint64_t arena_bytes = 0;           ///< the planned arena
+  uint64_t lower_bound_bytes = 0;     ///< largest sum of live (aligned) buffers over all steps
+  int32_t peak_step = 0;              ///< the step (leaf) where that sum is reached
+  uint64_t baseline_bytes = 0;        ///< greedy by size with best fit
+  uint64_t plain_liveness_bytes = 0;  ///< unmodified network: each tensor its own buffer, no scratch
+  uint64_t scratch_total_bytes = 0;   ///< largest scratch of one layer
+  strategy chosen = strategy::size_best_fit;
+  int32_t steps = 0;
+  int32_t n_tensors = 0;
+  int32_t n_buffers = 0;
+  array<tensor_plan, Tensors> tensors{};
+  array<buffer_plan, max_buffers> buffers{};
+  array<int32_t, Leaves> scratch_buffer{};  ///< buffer of leaf i's scratch, -1 when none
+  array<uint64_t, Leaves> scratch_bytes{};
+  array<uint64_t, Leaves> scratch_offset{};
+  array<int32_t, Leaves> panel_rows{};  ///< im2col panel rows of leaf i's convolution; 0 = direct kernel
+
+  [[nodiscard]] constexpr uint64_t offset_of(int32_t tensor) const { return tensors[static_cast<size_t>(tensor)].offset; }
+  /// True when leaf i writes its output over (a prefix of) an input's buffer or aliases it.
+  [[nodiscard]] constexpr bool shares_input_buffer(int32_t leaf, int32_t input_tensor) const {
+    return tensors[static_cast<size_t>(leaf + 1)].buffer == tensors[static_cast<size_t>(input_tensor)].buffer;
+  }
+};
+
+namespace detail {
+
+/// One packing of the root buffers in a given order; returns the arena size.
+template <size_t N>
+constexpr uint64_t pack(const array<buffer_plan, N>& bufs, int32_t n, const int32_t* order, int32_t count,
+                        bool best_fit, uint64_t* offsets) {
+  int32_t placed[N > 0 ? N : 1] = {};  // placed buffer ids sorted by offset
+  int32_t m = 0;
+  uint64_t arena = 0;
+  (void)n;
+  for (int32_t oi = 0; oi < count; ++oi) {
+    const int32_t x = order[oi];
+    const buffer_plan& bx = bufs[static_cast<size_t>(x)];
+    uint64_t cursor = 0;
+    uint64_t best = ~uint64_t{0};
+    uint64_t best_gap = ~uint64_t{0};
+    for (int32_t k = 0; k < m; ++k) {
+      const int32_t p = placed[k];
+      const buffer_plan& bp = bufs[static_cast<size_t>(p)];
+      if (bp.last < bx.first || bx.last < bp.first) continue;  // not alive together
+      const uint64_t po = offsets[p];
+      if (po > cursor) {
+        const uint64_t gap = po - cursor;
+        if (gap >= bx.bytes && (best_fit ? gap < best_gap : best == ~uint64_t{0})) {
+          best = cursor;
+          best_gap = gap;
+        }
+      }
+      if (po + bp.bytes > cursor) cursor = po + bp.bytes;
+    }
+    const uint64_t at = best != ~uint64_t{0} ? best : cursor;
+    offsets[x] = at;
+    if (at + bx.bytes > arena) arena = at + bx.bytes;
+    // insert x into placed, keeping it sorted by offset
+    int32_t pos = m;
+    while (pos > 0 && offsets[placed[pos - 1]] > at) {
+      placed[pos] = placed[pos - 1];
+      --pos;
+    }
+    placed[pos] = x;
+    ++m;
+  }
+  return arena;
+}
+
+/// Sort key of a root buffer for a strategy: larger keys are placed first.
+constexpr bool goes_before(strategy s, const buffer_plan& a, int32_t ia, const buffer_plan& b, int32_t ib) {
+  auto lexi = [&](uint64_t ka, uint64_t kb, uint64_t ta, uint64_t tb) {
+    if (ka != kb) return ka > kb;
+    if (ta != tb) return ta > tb;
+    return ia < ib;
+  };
+  const uint64_t la = static_cast<uint64_t>(a.last - a.first + 1), lb = static_cast<uint64_t>(b.last - b.first + 1);
+  switch (s) {
+    case strategy::size_best_fit:
+    case strategy::size_first_fit:
+      return lexi(a.bytes, b.bytes, static_cast<uint64_t>(-static_cast<int64_t>(a.first)),
+                  static_cast<uint64_t>(-static_cast<int64_t>(b.first)));
+    case strategy::start_best_fit:
+      return lexi(static_cast<uint64_t>(1'000'000'000 - a.first), static_cast<uint64_t>(1'000'000'000 - b.first),
+                  a.bytes, b.bytes);
+    case strategy::area_best_fit: return lexi(a.bytes * la, b.bytes * lb, a.bytes, b.bytes);
+    case strategy::last_best_fit:
+      return lexi(static_cast<uint64_t>(a.last), static_cast<uint64_t>(b.last), a.bytes, b.bytes);
+    case strategy::breadth_best_fit: break;  // ordered by steps, see make_plan
+  }
+  return ia < ib;
+}
+
+}  // namespace detail
+
+/// @brief Plans Net's tensors in dtype T with the given alignment (a power of two).
+template <Network Net, dtype T, uint64_t Align = default_alignment>
+constexpr auto make_plan() {
+  static_assert(Align > 0 && (Align & (Align - 1)) == 0, "ctnn: arena planner: the alignment must be a power of two");
+  constexpr size_t NT = static_cast<size_t>(Net::tensor_count);
+  constexpr size_t NL = static_cast<size_t>(Net::leaf_count);
+  using plan_t = arena_plan<NT, NL>;
+  plan_t p{};
+  p.alignment = Align;
+  p.steps = Net::leaf_count;
+  p.n_tensors = Net::tensor_count;
+  const int32_t last_step = Net::leaf_count - 1;
+
+  // ---- lifetimes of the tensors
+  for (int32_t t = 0; t < Net::tensor_count; ++t) {
+    tensor_plan& tp = p.tensors[static_cast<size_t>(t)];
+    tp.bytes = static_cast<uint64_t>(Net::tensor_shape(t).elems()) * size_of(T);
+    tp.first = t == 0 ? 0 : t - 1;
+    tp.last = tp.first;
+  }
+  for (int32_t i = 0; i < Net::leaf_count; ++i) {
+    const row& r = Net::layer(i);
+    for (int32_t k = 0; k < r.n_inputs; ++k) {
+      tensor_plan& tp = p.tensors[static_cast<size_t>(r.inputs[k])];
+      if (i > tp.last) tp.last = i;
+    }
+  }
+  p.tensors[static_cast<size_t>(Net::output_tensor)].last = last_step;
+
+  // ---- plain liveness of the unmodified network (every tensor its own buffer, no scratch)
+  for (int32_t s = 0; s <= last_step; ++s) {
+    uint64_t live = 0;
+    for (int32_t t = 0; t < Net::tensor_count; ++t) {
+      const tensor_plan& tp = p.tensors[static_cast<size_t>(t)];
+      if (tp.first <= s && s <= tp.last) live += round_up(tp.bytes, Align);
+    }
+    if (live > p.plain_liveness_bytes) p.plain_liveness_bytes = live;
+  }
+
+  // ---- buffers: aliases, in-place, concat embedding, scratch
+  auto new_buffer = [&p](uint64_t bytes, int32_t first, int32_t last) {
+    buffer_plan& b = p.buffers[static_cast<size_t>(p.n_buffers)];
+    b.bytes = round_up(bytes, Align);
+    b.content = bytes;
+    b.smallest = bytes;
+    b.first = first;
+    b.last = last;
+    return p.n_buffers++;
+  };
+  auto join = [&p](int32_t t, int32_t buf) {
+    tensor_plan& tp = p.tensors[static_cast<size_t>(t)];
+    buffer_plan& b = p.buffers[static_cast<size_t>(buf)];
+    tp.buffer = buf;
+    if (tp.last > b.last) b.last = tp.last;
+    if (tp.bytes > b.content) b.content = tp.bytes;
+    if (tp.bytes < b.smallest) b.smallest = tp.bytes;
+    if (round_up(tp.bytes, Align) > b.bytes) b.bytes = round_up(tp.bytes, Align);
+  };
+  {
+    const int32_t b0 = new_buffer(p.tensors[0].bytes, 0, p.tensors[0].last);
+    p.tensors[0].buffer = b0;
+    p.buffers[static_cast<size_t>(b0)].holds_input = true;
+  }
+  for (int32_t i = 0; i < Net::leaf_count; ++i) {
+    const row& r = Net::layer(i);
+    const int32_t t = i + 1;
+    tensor_plan& out = p.tensors[static_cast<size_t>(t)];
+    auto dies_here = [&](int32_t in_tensor) {
+      const buffer_plan& b = p.buffers[static_cast<size_t>(p.tensors[static_cast<size_t>(in_tensor)].buffer)];
+      return b.last == i && b.parent < 0;
+    };
+    int32_t target = -1;
+    if (is_alias(r.kind)) {
+      target = p.tensors[static_cast<size_t>(r.inputs[0])].buffer;
+    } else if (is_elementwise_unary(r.kind) || r.kind == op::add || r.kind == op::mul) {
+      const int32_t candidates = r.kind == op::add ? r.n_inputs : 1;  // mul: only the full-size input
+      for (int32_t k = 0; k < candidates && target < 0; ++k) {
+        const int32_t in_t = r.inputs[k];
+        if (p.tensors[static_cast<size_t>(in_t)].bytes == out.bytes && dies_here(in_t))
+          target = p.tensors[static_cast<size_t>(in_t)].buffer;
+      }
+    }
+    if (target >= 0) {
+      join(t, target);
+    } else {
+      const int32_t nb = new_buffer(out.bytes, i, out.last);
+      out.buffer = nb;
+      if (r.kind == op::concat) {
+        const uint64_t slice_unit = static_cast<uint64_t>(r.out.h * r.out.w) * size_of(T);
+        uint64_t slice = 0;
+        for (int32_t k = 0; k < r.n_inputs; ++k) {
+          const tensor_plan& in = p.tensors[static_cast<size_t>(r.inputs[k])];
+          buffer_plan& ib = p.buffers[static_cast<size_t>(in.buffer)];
+          bool distinct = true;
+          for (int32_t j = 0; j < k; ++j)
+            if (p.tensors[static_cast<size_t>(r.inputs[j])].buffer == in.buffer) distinct = false;
+          const bool ok = distinct && !ib.holds_input && ib.parent < 0 && ib.scratch_of < 0 && ib.last == i &&
+                          ib.content == in.bytes && ib.smallest == in.bytes && slice % Align == 0;
+          if (ok) {
+            ib.parent = nb;
+            ib.offset_in_parent = slice;
+            buffer_plan& cb = p.buffers[static_cast<size_t>(nb)];
+            if (ib.first < cb.first) cb.first = ib.first;
+          }
+          slice += static_cast<uint64_t>(Net::tensor_shape(r.inputs[k]).c) * slice_unit;
+        }
+      }
+    }
+  }
+  // an embedded buffer's lifetime is part of its root's
+  for (int32_t b = 0; b < p.n_buffers; ++b) {
+    int32_t root = b;
+    while (p.buffers[static_cast<size_t>(root)].parent >= 0) root = p.buffers[static_cast<size_t>(root)].parent;
+    buffer_plan& rb = p.buffers[static_cast<size_t>(root)];
+    const buffer_plan& bb = p.buffers[static_cast<size_t>(b)];
+    if (bb.first < rb.first) rb.first = bb.first;
+    if (bb.last > rb.last) rb.last = bb.last;
+  }
+
+  // ---- the tallest column of live root buffers, without scratch
+  auto live_at = [&p](int32_t s) {
+    uint64_t live = 0;
+    for (int32_t b = 0; b < p.n_buffers; ++b) {
+      const buffer_plan& bb = p.buffers[static_cast<size_t>(b)];
+      if (bb.parent < 0 && bb.first <= s && s <= bb.last) live += bb.bytes;
+    }
+    return live;
+  };
+  uint64_t tensor_peak = 0;
+  for (int32_t s = 0; s <= last_step; ++s) {
+    const uint64_t live = live_at(s);
+    if (live > tensor_peak) tensor_peak = live;
+  }
+
+  // ---- scratch: the largest im2col panel that fits under that peak at the layer's step
+  const int32_t tensor_buffers = p.n_buffers;
+  for (int32_t i = 0; i < Net::leaf_count; ++i) {
+    const row& r = Net::layer(i);
+    p.scratch_buffer[static_cast<size_t>(i)] = -1;
+    if (r.kind != op::conv2d || !conv_needs_im2col(r.in, r.out, r.geometry)) continue;
+    uint64_t live = 0;
+    for (int32_t b = 0; b < tensor_buffers; ++b) {
+      const buffer_plan& bb = p.buffers[static_cast<size_t>(b)];
+      if (bb.parent < 0 && bb.first <= i && i <= bb.last) live += bb.bytes;
+    }
+    const uint64_t slack = tensor_peak - live;
+    int64_t rows = conv_max_panel_rows(r.out.h, r.out.w);
+    while (rows > 0 && round_up(conv_scratch_elems(r.in, r.out, r.geometry, rows) * size_of(T), Align) > slack) --rows;
+    p.panel_rows[static_cast<size_t>(i)] = static_cast<int32_t>(rows);
+    const uint64_t sb = conv_scratch_elems(r.in, r.out, r.geometry, rows) * size_of(T);
+    p.scratch_bytes[static_cast<size_t>(i)] = sb;
+    if (sb == 0) continue;
+    const int32_t sbuf = new_buffer(sb, i, i);
+    p.buffers[static_cast<size_t>(sbuf)].scratch_of = i;
+    p.scratch_buffer[static_cast<size_t>(i)] = sbuf;
+    if (sb > p.scratch_total_bytes) p.scratch_total_bytes = sb;
+  }
+
+  // ---- the lower bound: the tallest column of live root buffers, scratch included
+  for (int32_t s = 0; s <= last_step; ++s) {
+    const uint64_t live = live_at(s);
+    if (live > p.lower_bound_bytes) {
+      p.lower_bound_bytes = live;
+      p.peak_step = s;
+    }
+  }
+
+  // ---- packing: try every strategy, keep the smallest arena
+  int32_t roots[plan_t::max_buffers] = {};
+  int32_t n_roots = 0;
+  for (int32_t b = 0; b < p.n_buffers; ++b)
+    if (p.buffers[static_cast<size_t>(b)].parent < 0) roots[n_roots++] = b;
+  uint64_t best_offsets[plan_t::max_buffers] = {};
+  uint64_t best_arena = ~uint64_t{0};
+  for (int si = 0; si < strategy_count; ++si) {
+    const strategy s = static_cast<strategy>(si);
+    int32_t order[plan_t::max_buffers] = {};
+    // size order first (every strategy's tie-break, and the order within a step for breadth)
+    const strategy key = s == strategy::breadth_best_fit ? strategy::size_best_fit : s;
+    for (int32_t k = 0; k < n_roots; ++k) {  // insertion sort by the strategy's key
+      const int32_t x = roots[k];
+      int32_t pos = k;
+      while (pos > 0 && detail::goes_before(key, p.buffers[static_cast<size_t>(x)], x,
+                                            p.buffers[static_cast<size_t>(order[pos - 1])], order[pos - 1])) {
+        order[pos] = order[pos - 1];
+        --pos;
+      }
+      order[pos] = x;
+    }
+    if (s == strategy::breadth_best_fit) {
+      // greedy by breadth: visit the steps from the most to the least live bytes and place the
+      // unplaced buffers alive at each, largest first
+      int32_t steps_sorted[NL > 0 ? NL : 1] = {};
+      uint64_t step_live[NL > 0 ? NL : 1] = {};
+      for (int32_t st = 0; st <= last_step; ++st) {
+        step_live[st] = live_at(st);
+        int32_t pos = st;
+        while (pos > 0 && step_live[steps_sorted[pos - 1]] < step_live[st]) {
+          steps_sorted[pos] = steps_sorted[pos - 1];
+          --pos;
+        }
+        steps_sorted[pos] = st;
+      }
+      int32_t by_breadth[plan_t::max_buffers] = {};
+      bool taken[plan_t::max_buffers] = {};
+      int32_t n = 0;
+      for (int32_t k = 0; k <= last_step; ++k) {
+        const int32_t st = steps_sorted[k];
+        for (int32_t j = 0; j < n_roots; ++j) {
+          const int32_t b = order[j];
+          const buffer_plan& bb = p.buffers[static_cast<size_t>(b)];
+          if (!taken[b] && bb.first <= st && st <= bb.last) {
+            taken[b] = true;
+            by_breadth[n++] = b;
+          }
+        }
+      }
+      for (int32_t j = 0; j < n_roots; ++j) order[j] = by_breadth[j];
+    }
+    uint64_t offsets[plan_t::max_buffers] = {};
+    const uint64_t arena = detail::pack(p.buffers, p.n_buffers, order, n_roots, s != strategy::size_first_fit, offsets);
+    if (s == strategy::size_best_fit) p.baseline_bytes = arena;
+    if (arena < best_arena) {
+      best_arena = arena;
+      p.chosen = s;
+      for (int32_t b = 0; b < p.n_buffers; ++b) best_offsets[b] = offsets[b];
+    }
+  }
+  p.arena_bytes = best_arena;
+
+  // ---- absolute offsets (a parent is created after the buffers embedded in it)
+  for (int32_t b = p.n_buffers - 1; b >= 0; --b) {
+    buffer_plan& bb = p.buffers[static_cast<size_t>(b)];
+    bb.offset = bb.parent < 0 ? best_offsets[b]
+                              : p.buffers[static_cast<size_t>(bb.parent)].offset + bb.offset_in_parent;
+  }
+  for (int32_t t = 0; t < Net::tensor_count; ++t) {
+    tensor_plan& tp = p.tensors[static_cast<size_t>(t)];
+    tp.offset = p.buffers[static_cast<size_t>(tp.buffer)].offset;
+  }
+  for (int32_t i = 0; i < Net::leaf_count; ++i) {
+    const int32_t sb = p.scratch_buffer[static_cast<size_t>(i)];
+    p.scratch_offset[static_cast<size_t>(i)] = sb >= 0 ? p.buffers[static_cast<size_t>(sb)].offset : 0;
+  }
+  return p;
+}
+
+/// @brief The plan of Net in dtype T, a constant: `ctnn::memory::plan_of<Net, dtype::int8>.arena_bytes`.
+template <Network Net, dtype T, uint64_t Align = default_alignment>
+inline constexpr auto plan_of = make_plan<Net, T, Align>();
+
+}  // namespace ctnn::memory
