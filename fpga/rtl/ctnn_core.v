@@ -1,8 +1,11 @@
 // ctnn_core: multi-cycle RV32IM core with Zicsr counters and machine-mode traps, one ctnn bus master port.
 //
-//   FETCH -> FETCH_WAIT -> EXEC -+-> (ALU, branch, jump, CSR, system: retire) -> FETCH
-//                                +-> MEM -> MEM_WAIT (load/store) -> FETCH
-//                                +-> DIV (32 cycles)               -> FETCH
+//   FETCH -> FETCH_WAIT -> EXEC -+-> (ALU, branch, jump, CSR, system: retire) -+-> FETCH_WAIT
+//                                +-> MEM -> MEM_WAIT (load/store)   ------------+   (or FETCH when
+//                                +-> DIV (32 cycles)                ------------+    the bus stalls)
+//   The state that finishes an instruction offers the next fetch in the same cycle, and EXEC
+//   offers the load/store request itself; FETCH and MEM only retry a request the bus did not take.
+//   So an ALU instruction takes 2 cycles, a load or store 3, a division 35.
 //   Any stage may trap instead: mepc/mcause/mtval/mstatus are written and pc <= mtvec.
 // Multiplication is single-cycle (33x33 signed product); division iterative (ctnn_core_div).
 `default_nettype none
@@ -378,13 +381,6 @@ module ctnn_core #(
     // FENCE, FENCE.I, WFI and branches not taken: only pc advances.
   end
 
-  // ---- bus master ----
-  assign req_valid_o = state_q == S_FETCH || state_q == S_MEM;
-  assign req_addr_o  = state_q == S_FETCH ? pc_q : {mem_addr_q[31:2], 2'b00};
-  assign req_we_o    = state_q == S_MEM && mem_we_q;
-  assign req_wdata_o = state_q == S_MEM ? mem_wdata_q : 32'd0;
-  assign req_wstrb_o = (state_q == S_MEM && mem_we_q) ? mem_wstrb_q : 4'd0;
-
   // ---- sequencing ----
   // Per cycle: at most one register write, one retirement, one trap.
   reg        trap;
@@ -395,7 +391,17 @@ module ctnn_core #(
   reg        retire;
   reg [2:0]  state_d;
   reg [31:0] pc_d;
+  reg        bus_valid;
+  reg [31:0] bus_addr;
+  reg        bus_we;
+  reg [31:0] bus_wdata;
+  reg [3:0]  bus_wstrb;
   always @(*) begin
+    bus_valid  = 1'b0;
+    bus_addr   = pc_q;
+    bus_we     = 1'b0;
+    bus_wdata  = 32'd0;
+    bus_wstrb  = 4'd0;
     trap       = 1'b0;
     trap_cause = ex_cause;
     trap_tval  = ex_tval;
@@ -405,7 +411,10 @@ module ctnn_core #(
     state_d    = state_q;
     pc_d       = pc_q;
     case (state_q)
-      S_FETCH: if (req_ready_i) state_d = S_FETCH_WAIT;
+      S_FETCH: begin
+        bus_valid = 1'b1;
+        if (req_ready_i) state_d = S_FETCH_WAIT;
+      end
       S_FETCH_WAIT: if (rsp_valid_i) begin
         if (rsp_err_i) begin
           trap       = 1'b1;
@@ -419,36 +428,54 @@ module ctnn_core #(
         if (ex_trap) begin
           trap = 1'b1;
         end else if (is_load || is_store) begin
-          state_d = S_MEM;
+          bus_valid = 1'b1;
+          bus_addr  = {ls_addr[31:2], 2'b00};
+          bus_we    = is_store;
+          bus_wdata = is_store ? st_wdata : 32'd0;
+          bus_wstrb = is_store ? st_wstrb : 4'd0;
+          state_d   = req_ready_i ? S_MEM_WAIT : S_MEM;
         end else if (is_div) begin
           state_d = S_DIV;
         end else begin
-          rf_we   = ex_wb;
-          retire  = 1'b1;
-          pc_d    = ex_next_pc;
-          state_d = S_FETCH;
+          rf_we     = ex_wb;
+          retire    = 1'b1;
+          pc_d      = ex_next_pc;
+          bus_valid = 1'b1;
+          bus_addr  = ex_next_pc;
+          state_d   = req_ready_i ? S_FETCH_WAIT : S_FETCH;
         end
       end
-      S_MEM: if (req_ready_i) state_d = S_MEM_WAIT;
+      S_MEM: begin
+        bus_valid = 1'b1;
+        bus_addr  = {mem_addr_q[31:2], 2'b00};
+        bus_we    = mem_we_q;
+        bus_wdata = mem_we_q ? mem_wdata_q : 32'd0;
+        bus_wstrb = mem_we_q ? mem_wstrb_q : 4'd0;
+        if (req_ready_i) state_d = S_MEM_WAIT;
+      end
       S_MEM_WAIT: if (rsp_valid_i) begin
         if (rsp_err_i) begin
           trap       = 1'b1;
           trap_cause = mem_we_q ? EXC_STORE_FAULT : EXC_LOAD_FAULT;
           trap_tval  = mem_addr_q;
         end else begin
-          rf_we    = !mem_we_q;
-          rf_wdata = ld_res;
-          retire   = 1'b1;
-          pc_d     = pc_plus4;
-          state_d  = S_FETCH;
+          rf_we     = !mem_we_q;
+          rf_wdata  = ld_res;
+          retire    = 1'b1;
+          pc_d      = pc_plus4;
+          bus_valid = 1'b1;
+          bus_addr  = pc_plus4;
+          state_d   = req_ready_i ? S_FETCH_WAIT : S_FETCH;
         end
       end
       S_DIV: if (div_done) begin
-        rf_we    = 1'b1;
-        rf_wdata = div_res;
-        retire   = 1'b1;
-        pc_d     = pc_plus4;
-        state_d  = S_FETCH;
+        rf_we     = 1'b1;
+        rf_wdata  = div_res;
+        retire    = 1'b1;
+        pc_d      = pc_plus4;
+        bus_valid = 1'b1;
+        bus_addr  = pc_plus4;
+        state_d   = req_ready_i ? S_FETCH_WAIT : S_FETCH;
       end
       default: state_d = S_FETCH;
     endcase
@@ -457,6 +484,12 @@ module ctnn_core #(
       state_d = S_FETCH;
     end
   end
+
+  assign req_valid_o = bus_valid;
+  assign req_addr_o  = bus_addr;
+  assign req_we_o    = bus_we;
+  assign req_wdata_o = bus_wdata;
+  assign req_wstrb_o = bus_wstrb;
 
   wire csr_we = state_q == S_EXEC && is_csr && legal && csr_write;
 
