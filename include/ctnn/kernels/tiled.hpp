@@ -111,7 +111,8 @@ inline void pack_b_f32(int kc, int nc, const float* b, int ldb, float* bp) {
 }
 
 /// C tile (+)= Ap panel . Bp panel (+ bias). load_c: accumulate onto C (not the first K block).
-template <int MR, int NR>
+/// BiasRows: bias[i] per row (conv: output channel = row); otherwise bias[j] per column.
+template <int MR, int NR, bool BiasRows = false>
 inline void micro_f32(int kc, const float* __restrict ap, const float* __restrict bp, float* c, int ldc,
                       int m_valid, int n_valid, bool load_c, const float* bias) {
   using simd::vf32;
@@ -143,7 +144,12 @@ inline void micro_f32(int kc, const float* __restrict ap, const float* __restric
       for (int j = 0; j < nv; ++j) {
         vf32 v = acc[i][j];
         if (load_c) v += simd::load<vf32>(crow + j * lanes);
-        if (bias != nullptr) v += simd::load<vf32>(bias + j * lanes);
+        if (bias != nullptr) {
+          if constexpr (BiasRows)
+            v += bias[i];
+          else
+            v += simd::load<vf32>(bias + j * lanes);
+        }
         simd::store(crow + j * lanes, v);
       }
     }
@@ -155,7 +161,7 @@ inline void micro_f32(int kc, const float* __restrict ap, const float* __restric
       for (int j = 0; j < n_valid; ++j) {
         float v = tile[i][j];
         if (load_c) v += crow[j];
-        if (bias != nullptr) v += bias[j];
+        if (bias != nullptr) v += bias[BiasRows ? i : j];
         crow[j] = v;
       }
     }
@@ -275,7 +281,9 @@ inline int32_t corrected(int32_t raw, int32_t rowsum_u, int32_t colsum, uint32_t
 inline bool aligned4(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 3u) == 0; }
 
 /// Shared int8 driver; Out is int32_t (raw accumulators) or int8_t (requantized).
-template <class Tiling, class Out>
+/// ChannelRows: bias and requantization are indexed by row m (conv: weights are A, output
+/// channel = row); otherwise by column n.
+template <class Tiling, class Out, bool ChannelRows = false>
 inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const int8_t* B, int ldb,
                            const int32_t* bias, Out* C, int ldc, int32_t a_zp, int32_t b_zp,
                            const ref::gemm_s8_params* p, void* workspace, size_t workspace_bytes) {
@@ -283,7 +291,7 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
   if (const status s = ref::detail::check_gemm(M, N, K, A, lda, B, ldb, C, ldc); s != status::ok) return s;
   if (a_zp < -128 || a_zp > 127 || b_zp < -128 || b_zp > 127) return status::bad_quant_param;
   if (p != nullptr)
-    if (const status s = ref::check_params(*p, N); s != status::ok) return s;
+    if (const status s = ref::check_params(*p, ChannelRows ? M : N); s != status::ok) return s;
   if (M == 0 || N == 0) return status::ok;
   if (workspace == nullptr) return status::null_pointer;
   if (!aligned4(workspace)) return status::bad_size;
@@ -312,14 +320,52 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
           for (int i = 0; i < m_valid; ++i) {
             Out* crow = C + static_cast<ptrdiff_t>(ic + ir + i) * ldc + jc + jr;
             for (int j = 0; j < n_valid; ++j) {
-              const int n = jc + jr + j;
+              const int ch = ChannelRows ? ic + ir + i : jc + jr + j;
               const int32_t acc = corrected(tile[i][j], rowsum[ir + i], colsum[jr + j], k_term, a_zp_u, b_zp,
-                                            bias != nullptr ? bias[n] : 0);
+                                            bias != nullptr ? bias[ch] : 0);
               if constexpr (is_same_v<Out, int32_t>)
                 crow[j] = acc;
               else
-                crow[j] = ref::requantize(acc, n, *p);
+                crow[j] = ref::requantize(acc, ch, *p);
             }
+          }
+        }
+      }
+    }
+  }
+  return status::ok;
+}
+
+template <class Tiling, bool BiasRows>
+inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const float* B, int ldb, const float* bias,
+                       float* C, int ldc, float* workspace) {
+  constexpr int MR = Tiling::mr, NR = Tiling::nr, KC = Tiling::kc, MC = Tiling::mc, NC = Tiling::nc;
+  if (const status s = ref::detail::check_gemm(M, N, K, A, lda, B, ldb, C, ldc); s != status::ok) return s;
+  if (M == 0 || N == 0) return status::ok;
+  if (K == 0) {  // C = bias
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) C[static_cast<ptrdiff_t>(m) * ldc + n] = bias != nullptr ? bias[BiasRows ? m : n] : 0.0f;
+    return status::ok;
+  }
+  if (workspace == nullptr) return status::null_pointer;
+  float* ap = workspace;
+  float* bp = workspace + static_cast<ptrdiff_t>(MC) * KC;
+  for (int jc = 0; jc < N; jc += NC) {
+    const int nc = min(NC, N - jc);
+    for (int pc = 0; pc < K; pc += KC) {
+      const int kc = min(KC, K - pc);
+      const bool first = pc == 0, last = pc + kc == K;
+      pack_b_f32<NR>(kc, nc, B + static_cast<ptrdiff_t>(pc) * ldb + jc, ldb, bp);
+      for (int ic = 0; ic < M; ic += MC) {
+        const int mc = min(MC, M - ic);
+        pack_a_f32<MR>(mc, kc, A + static_cast<ptrdiff_t>(ic) * lda + pc, lda, ap);
+        for (int jr = 0; jr < nc; jr += NR) {
+          const float* bias_j = (last && bias != nullptr) ? (BiasRows ? bias + ic : bias + jc + jr) : nullptr;
+          for (int ir = 0; ir < mc; ir += MR) {
+            micro_f32<MR, NR, BiasRows>(kc, ap + static_cast<ptrdiff_t>(ir) * kc, bp + static_cast<ptrdiff_t>(jr) * kc,
+                                      C + static_cast<ptrdiff_t>(ic + ir) * ldc + jc + jr, ldc, min(MR, mc - ir),
+                                      min(NR, nc - jr), !first,
+                                      (BiasRows && bias_j != nullptr) ? bias_j + ir : bias_j);
           }
         }
       }
@@ -346,38 +392,15 @@ namespace tiled {
 template <class Tiling = default_f32_tiling>
 inline status gemm_f32(int M, int N, int K, const float* A, int lda, const float* B, int ldb, const float* bias,
                        float* C, int ldc, float* workspace) {
-  constexpr int MR = Tiling::mr, NR = Tiling::nr, KC = Tiling::kc, MC = Tiling::mc, NC = Tiling::nc;
-  if (const status s = ref::detail::check_gemm(M, N, K, A, lda, B, ldb, C, ldc); s != status::ok) return s;
-  if (M == 0 || N == 0) return status::ok;
-  if (K == 0) {  // C = bias
-    for (int m = 0; m < M; ++m)
-      for (int n = 0; n < N; ++n) C[static_cast<ptrdiff_t>(m) * ldc + n] = bias != nullptr ? bias[n] : 0.0f;
-    return status::ok;
-  }
-  if (workspace == nullptr) return status::null_pointer;
-  float* ap = workspace;
-  float* bp = workspace + static_cast<ptrdiff_t>(MC) * KC;
-  for (int jc = 0; jc < N; jc += NC) {
-    const int nc = min(NC, N - jc);
-    for (int pc = 0; pc < K; pc += KC) {
-      const int kc = min(KC, K - pc);
-      const bool first = pc == 0, last = pc + kc == K;
-      detail::pack_b_f32<NR>(kc, nc, B + static_cast<ptrdiff_t>(pc) * ldb + jc, ldb, bp);
-      for (int ic = 0; ic < M; ic += MC) {
-        const int mc = min(MC, M - ic);
-        detail::pack_a_f32<MR>(mc, kc, A + static_cast<ptrdiff_t>(ic) * lda + pc, lda, ap);
-        for (int jr = 0; jr < nc; jr += NR) {
-          const float* bias_j = (last && bias != nullptr) ? bias + jc + jr : nullptr;
-          for (int ir = 0; ir < mc; ir += MR) {
-            detail::micro_f32<MR, NR>(kc, ap + static_cast<ptrdiff_t>(ir) * kc, bp + static_cast<ptrdiff_t>(jr) * kc,
-                                      C + static_cast<ptrdiff_t>(ic + ir) * ldc + jc + jr, ldc, min(MR, mc - ir),
-                                      min(NR, nc - jr), !first, bias_j);
-          }
-        }
-      }
-    }
-  }
-  return status::ok;
+  return detail::gemm_f32_impl<Tiling, false>(M, N, K, A, lda, B, ldb, bias, C, ldc, workspace);
+}
+
+/// @brief As gemm_f32 with the bias indexed by row (bias[m]): the convolution layout, where
+/// A holds the weights and each row of C is an output channel.
+template <class Tiling = default_f32_tiling>
+inline status gemm_f32_row_bias(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
+                                const float* bias, float* C, int ldc, float* workspace) {
+  return detail::gemm_f32_impl<Tiling, true>(M, N, K, A, lda, B, ldb, bias, C, ldc, workspace);
 }
 
 /// @brief Tiled float GEMM using a static workspace (not reentrant).
@@ -419,6 +442,17 @@ inline status gemm_s8(int M, int N, int K, const int8_t* A, int lda, const int8_
                       int8_t* C, int ldc, const ref::gemm_s8_params& p) {
   return gemm_s8<Tiling>(M, N, K, A, lda, B, ldb, bias, C, ldc, p, detail::static_workspace_s8<Tiling>::buf,
                          sizeof(detail::static_workspace_s8<Tiling>::buf));
+}
+
+/// @brief int8 GEMM whose output channels are the rows of C (bias[m], multiplier[m]): the
+/// convolution layout C[oc][pixel] = W[oc][k] . col[k][pixel]. a_zp is A's (the weights')
+/// zero point, b_zp B's (the activations'); p supplies out_zp, the multipliers and the clamp.
+template <class Tiling = default_s8_tiling>
+inline status gemm_s8_row_channels(int M, int N, int K, const int8_t* A, int lda, const int8_t* B, int ldb,
+                                   const int32_t* bias, int8_t* C, int ldc, int32_t a_zp, int32_t b_zp,
+                                   const ref::gemm_s8_params& p, void* workspace, size_t workspace_bytes) {
+  return detail::gemm_s8_impl<Tiling, int8_t, true>(M, N, K, A, lda, B, ldb, bias, C, ldc, a_zp, b_zp, &p, workspace,
+                                                    workspace_bytes);
 }
 
 }  // namespace tiled

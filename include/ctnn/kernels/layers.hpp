@@ -1,0 +1,364 @@
+// Optimized layer kernels, each tested against its reference in ref_layers.hpp (int8 bit-exact):
+// conv2d through im2col + tiled GEMM, a direct depthwise conv, linear through the GEMM,
+// pooling with a bounds-check-free interior, int8 activations and softmax through tables,
+// concat by block copies.
+//
+// conv2d through GEMM, per group g (CHW, OIHW):
+//
+//   W_g [ocg x K]   .   col_g [K x P]    =   out_g [ocg x P]      K = (in_c/groups) kh kw
+//   (weights, A)        (im2col, B)          (output channel = row)   P = out_h out_w
+//
+//   col row (ic, ky, kx), column (oy, ox) = in[ic][oy sh - pt + ky dh][ox sw - pl + kx dw]
+//   (padding: 0, or the input zero point for int8 so it stands for the real value 0)
+//
+// Scratch layout (caller-provided, 64-byte alignment recommended, 4 required):
+//   [ GEMM packing workspace | im2col matrix (im2col_scratch_elems(g) elements) ]
+#pragma once
+#include "ctnn/kernels/geometry.hpp"
+#include "ctnn/kernels/quant.hpp"
+#include "ctnn/kernels/ref_layers.hpp"
+#include "ctnn/kernels/status.hpp"
+#include "ctnn/kernels/tiled.hpp"
+
+namespace ctnn::kernels {
+
+namespace detail {
+
+inline size_t align64(size_t n) { return (n + 63u) & ~size_t{63}; }
+
+/// im2col of one group: rows (ic, ky, kx), columns (oy, ox); out-of-image taps get pad.
+template <class T>
+inline void im2col(const conv_geometry& g, const T* in_group, T* col, T pad) {
+  const int64_t oh = g.out_h(), ow = g.out_w(), icg = g.in_c_per_group();
+  for (int64_t ic = 0; ic < icg; ++ic) {
+    const T* plane = in_group + ic * g.in_h * g.in_w;
+    for (int64_t ky = 0; ky < g.kh; ++ky)
+      for (int64_t kx = 0; kx < g.kw; ++kx) {
+        for (int64_t oy = 0; oy < oh; ++oy) {
+          const int64_t iy = oy * g.sh - g.pt + ky * g.dh;
+          if (iy < 0 || iy >= g.in_h) {
+            for (int64_t ox = 0; ox < ow; ++ox) col[ox] = pad;
+          } else {
+            const T* row = plane + iy * g.in_w;
+            const int64_t x0 = kx * g.dw - g.pl;  // input x of ox = 0
+            for (int64_t ox = 0; ox < ow; ++ox) {
+              const int64_t ix = x0 + ox * g.sw;
+              col[ox] = (ix >= 0 && ix < g.in_w) ? row[ix] : pad;
+            }
+          }
+          col += ow;
+        }
+      }
+  }
+}
+
+/// Range [lo, hi) of outputs whose whole window lies inside [0, in): no bounds checks there.
+inline void interior(int64_t out, int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, int64_t& lo, int64_t& hi) {
+  lo = ceil_div(p, s);  // first o with o s - p >= 0
+  const int64_t last = in - 1 - (k - 1) * d + p;  // o s <= last
+  hi = last < 0 ? 0 : min(out, last / s + 1);
+  if (lo > hi) lo = hi;
+}
+
+}  // namespace detail
+
+/// @brief Scratch bytes conv2d_f32 needs for g (0 for depthwise, which runs direct).
+template <class Tiling = default_f32_tiling>
+constexpr size_t conv2d_f32_scratch_bytes(const conv_geometry& g) {
+  if (!g.valid() || g.depthwise()) return 0;
+  return (Tiling::workspace_elems + static_cast<size_t>(im2col_scratch_elems(g))) * sizeof(float) + 64u;
+}
+
+/// @brief Scratch bytes conv2d_s8 needs for g (0 for depthwise, which runs direct).
+template <class Tiling = default_s8_tiling>
+constexpr size_t conv2d_s8_scratch_bytes(const conv_geometry& g) {
+  if (!g.valid() || g.depthwise()) return 0;
+  const size_t ws = (Tiling::workspace_bytes(g.gemm_k()) + 63u) & ~size_t{63};
+  return ws + static_cast<size_t>(im2col_scratch_elems(g));
+}
+
+/// @brief Direct depthwise conv2d, float (groups == in_c, out_c = in_c * multiplier).
+inline status depthwise_conv2d_f32(const conv_geometry& g, const float* in, const float* w, const float* bias,
+                                   float* out) {
+  if (!g.valid() || !g.depthwise()) return status::bad_geometry;
+  if (in == nullptr || w == nullptr || out == nullptr) return status::null_pointer;
+  const int64_t oh = g.out_h(), ow = g.out_w(), mult = g.out_c / g.in_c;
+  int64_t y_lo, y_hi, x_lo, x_hi;
+  detail::interior(oh, g.in_h, g.kh, g.sh, g.pt, g.dh, y_lo, y_hi);
+  detail::interior(ow, g.in_w, g.kw, g.sw, g.pl, g.dw, x_lo, x_hi);
+  for (int64_t oc = 0; oc < g.out_c; ++oc) {
+    const float* plane = in + (oc / mult) * g.in_h * g.in_w;
+    const float* k = w + oc * g.kh * g.kw;
+    float* o = out + oc * oh * ow;
+    const float b = bias != nullptr ? bias[oc] : 0.0f;
+    for (int64_t oy = 0; oy < oh; ++oy) {
+      const bool y_in = oy >= y_lo && oy < y_hi;
+      for (int64_t ox = 0; ox < ow; ++ox) {
+        float acc = 0.0f;
+        if (y_in && ox >= x_lo && ox < x_hi) {
+          const float* base = plane + (oy * g.sh - g.pt) * g.in_w + (ox * g.sw - g.pl);
+          for (int64_t ky = 0; ky < g.kh; ++ky)
+            for (int64_t kx = 0; kx < g.kw; ++kx) acc += base[ky * g.dh * g.in_w + kx * g.dw] * k[ky * g.kw + kx];
+        } else {
+          for (int64_t ky = 0; ky < g.kh; ++ky)
+            for (int64_t kx = 0; kx < g.kw; ++kx) {
+              const int64_t iy = oy * g.sh - g.pt + ky * g.dh, ix = ox * g.sw - g.pl + kx * g.dw;
+              if (iy >= 0 && iy < g.in_h && ix >= 0 && ix < g.in_w) acc += plane[iy * g.in_w + ix] * k[ky * g.kw + kx];
+            }
+        }
+        o[oy * ow + ox] = bias != nullptr ? acc + b : acc;
+      }
+    }
+  }
+  return status::ok;
+}
+
+/// @brief Direct depthwise conv2d, int8 (p as in ref::conv2d_s8).
+inline status depthwise_conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias,
+                                  int8_t* out, const ref::gemm_s8_params& p) {
+  if (!g.valid() || !g.depthwise()) return status::bad_geometry;
+  if (in == nullptr || w == nullptr || out == nullptr) return status::null_pointer;
+  if (const status s = ref::check_params(p, static_cast<int>(g.out_c)); s != status::ok) return s;
+  const int64_t oh = g.out_h(), ow = g.out_w(), mult = g.out_c / g.in_c;
+  int64_t y_lo, y_hi, x_lo, x_hi;
+  detail::interior(oh, g.in_h, g.kh, g.sh, g.pt, g.dh, y_lo, y_hi);
+  detail::interior(ow, g.in_w, g.kw, g.sw, g.pl, g.dw, x_lo, x_hi);
+  int32_t kbuf[64];
+  for (int64_t oc = 0; oc < g.out_c; ++oc) {
+    const int8_t* plane = in + (oc / mult) * g.in_h * g.in_w;
+    const int8_t* k = w + oc * g.kh * g.kw;
+    const bool small = g.kh * g.kw <= 64;
+    if (small)
+      for (int64_t i = 0; i < g.kh * g.kw; ++i) kbuf[i] = k[i] - p.b_zp;
+    int8_t* o = out + oc * oh * ow;
+    const int32_t b = bias != nullptr ? bias[oc] : 0;
+    for (int64_t oy = 0; oy < oh; ++oy) {
+      const bool y_in = oy >= y_lo && oy < y_hi;
+      for (int64_t ox = 0; ox < ow; ++ox) {
+        uint32_t acc = static_cast<uint32_t>(b);
+        if (small && y_in && ox >= x_lo && ox < x_hi) {
+          const int8_t* base = plane + (oy * g.sh - g.pt) * g.in_w + (ox * g.sw - g.pl);
+          for (int64_t ky = 0; ky < g.kh; ++ky)
+            for (int64_t kx = 0; kx < g.kw; ++kx)
+              acc += static_cast<uint32_t>((base[ky * g.dh * g.in_w + kx * g.dw] - p.a_zp) * kbuf[ky * g.kw + kx]);
+        } else {
+          for (int64_t ky = 0; ky < g.kh; ++ky)
+            for (int64_t kx = 0; kx < g.kw; ++kx) {
+              const int64_t iy = oy * g.sh - g.pt + ky * g.dh, ix = ox * g.sw - g.pl + kx * g.dw;
+              if (iy >= 0 && iy < g.in_h && ix >= 0 && ix < g.in_w)
+                acc += static_cast<uint32_t>((plane[iy * g.in_w + ix] - p.a_zp) * (k[ky * g.kw + kx] - p.b_zp));
+            }
+        }
+        o[oy * ow + ox] = ref::requantize(static_cast<int32_t>(acc), static_cast<int>(oc), p);
+      }
+    }
+  }
+  return status::ok;
+}
+
+/// @brief conv2d float: depthwise runs direct, everything else im2col + tiled GEMM per group.
+/// scratch: conv2d_f32_scratch_bytes<Tiling>(g) bytes.
+template <class Tiling = default_f32_tiling>
+inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w, const float* bias, float* out,
+                         void* scratch, size_t scratch_bytes) {
+  if (!g.valid()) return status::bad_geometry;
+  if (g.depthwise()) return depthwise_conv2d_f32(g, in, w, bias, out);
+  if (in == nullptr || w == nullptr || out == nullptr || scratch == nullptr) return status::null_pointer;
+  if (scratch_bytes < conv2d_f32_scratch_bytes<Tiling>(g)) return status::scratch_too_small;
+  // align the workspace to 64 bytes inside the scratch (the size includes the slack)
+  const auto base = reinterpret_cast<uintptr_t>(scratch);
+  auto* ws = reinterpret_cast<float*>((base + 63u) & ~uintptr_t{63});
+  float* col = ws + Tiling::workspace_elems;
+  const int M = static_cast<int>(g.out_c_per_group()), N = static_cast<int>(g.out_h() * g.out_w()),
+            K = static_cast<int>(g.gemm_k());
+  for (int64_t grp = 0; grp < g.groups; ++grp) {
+    const float* in_g = in + grp * g.in_c_per_group() * g.in_h * g.in_w;
+    const float* b_mat = in_g;
+    if (!g.pointwise()) {
+      detail::im2col<float>(g, in_g, col, 0.0f);
+      b_mat = col;
+    }
+    const status s = tiled::gemm_f32_row_bias<Tiling>(M, N, K, w + grp * M * K, K, b_mat, N,
+                                                      bias != nullptr ? bias + grp * M : nullptr,
+                                                      out + grp * M * N, N, ws);
+    if (s != status::ok) return s;
+  }
+  return status::ok;
+}
+
+/// @brief conv2d int8 (p as in ref::conv2d_s8): depthwise direct, else im2col + tiled GEMM.
+/// scratch: conv2d_s8_scratch_bytes<Tiling>(g) bytes, 4-byte aligned.
+template <class Tiling = default_s8_tiling>
+inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias, int8_t* out,
+                        const ref::gemm_s8_params& p, void* scratch, size_t scratch_bytes) {
+  if (!g.valid()) return status::bad_geometry;
+  if (g.depthwise()) return depthwise_conv2d_s8(g, in, w, bias, out, p);
+  if (in == nullptr || w == nullptr || out == nullptr || scratch == nullptr) return status::null_pointer;
+  if (const status s = ref::check_params(p, static_cast<int>(g.out_c)); s != status::ok) return s;
+  if (scratch_bytes < conv2d_s8_scratch_bytes<Tiling>(g)) return status::scratch_too_small;
+  const size_t ws_bytes = (Tiling::workspace_bytes(g.gemm_k()) + 63u) & ~size_t{63};
+  auto* col = static_cast<int8_t*>(scratch) + ws_bytes;
+  const int M = static_cast<int>(g.out_c_per_group()), N = static_cast<int>(g.out_h() * g.out_w()),
+            K = static_cast<int>(g.gemm_k());
+  for (int64_t grp = 0; grp < g.groups; ++grp) {
+    const int8_t* in_g = in + grp * g.in_c_per_group() * g.in_h * g.in_w;
+    const int8_t* b_mat = in_g;
+    if (!g.pointwise()) {
+      detail::im2col<int8_t>(g, in_g, col, static_cast<int8_t>(p.a_zp));
+      b_mat = col;
+    }
+    ref::gemm_s8_params pg = p;
+    if (p.per_channel) {
+      pg.multiplier = p.multiplier + grp * M;
+      pg.shift = p.shift + grp * M;
+    }
+    // A = weights (zero point b_zp), B = activations (zero point a_zp)
+    const status s = tiled::gemm_s8_row_channels<Tiling>(M, N, K, w + grp * M * K, K, b_mat, N,
+                                                         bias != nullptr ? bias + grp * M : nullptr, out + grp * M * N,
+                                                         N, p.b_zp, p.a_zp, pg, scratch, ws_bytes);
+    if (s != status::ok) return s;
+  }
+  return status::ok;
+}
+
+/// @brief linear float through the tiled GEMM (one GEMV per batch row: y = W x + b).
+template <class Tiling = default_f32_tiling>
+inline status linear_f32(int batch, int in_f, int out_f, const float* x, const float* w, const float* bias, float* y,
+                         float* workspace) {
+  if (batch < 0 || in_f < 0 || out_f < 0) return status::bad_size;
+  for (int b = 0; b < batch; ++b) {
+    const status s = tiled::gemm_f32_row_bias<Tiling>(out_f, 1, in_f, w, in_f, x != nullptr ? x + b * in_f : nullptr,
+                                                      1, bias, y != nullptr ? y + b * out_f : nullptr, 1, workspace);
+    if (s != status::ok) return s;
+  }
+  return status::ok;
+}
+
+/// @brief linear int8 through the tiled GEMM; workspace: Tiling::workspace_bytes(in_f) bytes.
+template <class Tiling = default_s8_tiling>
+inline status linear_s8(int batch, int in_f, int out_f, const int8_t* x, const int8_t* w, const int32_t* bias,
+                        int8_t* y, const ref::gemm_s8_params& p, void* workspace, size_t workspace_bytes) {
+  if (batch < 0 || in_f < 0 || out_f < 0) return status::bad_size;
+  for (int b = 0; b < batch; ++b) {
+    const status s = tiled::gemm_s8_row_channels<Tiling>(out_f, 1, in_f, w, in_f, x != nullptr ? x + b * in_f : nullptr,
+                                                         1, bias, y != nullptr ? y + b * out_f : nullptr, 1, p.b_zp,
+                                                         p.a_zp, p, workspace, workspace_bytes);
+    if (s != status::ok) return s;
+  }
+  return status::ok;
+}
+
+/// @brief max pool with a bounds-check-free interior. T: float or int8_t.
+template <class T>
+inline status max_pool2d(const pool_geometry& g, const T* in, T* out) {
+  if (!g.valid()) return status::bad_geometry;
+  if (in == nullptr || out == nullptr) return status::null_pointer;
+  const int64_t oh = g.out_h(), ow = g.out_w();
+  int64_t y_lo, y_hi, x_lo, x_hi;
+  detail::interior(oh, g.in_h, g.kh, g.sh, g.pt, 1, y_lo, y_hi);
+  detail::interior(ow, g.in_w, g.kw, g.sw, g.pl, 1, x_lo, x_hi);
+  for (int64_t c = 0; c < g.c; ++c) {
+    const T* plane = in + c * g.in_h * g.in_w;
+    T* o = out + c * oh * ow;
+    for (int64_t oy = 0; oy < oh; ++oy)
+      for (int64_t ox = 0; ox < ow; ++ox) {
+        const int64_t y0 = oy * g.sh - g.pt, x0 = ox * g.sw - g.pl;
+        if (oy >= y_lo && oy < y_hi && ox >= x_lo && ox < x_hi) {
+          const T* base = plane + y0 * g.in_w + x0;
+          T best = base[0];
+          for (int64_t ky = 0; ky < g.kh; ++ky)
+            for (int64_t kx = 0; kx < g.kw; ++kx) best = base[ky * g.in_w + kx] > best ? base[ky * g.in_w + kx] : best;
+          o[oy * ow + ox] = best;
+        } else {
+          const int64_t ya = max<int64_t>(y0, 0), yb = min(y0 + g.kh, g.in_h);
+          const int64_t xa = max<int64_t>(x0, 0), xb = min(x0 + g.kw, g.in_w);
+          T best = plane[ya * g.in_w + xa];
+          for (int64_t y = ya; y < yb; ++y)
+            for (int64_t x = xa; x < xb; ++x) best = plane[y * g.in_w + x] > best ? plane[y * g.in_w + x] : best;
+          o[oy * ow + ox] = best;
+        }
+      }
+  }
+  return status::ok;
+}
+
+/// @brief average pool, int8 (same scale and zero point in and out), clipped windows computed
+/// once per output row/column instead of per tap.
+inline status avg_pool2d_s8(const pool_geometry& g, const int8_t* in, int8_t* out, int32_t zero_point) {
+  if (!g.valid()) return status::bad_geometry;
+  if (in == nullptr || out == nullptr) return status::null_pointer;
+  if (zero_point < -128 || zero_point > 127) return status::bad_quant_param;
+  const int64_t oh = g.out_h(), ow = g.out_w();
+  for (int64_t c = 0; c < g.c; ++c) {
+    const int8_t* plane = in + c * g.in_h * g.in_w;
+    for (int64_t oy = 0; oy < oh; ++oy)
+      for (int64_t ox = 0; ox < ow; ++ox) {
+        const ref::avg_window win = ref::avg_pool_window(g, oy, ox);
+        int32_t sum = static_cast<int32_t>((win.divisor - (win.y1 - win.y0) * (win.x1 - win.x0)) * zero_point);
+        for (int64_t y = win.y0; y < win.y1; ++y) {
+          const int8_t* row = plane + y * g.in_w;
+          for (int64_t x = win.x0; x < win.x1; ++x) sum += row[x];
+        }
+        out[(c * oh + oy) * ow + ox] =
+            static_cast<int8_t>(quant::clamp(ref::rounded_average(sum, win.divisor), -128, 127));
+      }
+  }
+  return status::ok;
+}
+
+/// @brief The 256-entry table of an int8 activation: table[x + 128] = ref::activation_s8_one(x).
+struct activation_table {
+  int8_t v[256];
+};
+
+constexpr activation_table make_activation_table(ref::activation a, const ref::act_s8_params& p) {
+  activation_table t{};
+  for (int x = -128; x < 128; ++x) t.v[x + 128] = ref::activation_s8_one(a, static_cast<int8_t>(x), p);
+  return t;
+}
+
+/// @brief int8 activation through a table (bit-exact with ref::activation_s8 by construction).
+inline status activation_s8(const activation_table& t, int64_t n, const int8_t* x, int8_t* y) {
+  if (n < 0) return status::bad_size;
+  if (n > 0 && (x == nullptr || y == nullptr)) return status::null_pointer;
+  for (int64_t i = 0; i < n; ++i) y[i] = t.v[x[i] + 128];
+  return status::ok;
+}
+
+/// @brief int8 softmax with a 256-entry exp table indexed by max - x; bit-exact with
+/// ref::softmax_s8 (same float operations in the same order).
+inline status softmax_s8(int64_t rows, int64_t cols, const int8_t* x, int8_t* y, float in_scale, int32_t in_zp) {
+  if (rows < 0 || cols <= 0) return status::bad_size;
+  if (rows > 0 && (x == nullptr || y == nullptr)) return status::null_pointer;
+  if (!(in_scale > 0.0f) || in_zp < -128 || in_zp > 127) return status::bad_quant_param;
+  float table[256];
+  for (int d = 0; d < 256; ++d) table[d] = math::exp(in_scale * static_cast<float>(-d));
+  for (int64_t r = 0; r < rows; ++r) {
+    const int8_t* xr = x + r * cols;
+    int32_t mx = xr[0];
+    for (int64_t i = 1; i < cols; ++i) mx = xr[i] > mx ? xr[i] : mx;
+    float sum = 0.0f;
+    for (int64_t i = 0; i < cols; ++i) sum += table[mx - xr[i]];
+    const float inv = 1.0f / sum;
+    for (int64_t i = 0; i < cols; ++i)
+      y[r * cols + i] = quant::quantize<int8_t>(table[mx - xr[i]] * inv, ref::softmax_out_scale, ref::softmax_out_zp);
+  }
+  return status::ok;
+}
+
+/// @brief Concatenation along channels by block copies (see ref::concat_channels).
+template <class T>
+inline status concat_channels(int n_inputs, const T* const* inputs, const int64_t* channels, int64_t hw, T* out) {
+  if (n_inputs <= 0 || hw <= 0) return status::bad_size;
+  if (inputs == nullptr || channels == nullptr || out == nullptr) return status::null_pointer;
+  for (int k = 0; k < n_inputs; ++k) {
+    if (inputs[k] == nullptr) return status::null_pointer;
+    if (channels[k] <= 0) return status::bad_size;
+    const auto bytes = static_cast<size_t>(channels[k] * hw) * sizeof(T);
+    __builtin_memcpy(out, inputs[k], bytes);
+    out += channels[k] * hw;
+  }
+  return status::ok;
+}
+
+}  // namespace ctnn::kernels

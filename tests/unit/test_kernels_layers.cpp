@@ -1,0 +1,394 @@
+// Layer kernels: references on hand-computed (PyTorch / TFLite semantics) values, and the
+// optimized kernels against the references over sweeps of every padding / stride / dilation /
+// groups / ceil_mode combination (int8 bit-exact, float within a stated tolerance).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "ctnn/kernels/layers.hpp"
+#include "ctnn/kernels/ref_layers.hpp"
+#include "test_kernels_rng.hpp"
+
+using ctnn::kernels::conv_geometry;
+using ctnn::kernels::pool_geometry;
+using ctnn::kernels::status;
+namespace kr = ctnn::ref;
+namespace kk = ctnn::kernels;
+
+namespace {
+std::vector<float> iota_f(int n) {
+  std::vector<float> v(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) v[static_cast<size_t>(i)] = float(i + 1);
+  return v;
+}
+size_t usz(int64_t v) { return static_cast<size_t>(v); }
+}  // namespace
+
+TEST_CASE("ref conv2d_f32: hand-computed padding, stride, dilation, groups") {
+  const auto in = iota_f(9);  // 1x3x3: 1..9
+  const std::vector<float> ones(4, 1.0f);
+  std::vector<float> out(4);
+  conv_geometry g{1, 3, 3, 1, 2, 2};
+  REQUIRE(kr::conv2d_f32(g, in.data(), ones.data(), nullptr, out.data()) == status::ok);
+  CHECK(out == std::vector<float>{12, 16, 24, 28});
+  g.sh = g.sw = 2;
+  g.pt = g.pb = g.pl = g.pr = 1;
+  REQUIRE(g.out_h() == 2);
+  REQUIRE(kr::conv2d_f32(g, in.data(), ones.data(), nullptr, out.data()) == status::ok);
+  CHECK(out == std::vector<float>{1, 5, 11, 28});
+  conv_geometry d{1, 3, 3, 1, 2, 2};
+  d.dh = d.dw = 2;  // taps (0,0) (0,2) (2,0) (2,2)
+  const float bias = 0.5f;
+  REQUIRE(d.out_h() == 1);
+  REQUIRE(kr::conv2d_f32(d, in.data(), ones.data(), &bias, out.data()) == status::ok);
+  CHECK(out[0] == 20.5f);
+  // asymmetric padding: top 1, left 0, bottom 0, right 1 -> out 3x3 for a 2x2 kernel
+  conv_geometry a{1, 3, 3, 1, 2, 2, 1, 1, 1, 0, 0, 1};
+  REQUIRE(a.out_h() == 3);
+  REQUIRE(a.out_w() == 3);
+  std::vector<float> o9(9);
+  REQUIRE(kr::conv2d_f32(a, in.data(), ones.data(), nullptr, o9.data()) == status::ok);
+  CHECK(o9 == std::vector<float>{3, 5, 3, 12, 16, 9, 24, 28, 15});
+  // groups = 2: each output channel sees only its own input channel
+  conv_geometry gg{2, 1, 2, 2, 1, 1};
+  gg.groups = 2;
+  const float gin[4] = {1, 2, 10, 20}, gw[2] = {3, 5};
+  float gout[4];
+  REQUIRE(kr::conv2d_f32(gg, gin, gw, nullptr, gout) == status::ok);
+  CHECK(gout[0] == 3);
+  CHECK(gout[1] == 6);
+  CHECK(gout[2] == 50);
+  CHECK(gout[3] == 100);
+  // invalid geometry: channels not divisible by groups
+  gg.in_c = 3;
+  CHECK(kr::conv2d_f32(gg, gin, gw, nullptr, gout) == status::bad_geometry);
+}
+
+TEST_CASE("im2col_scratch_elems is the planner's constexpr size") {
+  constexpr conv_geometry r50_conv1{3, 224, 224, 64, 7, 7, 2, 2, 3, 3, 3, 3};
+  static_assert(r50_conv1.out_h() == 112 && r50_conv1.out_w() == 112);
+  static_assert(kk::im2col_scratch_elems(r50_conv1) == 3 * 7 * 7 * 112 * 112);
+  constexpr conv_geometry pw{256, 56, 56, 64, 1, 1};
+  static_assert(kk::im2col_scratch_elems(pw) == 0);  // pointwise: the input is used in place
+  constexpr conv_geometry grouped{32, 8, 8, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4};
+  static_assert(kk::im2col_scratch_elems(grouped) == 8 * 9 * 64);  // one group at a time
+  CHECK(kk::im2col_scratch_elems(conv_geometry{3, 2, 2, 1, 5, 5}) == 0);  // invalid: empty output
+}
+
+TEST_CASE("ref pooling: PyTorch output sizes, ceil_mode, count_include_pad, adaptive windows") {
+  const auto in16 = iota_f(16);
+  std::vector<float> out(4);
+  pool_geometry m{1, 4, 4, 2, 2, 2, 2};
+  REQUIRE(kr::max_pool2d<float>(m, in16.data(), out.data()) == status::ok);
+  CHECK(out == std::vector<float>{6, 8, 14, 16});
+  pool_geometry c{1, 3, 3, 2, 2, 2, 2};
+  CHECK(c.out_h() == 1);
+  c.ceil_mode = true;
+  CHECK(c.out_h() == 2);
+  const auto in9 = iota_f(9);
+  REQUIRE(kr::max_pool2d<float>(c, in9.data(), out.data()) == status::ok);
+  CHECK(out == std::vector<float>{5, 6, 8, 9});
+  // avg_pool2d(ones(3,3), 3, stride 2, padding 1, ceil_mode=True): every window has 4 ones
+  const std::vector<float> ones(9, 1.0f);
+  pool_geometry a{1, 3, 3, 3, 3, 2, 2, 1, 1, 1, 1, true, true};
+  REQUIRE(a.out_h() == 2);
+  REQUIRE(kr::avg_pool2d_f32(a, ones.data(), out.data()) == status::ok);
+  for (float v : out) CHECK(v == doctest::Approx(4.0f / 9.0f));
+  a.count_include_pad = false;
+  REQUIRE(kr::avg_pool2d_f32(a, ones.data(), out.data()) == status::ok);
+  for (float v : out) CHECK(v == 1.0f);
+  // ceil_mode window that starts in the right padding is dropped (PyTorch rule)
+  CHECK(pool_geometry::out_size(5, 2, 2, 1, 1, true) == 3);  // the 4th window would start in padding
+  CHECK(pool_geometry::out_size(4, 2, 2, 1, 1, true) == 3);
+  CHECK(pool_geometry::out_size(6, 3, 2, 0, 0, true) == 3);
+  CHECK(pool_geometry::out_size(6, 3, 2, 0, 0, false) == 2);
+  // ceil-mode overhang beyond the padding is not counted even with count_include_pad:
+  // avg_pool2d(ones(1,3), (1,2), stride 2, ceil_mode=True) = [1, 1]
+  pool_geometry o{1, 1, 3, 1, 2, 1, 2, 0, 0, 0, 0, true, true};
+  REQUIRE(o.out_w() == 2);
+  REQUIRE(kr::avg_pool2d_f32(o, ones.data(), out.data()) == status::ok);
+  CHECK(out[0] == 1.0f);
+  CHECK(out[1] == 1.0f);
+  // adaptive: 5 -> 3 windows [0,2) [1,4) [3,5)
+  const float row[5] = {1, 2, 3, 4, 5};
+  float ad[3];
+  REQUIRE(kr::adaptive_avg_pool2d<float>(1, 1, 5, 1, 3, row, ad) == status::ok);
+  CHECK(ad[0] == 1.5f);
+  CHECK(ad[1] == 3.0f);
+  CHECK(ad[2] == 4.5f);
+  float gap;
+  REQUIRE(kr::global_avg_pool2d<float>(1, 1, 5, row, &gap) == status::ok);
+  CHECK(gap == 3.0f);
+  // int8 averages round half away from zero on the raw values (TFLite)
+  const int8_t neg[2] = {-1, -2}, pos[2] = {1, 2};
+  int8_t q;
+  REQUIRE(kr::global_avg_pool2d<int8_t>(1, 1, 2, neg, &q) == status::ok);
+  CHECK(q == -2);
+  REQUIRE(kr::global_avg_pool2d<int8_t>(1, 1, 2, pos, &q) == status::ok);
+  CHECK(q == 2);
+}
+
+TEST_CASE("ref softmax, batchnorm, shuffle, pad, concat, activations: hand values") {
+  const float x[3] = {1, 2, 3};
+  float y[3];
+  REQUIRE(kr::softmax_f32(1, 3, x, y) == status::ok);
+  CHECK(y[0] == doctest::Approx(0.09003057f));
+  CHECK(y[1] == doctest::Approx(0.24472847f));
+  CHECK(y[2] == doctest::Approx(0.66524096f));
+  const float mean = 1, var = 3, gamma = 2, beta = 0.5f;
+  REQUIRE(kr::batchnorm2d_f32(1, 3, x, &mean, &var, &gamma, &beta, 1.0f, y) == status::ok);
+  CHECK(y[0] == doctest::Approx(0.5f));
+  CHECK(y[1] == doctest::Approx(1.5f));
+  CHECK(y[2] == doctest::Approx(2.5f));
+  const int ch[6] = {0, 1, 2, 3, 4, 5};
+  int sh[6];
+  REQUIRE(kr::channel_shuffle<int>(6, 1, 2, ch, sh) == status::ok);
+  CHECK(std::vector<int>(sh, sh + 6) == std::vector<int>{0, 3, 1, 4, 2, 5});
+  const int8_t p_in[2] = {7, 8};
+  int8_t p_out[12];
+  REQUIRE(kr::zero_pad2d<int8_t>(1, 1, 2, 1, 0, 0, 2, p_in, p_out, int8_t{-3}) == status::ok);
+  CHECK(std::vector<int8_t>(p_out, p_out + 8) == std::vector<int8_t>{-3, -3, -3, -3, 7, 8, -3, -3});
+  const float c0[2] = {1, 2}, c1[4] = {3, 4, 5, 6};
+  const float* ins[2] = {c0, c1};
+  const int64_t chans[2] = {1, 2};
+  float cat[6], cat2[6];
+  REQUIRE(kr::concat_channels<float>(2, ins, chans, 2, cat) == status::ok);
+  REQUIRE(kk::concat_channels<float>(2, ins, chans, 2, cat2) == status::ok);
+  for (int i = 0; i < 6; ++i) {
+    CHECK(cat[i] == float(i + 1));
+    CHECK(cat2[i] == cat[i]);
+  }
+  CHECK(kr::apply(kr::activation::relu6, 7.5f) == 6.0f);
+  CHECK(kr::apply(kr::activation::relu, -1.0f) == 0.0f);
+  CHECK(kr::apply(kr::activation::sigmoid, 0.0f) == 0.5f);
+  CHECK(kr::apply(kr::activation::tanh, 0.5f) == doctest::Approx(0.46211716f));
+  CHECK(kr::apply(kr::activation::silu, 1.0f) == doctest::Approx(0.7310586f));
+  CHECK(kr::apply(kr::activation::hardswish, -1.0f) == doctest::Approx(-1.0f / 3.0f));
+}
+
+TEST_CASE("int8 elementwise: add / mul / batchnorm / softmax / activations against float") {
+  ctnn_test::rng r(51);
+  for (int it = 0; it < 200; ++it) {
+    const double sa = r.real(0.01f, 0.1f), sb = r.real(0.01f, 0.1f), so = r.real(0.02f, 0.2f);
+    const int32_t za = r.range(-50, 50), zb = r.range(-50, 50), zo = r.range(-50, 50);
+    const auto ap = kr::make_add_s8_params(sa, za, sb, zb, so, zo);
+    const auto mp = kr::make_mul_s8_params(sa, za, sb, zb, so * 5, zo);
+    const auto a = r.s8(64), b = r.s8(64);
+    std::vector<int8_t> ya(64), ym(64);
+    REQUIRE(kr::add_s8(64, a.data(), b.data(), ya.data(), ap) == status::ok);
+    REQUIRE(kr::mul_s8(64, a.data(), b.data(), ym.data(), mp) == status::ok);
+    for (size_t i = 0; i < 64; ++i) {
+      const double ra = sa * (a[i] - za), rb = sb * (b[i] - zb);
+      const double wa = std::clamp(std::round((ra + rb) / so) + zo, -128.0, 127.0);
+      const double wm = std::clamp(std::round(ra * rb / (so * 5)) + zo, -128.0, 127.0);
+      REQUIRE(std::fabs(ya[i] - wa) <= 1.0);
+      REQUIRE(std::fabs(ym[i] - wm) <= 1.0);
+    }
+  }
+  // batchnorm int8 (folded): y = requant((x - zp) * s + b)
+  const int8_t x[4] = {-128, -1, 0, 127}, s = 64;
+  const int32_t bias = 1000;
+  const auto rq = ctnn::quant::quantize_multiplier(0.01);
+  const kr::gemm_s8_params p{-1, 0, 3, &rq.multiplier, &rq.shift, false, -128, 127};
+  int8_t y[4];
+  REQUIRE(kr::batchnorm2d_s8(1, 4, x, &s, &bias, y, p) == status::ok);
+  for (int i = 0; i < 4; ++i) CHECK(std::fabs(y[i] - std::clamp(std::round(((x[i] + 1) * 64 + 1000) * 0.01) + 3, -128.0, 127.0)) <= 1.0);
+  // every int8 activation: table kernel == reference on all 256 inputs; reference == float within 1
+  for (auto act : {kr::activation::relu, kr::activation::relu6, kr::activation::sigmoid, kr::activation::silu,
+                   kr::activation::hardswish, kr::activation::tanh, kr::activation::identity}) {
+    for (int it = 0; it < 20; ++it) {
+      const kr::act_s8_params ap{r.real(0.01f, 0.1f), r.range(-128, 127), r.real(0.005f, 0.05f), r.range(-128, 127)};
+      std::vector<int8_t> all(256), yr(256), yo(256);
+      for (int i = 0; i < 256; ++i) all[size_t(i)] = static_cast<int8_t>(i - 128);
+      REQUIRE(kr::activation_s8(act, 256, all.data(), yr.data(), ap) == status::ok);
+      const auto table = kk::make_activation_table(act, ap);
+      REQUIRE(kk::activation_s8(table, 256, all.data(), yo.data()) == status::ok);
+      REQUIRE(yo == yr);
+      for (int i = 0; i < 256; ++i) {
+        const double real = ap.in_scale * double(all[size_t(i)] - ap.in_zp);
+        const double want = std::clamp(std::round(double(kr::apply(act, float(real))) / ap.out_scale) + ap.out_zp, -128.0, 127.0);
+        REQUIRE(std::fabs(yr[size_t(i)] - want) <= 1.0);
+      }
+    }
+  }
+  // softmax int8: table kernel bit-exact with the reference; reference within 1 of float
+  for (int it = 0; it < 300; ++it) {
+    const int rows = r.range(1, 4), cols = r.range(1, 40);
+    const float sc = r.real(0.01f, 0.3f);
+    const int32_t zp = r.range(-128, 127);
+    const auto xs = r.s8(size_t(rows * cols));
+    std::vector<int8_t> yr(xs.size()), yo(xs.size());
+    REQUIRE(kr::softmax_s8(rows, cols, xs.data(), yr.data(), sc, zp) == status::ok);
+    REQUIRE(kk::softmax_s8(rows, cols, xs.data(), yo.data(), sc, zp) == status::ok);
+    REQUIRE(yo == yr);
+    std::vector<float> xf(xs.size()), yf(xs.size());
+    for (size_t i = 0; i < xs.size(); ++i) xf[i] = sc * float(xs[i] - zp);
+    REQUIRE(kr::softmax_f32(rows, cols, xf.data(), yf.data()) == status::ok);
+    for (size_t i = 0; i < xs.size(); ++i) REQUIRE(std::fabs(yr[i] - std::clamp(std::round(yf[i] * 256.0) - 128.0, -128.0, 127.0)) <= 1.0);
+  }
+}
+
+namespace {
+
+struct conv_case_result {
+  int cases = 0;
+};
+
+void check_conv(const conv_geometry& g, ctnn_test::rng& r, bool use_bias, conv_case_result& res) {
+  REQUIRE(g.valid());
+  const auto in_f = r.f32(usz(g.in_elems())), w_f = r.f32(usz(g.weight_elems())), b_f = r.f32(usz(g.out_c));
+  std::vector<float> want(usz(g.out_elems())), got(want.size());
+  std::vector<unsigned char> scratch(std::max<size_t>(kk::conv2d_f32_scratch_bytes(g), 1));
+  const float* bf = use_bias ? b_f.data() : nullptr;
+  REQUIRE(kr::conv2d_f32(g, in_f.data(), w_f.data(), bf, want.data()) == status::ok);
+  REQUIRE(kk::conv2d_f32(g, in_f.data(), w_f.data(), bf, got.data(), scratch.data(), scratch.size()) == status::ok);
+  // |terms| <= 1, K + 1 of them: reordering / contraction changes the sum by <= 2 (K+1)^2 2^-24
+  const float tol = 2.0f * float(g.gemm_k() + 1) * float(g.gemm_k() + 1) * 5.97e-8f + 1e-6f;
+  for (size_t i = 0; i < want.size(); ++i) REQUIRE(std::fabs(got[i] - want[i]) <= tol);
+
+  const auto in_q = r.s8(usz(g.in_elems())), w_q = r.s8(usz(g.weight_elems()), -127, 127);
+  const auto b_q = r.s32(usz(g.out_c), -20000, 20000);
+  std::vector<int32_t> mult(usz(g.out_c)), shift(usz(g.out_c));
+  for (auto i = 0u; i < mult.size(); ++i) {
+    const auto q = ctnn::quant::quantize_multiplier(std::ldexp(double(r.real(0.5f, 1.0f)), r.range(-12, -5)));
+    mult[i] = q.multiplier;
+    shift[i] = q.shift;
+  }
+  const int32_t out_zp = r.range(-20, 20);
+  const kr::gemm_s8_params p{r.range(-128, 127), 0, out_zp, mult.data(), shift.data(), r.range(0, 1) == 1,
+                             r.range(0, 1) ? out_zp : -128, 127};
+  std::vector<int8_t> want_q(usz(g.out_elems())), got_q(want_q.size());
+  std::vector<int32_t> scratch_q(kk::conv2d_s8_scratch_bytes(g) / 4 + 1);
+  const int32_t* bq = use_bias ? b_q.data() : nullptr;
+  REQUIRE(kr::conv2d_s8(g, in_q.data(), w_q.data(), bq, want_q.data(), p) == status::ok);
+  REQUIRE(kk::conv2d_s8(g, in_q.data(), w_q.data(), bq, got_q.data(), p, scratch_q.data(), scratch_q.size() * 4) ==
+          status::ok);
+  REQUIRE(got_q == want_q);
+  ++res.cases;
+}
+
+}  // namespace
+
+TEST_CASE("conv2d: im2col+GEMM and direct depthwise equal the reference on every combination") {
+  ctnn_test::rng r(61);
+  conv_case_result res;
+  const int64_t pads[5][4] = {{0, 0, 0, 0}, {1, 1, 1, 1}, {0, 1, 2, 0}, {2, 0, 0, 1}, {1, 2, 1, 2}};
+  for (int64_t kh : {1, 2, 3})
+    for (int64_t kw : {1, 3})
+      for (int64_t sh : {1, 2})
+        for (int64_t sw : {1, 3})
+          for (int64_t dil : {1, 2})
+            for (const auto& pd : pads)
+              for (int gmode = 0; gmode < 3; ++gmode)
+                for (bool bias : {false, true}) {
+                  conv_geometry g;
+                  g.kh = kh; g.kw = kw; g.sh = sh; g.sw = sw; g.dh = dil; g.dw = 3 - dil;
+                  g.pt = pd[0]; g.pb = pd[1]; g.pl = pd[2]; g.pr = pd[3];
+                  g.in_h = r.range(3, 7); g.in_w = r.range(3, 7);
+                  if (gmode == 0) { g.groups = 1; g.in_c = r.range(1, 3); g.out_c = r.range(1, 5); }
+                  if (gmode == 1) { g.groups = 2; g.in_c = 2 * r.range(1, 2); g.out_c = 2 * r.range(1, 2); }
+                  if (gmode == 2) { g.in_c = r.range(2, 4); g.groups = g.in_c; g.out_c = g.in_c * r.range(1, 2); }
+                  if (!g.valid()) continue;
+                  check_conv(g, r, bias, res);
+                }
+  MESSAGE("conv sweep cases: " << res.cases);
+  CHECK(res.cases > 1300);
+  // random larger shapes crossing the GEMM blocks, 1x1 convs and K = 1
+  for (int it = 0; it < 60; ++it) {
+    conv_geometry g;
+    g.in_c = r.range(1, 20); g.out_c = r.range(1, 40); g.in_h = r.range(1, 12); g.in_w = r.range(1, 12);
+    g.kh = r.range(1, 3); g.kw = r.range(1, 3); g.sh = r.range(1, 2); g.sw = r.range(1, 2);
+    g.pt = g.pb = g.kh / 2; g.pl = g.pr = g.kw / 2;
+    if (!g.valid()) continue;
+    check_conv(g, r, it % 2 == 0, res);
+  }
+}
+
+TEST_CASE("conv2d and linear: scratch and argument faults return a status") {
+  const conv_geometry g{4, 5, 5, 8, 3, 3, 1, 1, 1, 1, 1, 1};
+  std::vector<float> in(100), w(288), out(200);
+  std::vector<unsigned char> small(16);
+  CHECK(kk::conv2d_f32(g, in.data(), w.data(), nullptr, out.data(), small.data(), small.size()) ==
+        status::scratch_too_small);
+  CHECK(kk::conv2d_f32(g, in.data(), w.data(), nullptr, out.data(), nullptr, 0) == status::null_pointer);
+  conv_geometry bad = g;
+  bad.sh = 0;
+  CHECK(kk::conv2d_f32(bad, in.data(), w.data(), nullptr, out.data(), small.data(), small.size()) ==
+        status::bad_geometry);
+  CHECK(kk::conv2d_f32_scratch_bytes(g) >= size_t(kk::im2col_scratch_elems(g)) * 4);
+}
+
+TEST_CASE("linear: GEMM-based kernels equal the reference") {
+  ctnn_test::rng r(71);
+  std::vector<float> wsf(kk::default_f32_tiling::workspace_elems);
+  for (int it = 0; it < 200; ++it) {
+    const int batch = r.range(1, 3), in_f = r.range(1, 70), out_f = r.range(1, 50);
+    const auto x = r.f32(size_t(batch * in_f)), w = r.f32(size_t(in_f * out_f)), b = r.f32(size_t(out_f));
+    std::vector<float> want(size_t(batch * out_f)), got(want.size());
+    REQUIRE(kr::linear_f32(batch, in_f, out_f, x.data(), w.data(), b.data(), want.data()) == status::ok);
+    REQUIRE(kk::linear_f32(batch, in_f, out_f, x.data(), w.data(), b.data(), got.data(), wsf.data()) == status::ok);
+    for (size_t i = 0; i < want.size(); ++i) REQUIRE(got[i] == doctest::Approx(want[i]).epsilon(1e-4).scale(1.0));
+
+    const auto xq = r.s8(size_t(batch * in_f)), wq = r.s8(size_t(in_f * out_f), -127, 127);
+    const auto bq = r.s32(size_t(out_f), -5000, 5000);
+    std::vector<int32_t> mult(static_cast<size_t>(out_f)), shift(static_cast<size_t>(out_f));
+    for (size_t i = 0; i < mult.size(); ++i) {
+      const auto q = ctnn::quant::quantize_multiplier(std::ldexp(double(r.real(0.5f, 1.0f)), r.range(-12, -4)));
+      mult[i] = q.multiplier;
+      shift[i] = q.shift;
+    }
+    const kr::gemm_s8_params p{r.range(-128, 127), 0, r.range(-10, 10), mult.data(), shift.data(), true, -128, 127};
+    std::vector<int8_t> wq8(size_t(batch * out_f)), gq8(wq8.size());
+    std::vector<int32_t> ws(kk::default_s8_tiling::workspace_bytes(in_f) / 4 + 1);
+    REQUIRE(kr::linear_s8(batch, in_f, out_f, xq.data(), wq.data(), bq.data(), wq8.data(), p) == status::ok);
+    REQUIRE(kk::linear_s8(batch, in_f, out_f, xq.data(), wq.data(), bq.data(), gq8.data(), p, ws.data(), ws.size() * 4) ==
+            status::ok);
+    REQUIRE(gq8 == wq8);
+  }
+}
+
+TEST_CASE("pooling: optimized max/avg equal the reference on every combination") {
+  ctnn_test::rng r(81);
+  int cases = 0;
+  for (int64_t kh : {1, 2, 3})
+    for (int64_t kw : {1, 2, 3})
+      for (int64_t s : {1, 2, 3})
+        for (int pad = 0; pad < 4; ++pad)
+          for (bool ceil : {false, true})
+            for (bool include : {false, true}) {
+              pool_geometry g;
+              g.c = r.range(1, 3); g.in_h = r.range(1, 8); g.in_w = r.range(1, 8);
+              g.kh = kh; g.kw = kw; g.sh = s; g.sw = 4 - s;
+              g.pt = pad & 1 ? kh / 2 : 0; g.pb = pad & 2 ? kh / 2 : 0;
+              g.pl = pad & 2 ? kw / 2 : 0; g.pr = pad & 1 ? kw / 2 : 0;
+              g.ceil_mode = ceil;
+              g.count_include_pad = include;
+              if (!g.valid()) continue;
+              const auto xf = r.f32(usz(g.in_elems()));
+              const auto xq = r.s8(usz(g.in_elems()));
+              std::vector<float> wf(usz(g.out_elems())), gf(wf.size());
+              std::vector<int8_t> wq(usz(g.out_elems())), gq(wq.size());
+              REQUIRE(kr::max_pool2d<float>(g, xf.data(), wf.data()) == status::ok);
+              REQUIRE(kk::max_pool2d<float>(g, xf.data(), gf.data()) == status::ok);
+              REQUIRE(gf == wf);
+              REQUIRE(kr::max_pool2d<int8_t>(g, xq.data(), wq.data()) == status::ok);
+              REQUIRE(kk::max_pool2d<int8_t>(g, xq.data(), gq.data()) == status::ok);
+              REQUIRE(gq == wq);
+              const int32_t zp = r.range(-128, 127);
+              REQUIRE(kr::avg_pool2d_s8(g, xq.data(), wq.data(), zp) == status::ok);
+              REQUIRE(kk::avg_pool2d_s8(g, xq.data(), gq.data(), zp) == status::ok);
+              REQUIRE(gq == wq);
+              // int8 average within 1 of the float average of the same real values
+              std::vector<float> xr(xq.size()), ar(wq.size());
+              for (size_t i = 0; i < xq.size(); ++i) xr[i] = float(xq[i] - zp);
+              REQUIRE(kr::avg_pool2d_f32(g, xr.data(), ar.data()) == status::ok);
+              for (size_t i = 0; i < ar.size(); ++i)
+                REQUIRE(std::fabs(double(wq[i]) - std::clamp(double(ar[i]) + zp, -128.0, 127.0)) <= 0.5001);
+              ++cases;
+            }
+  MESSAGE("pool sweep cases: " << cases);
+  CHECK(cases > 300);
+}
