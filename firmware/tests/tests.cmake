@@ -1,7 +1,8 @@
 # The firmware tests, shared by the cross build (ELF targets) and the host build (CTest entries).
 # ctnn_fw_test(<name> SOURCES <files> PLATFORMS <qemu and/or soc>
 #              [OWN_MAIN] [EXPECT_RC <status>] [EXPECT_LINE <line>] [EXTRA_LINE <line>] [MAX_CYCLES <n>])
-#   PLATFORMS:   qemu (firmware.<name>), soc (soc.<name>, ctnn-soc-sim), icarus (soc.icarus.<name>,
+#   PLATFORMS:   qemu (firmware.<name>), soc (soc.<name>, ctnn-soc-sim), core (soc.core_stall.<name>,
+#                ctnn-core-sim: the core on a randomly stalling bus model), icarus (soc.icarus.<name>,
 #                the Icarus testbench fpga/tb/soc_tb.v on the hex image; for short tests)
 #   OWN_MAIN:    the sources define main(); otherwise test_main.c runs ctnn_test_run() and prints
 #                the agreed pass line "ctnn-test: PASS <name>".
@@ -30,17 +31,17 @@ macro(ctnn_fw_test name)
   endif()
 endmacro()
 
-ctnn_fw_test(isa_rv32i_alu    SOURCES isa_rv32i_alu.S    PLATFORMS qemu soc icarus)
-ctnn_fw_test(isa_rv32i_branch SOURCES isa_rv32i_branch.S PLATFORMS qemu soc icarus)
-ctnn_fw_test(isa_rv32i_mem    SOURCES isa_rv32i_mem.S    PLATFORMS qemu soc icarus)
-ctnn_fw_test(isa_rv32m        SOURCES isa_rv32m.S        PLATFORMS qemu soc icarus)
-ctnn_fw_test(isa_csr_trap     SOURCES isa_csr_trap.S     PLATFORMS qemu soc icarus)
+ctnn_fw_test(isa_rv32i_alu    SOURCES isa_rv32i_alu.S    PLATFORMS qemu soc core icarus)
+ctnn_fw_test(isa_rv32i_branch SOURCES isa_rv32i_branch.S PLATFORMS qemu soc core icarus)
+ctnn_fw_test(isa_rv32i_mem    SOURCES isa_rv32i_mem.S    PLATFORMS qemu soc core icarus)
+ctnn_fw_test(isa_rv32m        SOURCES isa_rv32m.S        PLATFORMS qemu soc core icarus)
+ctnn_fw_test(isa_csr_trap     SOURCES isa_csr_trap.S     PLATFORMS qemu soc core icarus)
 # QEMU performs misaligned loads/stores instead of trapping (the spec allows both) and does not
 # carry minstret into minstreth after a write: these cases run on the SoC only.
-ctnn_fw_test(isa_misaligned   SOURCES isa_misaligned.S   PLATFORMS soc icarus)
-ctnn_fw_test(runtime          SOURCES runtime.cpp        PLATFORMS qemu soc
+ctnn_fw_test(isa_misaligned   SOURCES isa_misaligned.S   PLATFORMS soc core icarus)
+ctnn_fw_test(runtime          SOURCES runtime.cpp        PLATFORMS qemu soc core
              EXTRA_LINE "runtime: 0 4294967295 0xdeadbeef")
-ctnn_fw_test(exit_code        SOURCES exit_code.c        PLATFORMS qemu soc OWN_MAIN
+ctnn_fw_test(exit_code        SOURCES exit_code.c        PLATFORMS qemu soc core OWN_MAIN
              EXPECT_RC 42 EXPECT_LINE "ctnn-test: exit 42")
 ctnn_fw_test(hang             SOURCES hang.c             PLATFORMS soc OWN_MAIN
              EXPECT_RC 125 EXPECT_LINE "ctnn-test: hang" MAX_CYCLES 20000)

@@ -67,3 +67,20 @@ target_compile_features(ctnn-soc-sim PRIVATE cxx_std_20)
 target_include_directories(ctnn-soc-sim SYSTEM PRIVATE
   ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd
   ${CMAKE_CURRENT_BINARY_DIR}/ctnn_soc_model)
+
+# ctnn-core-sim: the core alone against a C++ bus model with random back-pressure (fpga/tb/core_sim.cpp).
+add_library(ctnn_core_model STATIC)
+verilate(ctnn_core_model
+  SOURCES ${CTNN_FPGA_RTL}/ctnn_core.v ${CTNN_FPGA_RTL}/ctnn_core_div.v
+  TOP_MODULE ctnn_core
+  PREFIX Vctnn_core
+  DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/ctnn_core_model
+  VERILATOR_ARGS -O3 --x-assign fast --x-initial fast)
+target_compile_options(ctnn_core_model PRIVATE -w)
+
+add_executable(ctnn-core-sim ${CMAKE_CURRENT_SOURCE_DIR}/tb/core_sim.cpp)
+target_link_libraries(ctnn-core-sim PRIVATE ctnn_core_model ctnn::ctnn)
+target_compile_features(ctnn-core-sim PRIVATE cxx_std_20)
+target_include_directories(ctnn-core-sim SYSTEM PRIVATE
+  ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd
+  ${CMAKE_CURRENT_BINARY_DIR}/ctnn_core_model)

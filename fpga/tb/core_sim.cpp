@@ -1,0 +1,255 @@
+// ctnn-core-sim: ctnn_core alone against a C++ model of the ctnn bus and the QEMU virt devices,
+// with randomly stalled req_ready. Checks the core's side of BUS.md every cycle (request held
+// stable until accepted, word-aligned address, wstrb 0 on reads, one request outstanding) and
+// exercises the retry states the always-ready SoC never reaches.
+//   ctnn-core-sim [--stall-percent P] [--seed S] [--max-cycles N] program.elf
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "Vctnn_core.h"
+#include "Vctnn_core___024root.h"
+#include "verilated.h"
+
+#include "ctnn/regs/soc_map.hpp"
+
+namespace {
+
+namespace map = ctnn::regs::soc;
+
+constexpr int exit_usage = 2;
+constexpr int exit_load_error = 3;
+constexpr int exit_protocol = 4;
+constexpr int exit_max_cycles = 125;
+
+struct options {
+  std::string elf;
+  std::uint64_t max_cycles = 100'000'000;
+  unsigned stall_percent = 30;
+  std::uint64_t seed = 1;
+};
+
+[[nodiscard]] std::optional<options> parse_args(int argc, char** argv) {
+  options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    auto number = [&](std::uint64_t& out) {
+      if (i + 1 >= argc) return false;
+      char* end = nullptr;
+      out = std::strtoull(argv[++i], &end, 0);
+      return end != nullptr && *end == '\0';
+    };
+    std::uint64_t v = 0;
+    if (a == "--max-cycles") {
+      if (!number(o.max_cycles) || o.max_cycles == 0) return std::nullopt;
+    } else if (a == "--stall-percent") {
+      if (!number(v) || v > 90) return std::nullopt;
+      o.stall_percent = static_cast<unsigned>(v);
+    } else if (a == "--seed") {
+      if (!number(o.seed)) return std::nullopt;
+    } else if (!a.empty() && a[0] != '-' && o.elf.empty()) {
+      o.elf = a;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (o.elf.empty()) return std::nullopt;
+  return o;
+}
+
+[[nodiscard]] std::uint32_t le32(const std::vector<std::uint8_t>& b, std::size_t at) {
+  return static_cast<std::uint32_t>(b[at]) | static_cast<std::uint32_t>(b[at + 1]) << 8 |
+         static_cast<std::uint32_t>(b[at + 2]) << 16 | static_cast<std::uint32_t>(b[at + 3]) << 24;
+}
+
+[[nodiscard]] std::uint16_t le16(const std::vector<std::uint8_t>& b, std::size_t at) {
+  return static_cast<std::uint16_t>(b[at] | b[at + 1] << 8);
+}
+
+// PT_LOAD segments of an ELF32 RISC-V executable into ram (image of map::ram).
+[[nodiscard]] std::string load_elf(const std::string& path, std::vector<std::uint8_t>& ram) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return "cannot open " + path;
+  const std::vector<std::uint8_t> b{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+  if (b.size() < 52 || std::memcmp(b.data(), "\x7f" "ELF", 4) != 0 || b[4] != 1 || b[5] != 1 ||
+      le16(b, 16) != 2 || le16(b, 18) != 243) {
+    return path + ": not an ELF32 little-endian RISC-V executable";
+  }
+  if (le32(b, 24) != map::ram.base) return path + ": entry point is not the start of RAM";
+  const std::uint32_t phoff = le32(b, 28);
+  const std::uint16_t phentsize = le16(b, 42);
+  const std::uint16_t phnum = le16(b, 44);
+  if (phentsize < 32 || phoff + std::uint64_t{phentsize} * phnum > b.size()) {
+    return path + ": bad program header table";
+  }
+  for (std::uint16_t i = 0; i < phnum; ++i) {
+    const std::size_t ph = phoff + std::size_t{i} * phentsize;
+    const std::uint32_t offset = le32(b, ph + 4);
+    const std::uint32_t paddr = le32(b, ph + 12);
+    const std::uint32_t filesz = le32(b, ph + 16);
+    const std::uint32_t memsz = le32(b, ph + 20);
+    if (le32(b, ph) != 1 || memsz == 0) continue;
+    if (filesz > memsz || std::uint64_t{offset} + filesz > b.size() || paddr < map::ram.base ||
+        std::uint64_t{paddr - map::ram.base} + memsz > ram.size()) {
+      return path + ": segment " + std::to_string(i) + " does not fit";
+    }
+    std::memcpy(ram.data() + (paddr - map::ram.base), b.data() + offset, filesz);
+  }
+  return {};
+}
+
+struct request {
+  std::uint32_t addr = 0;
+  bool we = false;
+  std::uint32_t wdata = 0;
+  std::uint8_t wstrb = 0;
+  bool operator==(const request&) const = default;
+};
+
+// The golden bus model: RAM, the 16550 THR/LSR, the exit device; errors elsewhere.
+struct bus_model {
+  std::vector<std::uint8_t> ram = std::vector<std::uint8_t>(map::ram.size, 0);
+  std::optional<int> exit_code;
+
+  struct response {
+    std::uint32_t rdata = 0;
+    bool err = false;
+  };
+
+  response access(const request& r) {
+    if (r.addr >= map::ram.base && r.addr - map::ram.base < ram.size()) {
+      std::uint8_t* p = ram.data() + (r.addr - map::ram.base);
+      if (!r.we) {
+        return {static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
+                    static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24,
+                false};
+      }
+      for (unsigned lane = 0; lane < 4; ++lane) {
+        if ((r.wstrb >> lane) & 1u) p[lane] = static_cast<std::uint8_t>(r.wdata >> (8 * lane));
+      }
+      return {};
+    }
+    if (r.addr == map::uart.base) {          // THR (byte 0), no DLAB in this model
+      if (r.we && (r.wstrb & 1u)) std::fputc(static_cast<int>(r.wdata & 0xffu), stdout);
+      return {};
+    }
+    if (r.addr == map::uart.base + 4) {      // LSR is byte 1 of this word
+      return {r.we ? 0u : 0x60u << 8, false};
+    }
+    if (r.addr == map::exit.base && r.we && r.wstrb == 0xf) {
+      if (r.wdata == 0x5555u) {
+        exit_code = 0;
+        return {};
+      }
+      if ((r.wdata & 0xffffu) == 0x3333u) {
+        exit_code = static_cast<int>(r.wdata >> 16);
+        return {};
+      }
+    }
+    return {0, true};
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto opt = parse_args(argc, argv);
+  if (!opt) {
+    std::fprintf(stderr, "usage: ctnn-core-sim [--stall-percent P] [--seed S] [--max-cycles N] program.elf\n");
+    return exit_usage;
+  }
+  bus_model bus;
+  if (const std::string err = load_elf(opt->elf, bus.ram); !err.empty()) {
+    std::fprintf(stderr, "ctnn-core-sim: %s\n", err.c_str());
+    return exit_load_error;
+  }
+
+  auto context = std::make_unique<VerilatedContext>();
+  auto core = std::make_unique<Vctnn_core>(context.get());
+  std::uint64_t rng = opt->seed * 0x9E3779B97F4A7C15ull + 1;
+  auto random_percent = [&rng]() {
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<unsigned>((rng >> 33) % 100);
+  };
+
+  auto tick = [&]() {
+    core->clk_i = 1;
+    core->eval();
+    core->clk_i = 0;
+    core->eval();
+  };
+  core->clk_i = 0;
+  core->rst_ni = 0;
+  core->req_ready_i = 0;
+  core->rsp_valid_i = 0;
+  core->rsp_rdata_i = 0;
+  core->rsp_err_i = 0;
+  core->eval();
+  tick();
+  tick();
+  core->rst_ni = 1;
+
+  bool held = false;                    // a request was offered last cycle and not accepted
+  request held_req;
+  std::optional<bus_model::response> pending;   // accepted last cycle: answered this cycle
+  std::uint64_t cycles = 0;
+  std::uint64_t stalls = 0;
+  auto protocol_error = [&](const char* what) {
+    std::fprintf(stderr, "ctnn-core-sim: bus protocol violation at cycle %llu: %s\n",
+                 static_cast<unsigned long long>(cycles), what);
+    return exit_protocol;
+  };
+
+  while (!bus.exit_code && cycles < opt->max_cycles) {
+    // Inputs of this cycle: the response to last cycle's request, a random ready.
+    core->rsp_valid_i = pending.has_value();
+    core->rsp_rdata_i = pending ? pending->rdata : 0;
+    core->rsp_err_i = pending ? pending->err : false;
+    const bool ready = random_percent() >= opt->stall_percent;
+    core->req_ready_i = ready;
+    core->eval();
+
+    if (core->req_valid_o) {
+      const request r{core->req_addr_o, core->req_we_o != 0, core->req_wdata_o,
+                      static_cast<std::uint8_t>(core->req_wstrb_o)};
+      if ((r.addr & 3u) != 0) return protocol_error("req_addr not word aligned");
+      if (!r.we && r.wstrb != 0) return protocol_error("req_wstrb not 0 on a read");
+      if (held && !(held_req == r)) return protocol_error("request changed before it was accepted");
+      if (ready) {
+        pending = bus.access(r);
+        held = false;
+      } else {
+        pending.reset();
+        held = true;
+        held_req = r;
+        ++stalls;
+      }
+    } else {
+      if (held) return protocol_error("req_valid dropped before acceptance");
+      pending.reset();
+    }
+    tick();
+    ++cycles;
+  }
+  std::fflush(stdout);
+  const std::uint64_t instret = core->rootp->ctnn_core__DOT__minstret_q;
+  core->final();
+  std::fprintf(stderr, "ctnn-core-sim: cycles=%llu instret=%llu stalled=%llu\n",
+               static_cast<unsigned long long>(cycles), static_cast<unsigned long long>(instret),
+               static_cast<unsigned long long>(stalls));
+  if (!bus.exit_code) {
+    std::fprintf(stderr, "ctnn-core-sim: no exit after --max-cycles %llu\n",
+                 static_cast<unsigned long long>(opt->max_cycles));
+    return exit_max_cycles;
+  }
+  if (*bus.exit_code != 0 && (*bus.exit_code & 0xff) == 0) return 1;
+  return *bus.exit_code;
+}
