@@ -204,15 +204,11 @@ inline void pack_b_s8(int K, int nc, const int8_t* b, int ldb, int8_t* bp, int32
     const int cols = min(NR, nc - p);
     for (int k = 0; k < kq; ++k) {
       int8_t* dst = bp + tile_of<4>(k) * NR * 4 + offset_in_tile<4>(k);
-      if (k < K) {
-        const int8_t* row = b + static_cast<ptrdiff_t>(k) * ldb + p;
-        for (int j = 0; j < cols; ++j) {
-          dst[j * 4] = row[j];
-          colsum[p + j] += row[j];
-        }
-        for (int j = cols; j < NR; ++j) dst[j * 4] = 0;
-      } else {
-        for (int j = 0; j < NR; ++j) dst[j * 4] = 0;
+      const int8_t* row = k < K ? b + static_cast<ptrdiff_t>(k) * ldb + p : nullptr;
+      for (int j = 0; j < NR; ++j) {
+        const int8_t v = (row != nullptr && j < cols) ? row[j] : int8_t{0};
+        dst[j * 4] = v;
+        if (j < cols) colsum[p + j] += v;
       }
     }
     bp += static_cast<ptrdiff_t>(kq) * NR;
