@@ -22,6 +22,11 @@ typedef float vf32 __attribute__((vector_size(vector_bytes)));
 typedef int32_t vs32 __attribute__((vector_size(vector_bytes)));
 
 /// Unaligned vector load/store through memcpy (one instruction after optimization, no aliasing UB).
+/// V may be wider than the target's registers (see -Wpsabi note in tiled.hpp).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
 template <class V, class T>
 inline V load(const T* p) {
   V v;
@@ -32,6 +37,9 @@ template <class V, class T>
 inline void store(T* p, const V& v) {
   __builtin_memcpy(p, &v, sizeof(V));
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 }  // namespace ctnn::kernels::simd
 

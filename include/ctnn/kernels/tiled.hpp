@@ -274,6 +274,105 @@ inline int32_t corrected(int32_t raw, int32_t rowsum_u, int32_t colsum, uint32_t
   return static_cast<int32_t>(v);
 }
 
+/// Lane-parallel versions of quant:: arithmetic on L int32 lanes (GCC/Clang vector extensions;
+/// lowered to scalar code where there is no vector unit). Bit-exact with the scalar functions
+/// for multipliers >= 0 (quant::valid), where the a == b == INT32_MIN saturation cannot occur.
+// (vector_size must not depend on a template parameter in GCC 12, hence one specialization
+// per lane count.)
+template <int L>
+struct lane_types {
+  static constexpr bool available = false;
+};
+#define CTNN_KERNELS_LANE_TYPES(L)                                \
+  template <>                                                      \
+  struct lane_types<L> {                                           \
+    static constexpr bool available = true;                        \
+    typedef int32_t vi __attribute__((vector_size(L * 4)));        \
+    typedef uint32_t vu __attribute__((vector_size(L * 4)));       \
+    typedef int64_t vl __attribute__((vector_size(L * 8)));        \
+    typedef int8_t vb __attribute__((vector_size(L)));             \
+  };
+CTNN_KERNELS_LANE_TYPES(4)
+CTNN_KERNELS_LANE_TYPES(8)
+CTNN_KERNELS_LANE_TYPES(16)
+CTNN_KERNELS_LANE_TYPES(32)
+CTNN_KERNELS_LANE_TYPES(64)
+#undef CTNN_KERNELS_LANE_TYPES
+
+template <int L>
+struct lanes {
+  using vi = typename lane_types<L>::vi;
+  using vu = typename lane_types<L>::vu;
+  using vl = typename lane_types<L>::vl;
+
+  // Vectors travel by reference: wider-than-register vectors passed by value change the ABI.
+  static void srdhm(const vi& a, const vi& b, vi& out) {
+    const vl ab = __builtin_convertvector(a, vl) * __builtin_convertvector(b, vl);
+    const vl nudged = ab + (ab >= 0 ? vl{} + (int64_t{1} << 30) : vl{} + (int64_t{1} - (int64_t{1} << 30)));
+    // truncating division by 2^31: bias negative values by 2^31 - 1 before the arithmetic shift
+    const vl q = (nudged + (nudged < 0 ? vl{} + ((int64_t{1} << 31) - 1) : vl{})) >> 31;
+    out = __builtin_convertvector(q, vi);
+  }
+  static void rdbp(const vi& x, const vi& e, vi& out) {
+    const vi mask = __builtin_bit_cast(vi, (vu{} + 1u) << __builtin_bit_cast(vu, e)) - 1;
+    const vi rem = x & mask;
+    const vi thr = (mask >> 1) - (x < 0);  // a true comparison is -1
+    out = (x >> e) - (rem > thr);
+  }
+  static void mbqm(const vi& x, const vi& mult, const vi& shift, vi& out) {
+    const vi left = shift > 0 ? shift : vi{};
+    const vi right = shift > 0 ? vi{} : -shift;
+    const vi shifted = __builtin_bit_cast(vi, __builtin_bit_cast(vu, x) << __builtin_bit_cast(vu, left));
+    vi high;
+    srdhm(shifted, mult, high);
+    rdbp(high, right, out);
+  }
+};
+
+/// Corrects and (for int8 output) requantizes one full NR-wide row of a raw tile.
+template <int NR, class Out, bool ChannelRows>
+inline void finalize_row(const int32_t* raw, int32_t rowsum_u, const int32_t* colsum, uint32_t k_term, int32_t a_zp_u,
+                         int32_t b_zp, const int32_t* bias, int row, int col0, const ref::gemm_s8_params* p, Out* out) {
+  using V = lanes<NR>;
+  using vi = typename V::vi;
+  using vu = typename V::vu;
+  vu u, t;
+  __builtin_memcpy(&u, raw, sizeof u);
+  u -= static_cast<uint32_t>(b_zp) * static_cast<uint32_t>(rowsum_u);
+  __builtin_memcpy(&t, colsum, sizeof t);
+  u -= static_cast<uint32_t>(a_zp_u) * t;
+  u += k_term;
+  if (bias != nullptr) {
+    if constexpr (ChannelRows) {
+      u += static_cast<uint32_t>(bias[row]);
+    } else {
+      __builtin_memcpy(&t, bias + col0, sizeof t);
+      u += t;
+    }
+  }
+  const vi acc = __builtin_bit_cast(vi, u);
+  if constexpr (is_same_v<Out, int32_t>) {
+    __builtin_memcpy(out, &acc, sizeof acc);
+  } else {
+    vi mult, shift;
+    if (ChannelRows || !p->per_channel) {
+      const int i = p->per_channel ? row : 0;
+      mult = vi{} + p->multiplier[i];
+      shift = vi{} + p->shift[i];
+    } else {
+      __builtin_memcpy(&mult, p->multiplier + col0, sizeof mult);
+      __builtin_memcpy(&shift, p->shift + col0, sizeof shift);
+    }
+    vi v;
+    V::mbqm(acc, mult, shift, v);
+    v += p->out_zp;
+    v = v < p->act_min ? vi{} + p->act_min : v;
+    v = v > p->act_max ? vi{} + p->act_max : v;
+    const auto bytes = __builtin_convertvector(v, typename lane_types<NR>::vb);
+    __builtin_memcpy(out, &bytes, sizeof bytes);
+  }
+}
+
 inline bool aligned4(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 3u) == 0; }
 
 /// Shared int8 driver; Out is int32_t (raw accumulators) or int8_t (requantized).
@@ -315,6 +414,13 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
           micro_s8<MR, NR>(static_cast<int>(kq), ap + ir * kq, bp + jr * kq, tile);
           for (int i = 0; i < m_valid; ++i) {
             Out* crow = C + static_cast<ptrdiff_t>(ic + ir + i) * ldc + jc + jr;
+            if constexpr (lane_types<NR>::available) {
+              if (n_valid == NR) {  // full row: lane-parallel correction and requantization
+                finalize_row<NR, Out, ChannelRows>(tile[i], rowsum[ir + i], colsum + jr, k_term, a_zp_u, b_zp, bias,
+                                                   ic + ir + i, jc + jr, p, crow);
+                continue;
+              }
+            }
             for (int j = 0; j < n_valid; ++j) {
               const int ch = ChannelRows ? ic + ir + i : jc + jr + j;
               const int32_t acc = corrected(tile[i][j], rowsum[ir + i], colsum[jr + j], k_term, a_zp_u, b_zp,

@@ -1,0 +1,114 @@
+// Convolutions with ResNet-50 layer shapes (batch 1, 224x224 input), float32 and int8:
+// BM_conv_f32/<layer>/<impl> and BM_conv_s8/<layer>/ctnn. The OpenBLAS peer runs the same
+// im2col followed by cblas_sgemm, so the ratio isolates the GEMM.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bench_common.hpp"
+#include "ctnn/kernels/layers.hpp"
+
+#if CTNN_BENCH_OPENBLAS
+#include <cblas.h>
+extern "C" void openblas_set_num_threads(int);
+#endif
+
+namespace {
+
+using ctnn::kernels::conv_geometry;
+
+struct named_conv {
+  const char* name;
+  conv_geometry g;
+};
+
+// torchvision ResNet-50 v1.5 (stride on the 3x3 conv of each stage's first bottleneck)
+const named_conv resnet50_layers[] = {
+    {"conv1_7x7s2_3-64_224", {3, 224, 224, 64, 7, 7, 2, 2, 3, 3, 3, 3}},
+    {"l1_1x1_64-64_56", {64, 56, 56, 64, 1, 1}},
+    {"l1_3x3_64-64_56", {64, 56, 56, 64, 3, 3, 1, 1, 1, 1, 1, 1}},
+    {"l1_1x1_64-256_56", {64, 56, 56, 256, 1, 1}},
+    {"l2_3x3s2_128-128_56", {128, 56, 56, 128, 3, 3, 2, 2, 1, 1, 1, 1}},
+    {"l2_3x3_128-128_28", {128, 28, 28, 128, 3, 3, 1, 1, 1, 1, 1, 1}},
+    {"l3_3x3_256-256_14", {256, 14, 14, 256, 3, 3, 1, 1, 1, 1, 1, 1}},
+    {"l3_1x1_1024-256_14", {1024, 14, 14, 256, 1, 1}},
+    {"l4_3x3_512-512_7", {512, 7, 7, 512, 3, 3, 1, 1, 1, 1, 1, 1}},
+    {"l4_1x1_512-2048_7", {512, 7, 7, 2048, 1, 1}},
+};
+
+void bm_conv_f32_ctnn(benchmark::State& state, conv_geometry g) {
+  const auto in = ctnn_bench::random_f32(size_t(g.in_elems()), 1);
+  const auto w = ctnn_bench::random_f32(size_t(g.weight_elems()), 2);
+  const auto b = ctnn_bench::random_f32(size_t(g.out_c), 3);
+  std::vector<float> out(size_t(g.out_elems()));
+  std::vector<unsigned char> scratch(ctnn::kernels::conv2d_f32_scratch_bytes(g) + 64);
+  for (auto _ : state) {
+    ctnn::kernels::conv2d_f32(g, in.data(), w.data(), b.data(), out.data(), scratch.data(), scratch.size());
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  ctnn_bench::set_rate(state, "GFLOP/s", 2.0 * double(g.macs()));
+}
+
+#if CTNN_BENCH_OPENBLAS
+void bm_conv_f32_openblas(benchmark::State& state, conv_geometry g) {
+  openblas_set_num_threads(1);
+  const auto in = ctnn_bench::random_f32(size_t(g.in_elems()), 1);
+  const auto w = ctnn_bench::random_f32(size_t(g.weight_elems()), 2);
+  std::vector<float> out(size_t(g.out_elems()));
+  std::vector<float> col(size_t(ctnn::kernels::im2col_scratch_elems(g)) + 1);
+  const int M = int(g.out_c), N = int(g.out_h() * g.out_w()), K = int(g.gemm_k());
+  for (auto _ : state) {
+    const float* bm = in.data();
+    if (!g.pointwise()) {
+      ctnn::kernels::detail::im2col<float>(g, in.data(), col.data(), 0.0f);
+      bm = col.data();
+    }
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, w.data(), K, bm, N, 0.0f, out.data(), N);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  ctnn_bench::set_rate(state, "GFLOP/s", 2.0 * double(g.macs()));
+}
+#endif
+
+void bm_conv_s8_ctnn(benchmark::State& state, conv_geometry g) {
+  const auto in = ctnn_bench::random_s8(size_t(g.in_elems()), 1);
+  const auto w = ctnn_bench::random_s8(size_t(g.weight_elems()), 2);
+  std::vector<int32_t> bias(size_t(g.out_c), 100);
+  std::vector<int32_t> mult(size_t(g.out_c)), shift(size_t(g.out_c));
+  for (size_t i = 0; i < mult.size(); ++i) {
+    const auto q = ctnn::quant::quantize_multiplier(1.0 / (128.0 * double(g.gemm_k()) + double(i)));
+    mult[i] = q.multiplier;
+    shift[i] = q.shift;
+  }
+  const ctnn::ref::gemm_s8_params p{-3, 0, 2, mult.data(), shift.data(), true, 2, 127};
+  std::vector<int8_t> out(size_t(g.out_elems()));
+  std::vector<int32_t> scratch(ctnn::kernels::conv2d_s8_scratch_bytes(g) / 4 + 16);
+  for (auto _ : state) {
+    ctnn::kernels::conv2d_s8(g, in.data(), w.data(), bias.data(), out.data(), p, scratch.data(), scratch.size() * 4);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  ctnn_bench::set_rate(state, "GOP/s", 2.0 * double(g.macs()));
+}
+
+void register_all() {
+  for (const auto& l : resnet50_layers) {
+    benchmark::RegisterBenchmark((std::string("BM_conv_f32/") + l.name + "/ctnn").c_str(), bm_conv_f32_ctnn, l.g)
+        ->Unit(benchmark::kMicrosecond);
+#if CTNN_BENCH_OPENBLAS
+    benchmark::RegisterBenchmark((std::string("BM_conv_f32/") + l.name + "/openblas").c_str(), bm_conv_f32_openblas,
+                                 l.g)
+        ->Unit(benchmark::kMicrosecond);
+#endif
+    benchmark::RegisterBenchmark((std::string("BM_conv_s8/") + l.name + "/ctnn").c_str(), bm_conv_s8_ctnn, l.g)
+        ->Unit(benchmark::kMicrosecond);
+  }
+}
+
+const int registered = (register_all(), 0);
+
+}  // namespace
