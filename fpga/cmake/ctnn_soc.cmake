@@ -84,3 +84,12 @@ target_compile_features(ctnn-core-sim PRIVATE cxx_std_20)
 target_include_directories(ctnn-core-sim SYSTEM PRIVATE
   ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd
   ${CMAKE_CURRENT_BINARY_DIR}/ctnn_core_model)
+
+if(CTNN_YOSYS)
+  # The core must synthesize: generic Yosys synthesis, no latches, no problems found by check.
+  add_test(NAME soc.synth_core
+    COMMAND ${CMAKE_COMMAND} -DYOSYS=${CTNN_YOSYS} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/synth_core
+            "-DSOURCES=${CTNN_FPGA_RTL}/ctnn_core.v;${CTNN_FPGA_RTL}/ctnn_core_div.v"
+            -P ${CMAKE_CURRENT_SOURCE_DIR}/tb/core_synth_check.cmake)
+  set_tests_properties(soc.synth_core PROPERTIES LABELS "soc;synth" TIMEOUT 300)
+endif()
