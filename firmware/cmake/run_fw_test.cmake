@@ -1,5 +1,6 @@
 # Runs one firmware test (cmake -P) and checks both the exit status and the expected stdout lines.
 #   -DCMD=<command;args>  -DPASS_LINE=<line>  [-DEXTRA_LINE=<line>]  [-DEXPECT_RC=<status>]  [-DTIMEOUT=<s>]
+#   [-DEXPECT_REGEX=<regex>]: stdout must match it.
 #   [-DREF_CMD=<command>]: a host program; each line it prints must also be on the target's stdout.
 if(NOT DEFINED CMD OR NOT DEFINED PASS_LINE)
   message(FATAL_ERROR "run_fw_test.cmake needs CMD and PASS_LINE")
@@ -39,3 +40,6 @@ foreach(line IN LISTS lines)
     message(FATAL_ERROR "firmware test: stdout lacks the line '${line}'")
   endif()
 endforeach()
+if(DEFINED EXPECT_REGEX AND NOT "\n${out}" MATCHES "${EXPECT_REGEX}")
+  message(FATAL_ERROR "firmware test: stdout does not match '${EXPECT_REGEX}'")
+endif()

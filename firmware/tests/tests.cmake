@@ -9,10 +9,11 @@
 #   EXPECT_RC:   the exit status the runner requires (default 0).
 #   EXPECT_LINE: the line the runner requires on stdout (default the pass line).
 #   EXTRA_LINE:  a second required line.
+#   EXPECT_REGEX: a regular expression stdout must match.
 #   HOST_TWIN:   a host source (in firmware/host/); every line it prints must be printed by the target.
 set(CTNN_FW_TESTS "")
 macro(ctnn_fw_test name)
-  cmake_parse_arguments(fwt "OWN_MAIN" "EXPECT_RC;EXPECT_LINE;EXTRA_LINE;MAX_CYCLES;HOST_TWIN" "SOURCES;PLATFORMS" ${ARGN})
+  cmake_parse_arguments(fwt "OWN_MAIN" "EXPECT_RC;EXPECT_LINE;EXTRA_LINE;EXPECT_REGEX;MAX_CYCLES;HOST_TWIN" "SOURCES;PLATFORMS" ${ARGN})
   list(APPEND CTNN_FW_TESTS ${name})
   set(CTNN_FW_TEST_${name}_SOURCES ${fwt_SOURCES})
   set(CTNN_FW_TEST_${name}_PLATFORMS ${fwt_PLATFORMS})
@@ -27,6 +28,7 @@ macro(ctnn_fw_test name)
   endif()
   set(CTNN_FW_TEST_${name}_EXTRA_LINE "${fwt_EXTRA_LINE}")
   set(CTNN_FW_TEST_${name}_HOST_TWIN "${fwt_HOST_TWIN}")
+  set(CTNN_FW_TEST_${name}_EXPECT_REGEX "${fwt_EXPECT_REGEX}")
   set(CTNN_FW_TEST_${name}_MAX_CYCLES 20000000)
   if(DEFINED fwt_MAX_CYCLES)
     set(CTNN_FW_TEST_${name}_MAX_CYCLES ${fwt_MAX_CYCLES})
@@ -47,5 +49,8 @@ ctnn_fw_test(exit_code        SOURCES exit_code.c        PLATFORMS qemu soc core
              EXPECT_RC 42 EXPECT_LINE "ctnn-test: exit 42")
 ctnn_fw_test(hang             SOURCES hang.c             PLATFORMS soc OWN_MAIN
              EXPECT_RC 125 EXPECT_LINE "ctnn-test: hang" MAX_CYCLES 20000)
+ctnn_fw_test(trap_report      SOURCES trap_report.c      PLATFORMS qemu soc core OWN_MAIN
+             EXPECT_RC 255 EXPECT_LINE "ctnn-test: trapping"
+             EXPECT_REGEX "ctnn: unexpected trap mcause=0x0000000b mepc=0x80[0-9a-f]+ mtval=0x00000000")
 ctnn_fw_test(lenet5_int8      SOURCES lenet5_int8.cpp    PLATFORMS qemu soc
              HOST_TWIN lenet5_int8_host.cpp MAX_CYCLES 60000000)
