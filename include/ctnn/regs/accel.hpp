@@ -69,7 +69,7 @@ struct status : mmio::reg<status, "accel.STATUS", base + 0x00cu, 0x00000000u> {
 
 /// @brief ERR_CAUSE (+0x010): Why the last job stopped; cleared by a new start
 struct err_cause : mmio::reg<err_cause, "accel.ERR_CAUSE", base + 0x010u, 0x00000000u> {
-  /// CODE [3:0] ro, reset 0x0: 0 none, 1 ZERO_SIZE (M, N or K is 0), 2 START_BUSY, 3 ADDR_RANGE (a DMA address outside RAM), 4 ALIGN (address or stride not a multiple of 4), 5 BUS_ERR (error response), 6 K_TOO_BIG (K above 2^LOG2_KMAX), 7 BAD_SHIFT (per-tensor shift outside [-31, 30])
+  /// CODE [3:0] ro, reset 0x0: 0 none, 1 ZERO_SIZE (M, N or K is 0), 2 START_BUSY, 3 ADDR_RANGE (a DMA address outside RAM), 4 ALIGN (address or stride not a multiple of 4, or a stride shorter than a row), 5 BUS_ERR (error response), 6 K_TOO_BIG (K above 2^LOG2_KMAX), 7 BAD_SHIFT (per-tensor shift outside [-31, 30])
   struct code : mmio::field<err_cause, code, "accel.ERR_CAUSE.CODE", 3, 0, mmio::access::ro, 0x0u> {
     using field::field;
   };

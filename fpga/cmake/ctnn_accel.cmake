@@ -1,0 +1,73 @@
+# The GEMM accelerator: Verilator lint, the Verilated model with its C++ testbench (golden
+# model = ctnn::ref), ctnn-accel-bench, and an Icarus smoke test of the same RTL.
+set(CTNN_ACCEL_RTL
+    ${CTNN_FPGA_RTL}/ctnn_accel.v ${CTNN_FPGA_RTL}/ctnn_accel_regs.v
+    ${CTNN_FPGA_RTL}/ctnn_accel_load.v ${CTNN_FPGA_RTL}/ctnn_accel_feed.v
+    ${CTNN_FPGA_RTL}/ctnn_accel_store.v ${CTNN_FPGA_RTL}/ctnn_accel_requant.v
+    ${CTNN_FPGA_RTL}/ctnn_accel_spad.v ${CTNN_FPGA_RTL}/ctnn_dma.v
+    ${CTNN_FPGA_RTL}/ctnn_mesh.v ${CTNN_FPGA_RTL}/ctnn_tile.v ${CTNN_FPGA_RTL}/ctnn_pe.v)
+set(CTNN_ACCEL_DIM 8)
+set(CTNN_ACCEL_LOG2_KMAX 13)   # K up to 8192: every ResNet-50 convolution fits
+set(CTNN_ACCEL_RAM_BYTES 16777216)  # the testbench RAM (16 MiB: ResNet-50's im2col buffers)
+
+if(CTNN_VERILATOR)
+  add_test(NAME accel.lint
+           COMMAND ${CTNN_VERILATOR} --lint-only -Wall -I${CTNN_FPGA_RTL}
+                   ${CMAKE_CURRENT_SOURCE_DIR}/lint/accel.vlt ${CTNN_ACCEL_RTL}
+                   --top-module ctnn_accel)
+  add_test(NAME accel.lint_dim4_tile2
+           COMMAND ${CTNN_VERILATOR} --lint-only -Wall -I${CTNN_FPGA_RTL}
+                   ${CMAKE_CURRENT_SOURCE_DIR}/lint/accel.vlt ${CTNN_ACCEL_RTL}
+                   --top-module ctnn_accel -GDim=16 -GTileDim=2)
+  set_tests_properties(accel.lint accel.lint_dim4_tile2 PROPERTIES LABELS "accel;lint")
+endif()
+
+find_package(verilator HINTS $ENV{VERILATOR_ROOT} /usr/share/verilator)
+if(verilator_FOUND)
+  add_library(ctnn_accel_model STATIC)
+  verilate(ctnn_accel_model
+           SOURCES ${CTNN_ACCEL_RTL}
+           TOP_MODULE ctnn_accel
+           PREFIX Vctnn_accel
+           DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/accel_model
+           INCLUDE_DIRS ${CTNN_FPGA_RTL}
+           VERILATOR_ARGS -O3 --x-assign fast --x-initial fast -Wno-fatal
+                          -GDim=${CTNN_ACCEL_DIM} -GLog2KMax=${CTNN_ACCEL_LOG2_KMAX}
+                          -GRamSize=${CTNN_ACCEL_RAM_BYTES})
+  # Generated code: warnings off for this target only (the preset's -Werror stays elsewhere).
+  target_compile_options(ctnn_accel_model PRIVATE -w -O2)
+
+  function(ctnn_accel_tb_target name src)
+    add_executable(${name} ${src})
+    target_link_libraries(${name} PRIVATE ctnn_accel_model ctnn::ctnn)
+    # Verilator's headers are system headers here, so the preset's warnings apply to our code only.
+    target_include_directories(${name} SYSTEM PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/accel_model
+                               ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
+    target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/tb)
+    target_compile_definitions(${name} PRIVATE CTNN_TB_DIM=${CTNN_ACCEL_DIM}
+                               CTNN_TB_LOG2_KMAX=${CTNN_ACCEL_LOG2_KMAX}
+                               CTNN_TB_RAM_BYTES=${CTNN_ACCEL_RAM_BYTES}u)
+  endfunction()
+
+  ctnn_accel_tb_target(ctnn-accel-tb ${CMAKE_CURRENT_SOURCE_DIR}/tb/accel_tb.cpp)
+  add_test(NAME accel.verilator_10k_gemms COMMAND ctnn-accel-tb 10000 1)
+  set_tests_properties(accel.verilator_10k_gemms PROPERTIES LABELS "accel" TIMEOUT 900)
+
+  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/tb/accel_bench.cpp)
+    ctnn_accel_tb_target(ctnn-accel-bench ${CMAKE_CURRENT_SOURCE_DIR}/tb/accel_bench.cpp)
+    add_test(NAME accel.bench_smoke COMMAND ctnn-accel-bench --quick)
+    set_tests_properties(accel.bench_smoke PROPERTIES LABELS "accel")
+  endif()
+else()
+  message(WARNING "Verilator's CMake package not found: the accelerator model and tests are skipped")
+endif()
+
+if(CTNN_IVERILOG AND CTNN_VVP AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/tb/accel_smoke_tb.v)
+  add_test(NAME accel.icarus_build
+           COMMAND ${CTNN_IVERILOG} -g2005 -Wall -I${CTNN_FPGA_RTL} -o ${CMAKE_CURRENT_BINARY_DIR}/accel_smoke.vvp
+                   -s accel_smoke_tb ${CMAKE_CURRENT_SOURCE_DIR}/tb/accel_smoke_tb.v ${CTNN_ACCEL_RTL})
+  add_test(NAME accel.icarus_smoke COMMAND ${CTNN_VVP} -n ${CMAKE_CURRENT_BINARY_DIR}/accel_smoke.vvp)
+  set_tests_properties(accel.icarus_build PROPERTIES FIXTURES_SETUP accel_vvp LABELS "accel")
+  set_tests_properties(accel.icarus_smoke PROPERTIES FIXTURES_REQUIRED accel_vvp
+                       PASS_REGULAR_EXPRESSION "accel smoke: PASS" LABELS "accel")
+endif()

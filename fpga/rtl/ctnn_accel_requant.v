@@ -1,0 +1,72 @@
+// One lane of TFLite requantization, three pipeline stages with a common enable:
+//   s1: x' = x << max(shift, 0)                         (wraps mod 2^32)
+//   s2: ab = x' * multiplier                            (64-bit)
+//   s3: h = SaturatingRoundingDoublingHighMul = (ab + nudge) / 2^31, toward zero
+//       y = RoundingDivideByPOT(h, max(-shift, 0)), then clamp(y + out_zp, lo, hi)
+// Bit-exact with ctnn::quant::multiply_by_quantized_multiplier and ctnn::ref::requantize.
+`default_nettype none
+
+module ctnn_accel_requant (
+  input  wire        clk_i,
+  input  wire        rst_ni,
+  input  wire        en_i,
+  input  wire [31:0] x_i,
+  input  wire [31:0] mult_i,
+  input  wire [7:0]  shift_i,     // signed, [-31, 30]
+  input  wire [7:0]  out_zp_i,    // signed
+  input  wire [7:0]  lo_i,        // signed clamp bounds
+  input  wire [7:0]  hi_i,
+  output reg  [7:0]  y_o
+);
+  // ---- s1 ----
+  wire        shift_pos = !shift_i[7] && (shift_i != 8'd0);
+  wire [4:0]  left = shift_pos ? shift_i[4:0] : 5'd0;
+  wire [7:0]  neg_shift = 8'd0 - shift_i;
+  wire [5:0]  right = shift_pos ? 6'd0 : neg_shift[5:0];
+  reg  [31:0] xs_q, m1_q;
+  reg  [5:0]  r1_q, r2_q;
+  reg  [7:0]  zp1_q, zp2_q, lo1_q, lo2_q, hi1_q, hi2_q;
+  // ---- s2 ----
+  reg  signed [63:0] ab_q;
+  reg                ovf_q;
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      xs_q <= 32'd0; m1_q <= 32'd0; r1_q <= 6'd0; r2_q <= 6'd0;
+      zp1_q <= 8'd0; zp2_q <= 8'd0; lo1_q <= 8'd0; lo2_q <= 8'd0; hi1_q <= 8'd0; hi2_q <= 8'd0;
+      ab_q <= 64'sd0; ovf_q <= 1'b0;
+    end else if (en_i) begin
+      xs_q <= x_i << left;
+      m1_q <= mult_i;
+      r1_q <= right;
+      zp1_q <= out_zp_i; lo1_q <= lo_i; hi1_q <= hi_i;
+      ab_q <= $signed(xs_q) * $signed(m1_q);
+      ovf_q <= (xs_q == 32'h8000_0000) && (m1_q == 32'h8000_0000);
+      r2_q <= r1_q;
+      zp2_q <= zp1_q; lo2_q <= lo1_q; hi2_q <= hi1_q;
+    end
+  end
+
+  // ---- s3 (combinational into y_o) ----
+  wire signed [63:0] nudge = ab_q[63] ? (64'sd1 - (64'sd1 <<< 30)) : (64'sd1 <<< 30);
+  wire signed [63:0] sum = ab_q + nudge;
+  wire signed [63:0] sum_adj = sum[63] ? sum + 64'sh7FFF_FFFF : sum;   // truncate toward zero
+  wire signed [63:0] quo = sum_adj >>> 31;
+  wire signed [31:0] h = ovf_q ? 32'sh7FFF_FFFF : quo[31:0];
+  wire        [31:0] mask = (r2_q == 6'd0) ? 32'd0 : (32'hFFFF_FFFF >> (6'd32 - r2_q));
+  wire        [31:0] rem = h & mask;
+  wire        [31:0] thr = (mask >> 1) + {31'd0, h[31]};
+  wire signed [31:0] shr = h >>> r2_q;
+  wire signed [31:0] y = shr + ((rem > thr) ? 32'sd1 : 32'sd0);
+  wire signed [32:0] yz = {y[31], y} + {{25{zp2_q[7]}}, zp2_q};
+  wire signed [32:0] lo33 = {{25{lo2_q[7]}}, lo2_q};
+  wire signed [32:0] hi33 = {{25{hi2_q[7]}}, hi2_q};
+  wire signed [32:0] yc = (yz < lo33) ? lo33 : ((yz > hi33) ? hi33 : yz);
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) y_o <= 8'd0;
+    else if (en_i) y_o <= yc[7:0];
+  end
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,202 @@
+// Host harness around the Verilated ctnn_accel: a cycle loop, a RAM model on the DMA master
+// port (a ctnn-bus slave with latency 1 that checks the master keeps BUS.md's rules), and an
+// MMIO master so that ctnn::mmio's typed registers drive the real register file.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "Vctnn_accel.h"
+#include "ctnn/regs/accel.hpp"
+#include "verilated.h"
+
+namespace ctnn::tb {
+
+namespace soc = ctnn::regs::soc;
+
+/// @brief The Verilated accelerator with a RAM on its DMA port.
+class accel_sim {
+ public:
+  static constexpr uint32_t ram_base = soc::ram.base;
+
+  explicit accel_sim(uint32_t ram_bytes, uint32_t seed = 1)
+      : ram_(ram_bytes, 0), rng_(seed), top_(std::make_unique<Vctnn_accel>(&ctx_)) {
+    top_->rst_ni = 0;
+    for (int i = 0; i < 4; ++i) tick();
+    top_->rst_ni = 1;
+    tick();
+  }
+
+  // ---- RAM --------------------------------------------------------------------------------
+  [[nodiscard]] uint32_t ram_size() const { return static_cast<uint32_t>(ram_.size()); }
+  uint8_t* ram(uint32_t addr) {
+    if (addr < ram_base || addr - ram_base >= ram_.size()) throw std::out_of_range("ram address");
+    return ram_.data() + (addr - ram_base);
+  }
+  /// Probability in [0, 1] that the RAM refuses a DMA request in a cycle (back-pressure test).
+  void set_stall_probability(double p) { stall_p_ = p; }
+  /// Makes the RAM answer rsp_err for any access to the word at addr (0 = none).
+  void poison(uint32_t addr) { poison_ = addr; }
+  [[nodiscard]] uint64_t cycle() const { return cycle_; }
+  [[nodiscard]] bool irq() const { return top_->irq_o != 0; }
+
+  // ---- MMIO -------------------------------------------------------------------------------
+  struct mmio_result {
+    uint32_t data;
+    bool err;
+  };
+  mmio_result mmio(uint32_t addr, bool we, uint32_t wdata, uint8_t wstrb = 0xF) {
+    top_->s_req_valid_i = 1;
+    top_->s_req_addr_i = addr;
+    top_->s_req_we_i = we;
+    top_->s_req_wdata_i = wdata;
+    top_->s_req_wstrb_i = we ? wstrb : 0;
+    tick();  // accepted (req_ready is always 1)
+    top_->s_req_valid_i = 0;
+    top_->s_req_we_i = 0;
+    if (!top_->s_rsp_valid_o) throw std::runtime_error("MMIO: no response after one cycle");
+    const mmio_result r{top_->s_rsp_rdata_o, top_->s_rsp_err_o != 0};
+    return r;
+  }
+
+  // ---- clock ------------------------------------------------------------------------------
+  void tick() {
+    top_->clk_i = 0;
+    top_->eval();
+    // The RAM slave: decide acceptance for this cycle from the (registered) request.
+    const bool ready = !(stall_p_ > 0 && std::bernoulli_distribution(stall_p_)(rng_));
+    top_->m_req_ready_i = ready;
+    top_->eval();
+    const bool valid = top_->m_req_valid_o != 0;
+    check_stable(valid, ready);
+    bool rsp = false, err = false;
+    uint32_t rdata = 0;
+    if (valid && ready) {
+      rsp = true;
+      const uint32_t a = top_->m_req_addr_o;
+      if ((a & 3u) != 0 || a < ram_base || a - ram_base > ram_.size() - 4 || (poison_ && a == poison_)) {
+        err = true;
+        ++errors_;
+      } else if (top_->m_req_we_o) {
+        for (unsigned l = 0; l < 4; ++l)
+          if (top_->m_req_wstrb_o & (1u << l))
+            ram_[a - ram_base + l] = static_cast<uint8_t>(top_->m_req_wdata_o >> (8 * l));
+        ++writes_;
+      } else {
+        std::memcpy(&rdata, &ram_[a - ram_base], 4);
+        ++reads_;
+      }
+    }
+    top_->clk_i = 1;
+    top_->eval();
+    // Response one cycle after acceptance (BUS.md rule 3).
+    top_->m_rsp_valid_i = rsp;
+    top_->m_rsp_err_i = err;
+    top_->m_rsp_rdata_i = err ? 0 : rdata;
+    ++cycle_;
+  }
+
+  [[nodiscard]] uint64_t bus_reads() const { return reads_; }
+  [[nodiscard]] uint64_t bus_writes() const { return writes_; }
+  [[nodiscard]] uint64_t bus_errors() const { return errors_; }
+
+ private:
+  // BUS.md rule 1: an offered request stays, unchanged, until accepted.
+  void check_stable(bool valid, bool ready) {
+    if (pending_) {
+      if (!valid || top_->m_req_addr_o != p_addr_ || top_->m_req_we_o != p_we_ ||
+          top_->m_req_wdata_o != p_wdata_ || top_->m_req_wstrb_o != p_wstrb_)
+        throw std::runtime_error("DMA broke BUS.md rule 1 (request changed before acceptance)");
+    }
+    if (valid && !top_->m_req_we_o && top_->m_req_wstrb_o != 0)
+      throw std::runtime_error("DMA read with wstrb != 0");
+    pending_ = valid && !ready;
+    p_addr_ = top_->m_req_addr_o;
+    p_we_ = top_->m_req_we_o;
+    p_wdata_ = top_->m_req_wdata_o;
+    p_wstrb_ = top_->m_req_wstrb_o;
+  }
+
+  std::vector<uint8_t> ram_;
+  std::mt19937 rng_;
+  VerilatedContext ctx_;
+  std::unique_ptr<Vctnn_accel> top_;
+  double stall_p_ = 0;
+  uint32_t poison_ = 0;
+  uint64_t cycle_ = 0, reads_ = 0, writes_ = 0, errors_ = 0;
+  bool pending_ = false;
+  uint32_t p_addr_ = 0, p_wdata_ = 0;
+  uint8_t p_we_ = 0, p_wstrb_ = 0;
+};
+
+/// @brief A ctnn::mmio bus whose loads and stores are MMIO transactions on the simulation.
+struct sim_bus {
+  static inline accel_sim* sim = nullptr;
+  static uint32_t load(uint32_t addr) {
+    const auto r = sim->mmio(addr, false, 0);
+    if (r.err) throw std::runtime_error("MMIO read error at " + std::to_string(addr));
+    return r.data;
+  }
+  static void store(uint32_t addr, uint32_t v) {
+    const auto r = sim->mmio(addr, true, v);
+    if (r.err) throw std::runtime_error("MMIO write error at " + std::to_string(addr));
+  }
+};
+
+/// @brief One GEMM job as the driver sees it (addresses in RAM, strides in bytes).
+struct gemm_job {
+  int M = 0, N = 0, K = 0;
+  uint32_t a = 0, b = 0, c = 0, bias = 0, mult = 0, shift = 0;
+  uint32_t lda = 0, ldb = 0, ldc = 0;
+  int32_t a_zp = 0, b_zp = 0, out_zp = 0, act_min = -128, act_max = 127;
+  int32_t multiplier = 1 << 30, shift_amount = 0;
+  bool raw = false, relu = false, per_channel = false, bias_en = false;
+};
+
+/// @brief Programs the registers of a job through ctnn::mmio (the typed driver layer).
+inline void program(const gemm_job& j) {
+  namespace a = ctnn::regs::accel;
+  using ctnn::mmio::write;
+  using B = sim_bus;
+  auto u = [](int32_t v) { return static_cast<uint32_t>(v); };
+  write<B>(a::cfg::out_raw{j.raw}, a::cfg::relu{j.relu}, a::cfg::per_channel{j.per_channel},
+           a::cfg::bias_en{j.bias_en});
+  write<B>(a::m::value{u(j.M)});
+  write<B>(a::n::value{u(j.N)});
+  write<B>(a::k::value{u(j.K)});
+  write<B>(a::a_addr::value{j.a});
+  write<B>(a::b_addr::value{j.b});
+  write<B>(a::c_addr::value{j.c});
+  write<B>(a::bias_addr::value{j.bias});
+  write<B>(a::mult_addr::value{j.mult});
+  write<B>(a::shift_addr::value{j.shift});
+  write<B>(a::lda::value{j.lda});
+  write<B>(a::ldb::value{j.ldb});
+  write<B>(a::ldc::value{j.ldc});
+  write<B>(a::zp::a_zp{u(j.a_zp) & 0xFFu}, a::zp::b_zp{u(j.b_zp) & 0xFFu},
+           a::zp::out_zp{u(j.out_zp) & 0xFFu});
+  write<B>(a::clamp::act_min{u(j.act_min) & 0xFFu}, a::clamp::act_max{u(j.act_max) & 0xFFu});
+  write<B>(a::mult::value{u(j.multiplier)});
+  write<B>(a::shift::value{u(j.shift_amount) & 0xFFu});
+  write<B>(a::irq_en::done{1}, a::irq_en::error{1});
+}
+
+/// @brief Starts the programmed job and runs until the interrupt; returns STATUS.
+inline uint32_t run_to_irq(accel_sim& sim, uint64_t max_cycles) {
+  namespace a = ctnn::regs::accel;
+  ctnn::mmio::write<sim_bus>(a::ctrl::start{1});
+  const uint64_t until = sim.cycle() + max_cycles;
+  while (!sim.irq()) {
+    if (sim.cycle() > until) throw std::runtime_error("accelerator: no interrupt (hang)");
+    sim.tick();
+  }
+  const uint32_t status = ctnn::mmio::read<sim_bus, a::status>();
+  ctnn::mmio::write<sim_bus>(a::status::done{1}, a::status::error{1});
+  return status;
+}
+
+}  // namespace ctnn::tb
