@@ -5,13 +5,19 @@
 //                                +-> DIV (32 cycles)                ------------+    the bus stalls)
 //   The state that finishes an instruction offers the next fetch in the same cycle, and EXEC
 //   offers the load/store request itself; FETCH and MEM only retry a request the bus did not take.
-//   So an ALU instruction takes 2 cycles, a load or store 3, a division 35.
+//   With ExecInFetch (default) EXEC merges into the cycle the fetch response arrives: an ALU
+//   instruction takes 1 cycle, a load or store 2, a division 34 (without: 2, 3, 35).
 //   Any stage may trap instead: mepc/mcause/mtval/mstatus are written and pc <= mtvec.
 // Multiplication is single-cycle (33x33 signed product); division iterative (ctnn_core_div).
 `default_nettype none
 
 module ctnn_core #(
-  parameter [31:0] BootAddr = 32'h8000_0000
+  parameter [31:0] BootAddr    = 32'h8000_0000,
+  // 1: execute in the cycle the fetch response arrives (ALU op 1 cycle, load/store 2; longer
+  //    combinational path, register file read asynchronously from the bus data).
+  // 0: register the instruction first (ALU op 2 cycles, load/store 3; the register file read
+  //    address comes from a register, so it maps onto synchronous block RAM).
+  parameter        ExecInFetch = 1'b1
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
@@ -107,19 +113,24 @@ module ctnn_core #(
   reg [63:0] minstret_q /* verilator public_flat_rd */;
 
   // ---- decode ----
-  wire [6:0]  opcode = instr_q[6:0];
-  wire [4:0]  rd     = instr_q[11:7];
-  wire [2:0]  funct3 = instr_q[14:12];
-  wire [4:0]  rs1    = instr_q[19:15];
-  wire [4:0]  rs2    = instr_q[24:20];
-  wire [6:0]  funct7 = instr_q[31:25];
-  wire [11:0] csr_addr = instr_q[31:20];
+  // ExecInFetch: the instruction executes in the cycle its fetch response arrives (rsp_rdata_i);
+  // otherwise it is registered first (instr_q) and executes in S_EXEC.
+  wire [31:0] instr = (ExecInFetch && state_q == S_FETCH_WAIT) ? rsp_rdata_i : instr_q;
+  wire        exec  = ExecInFetch ? (state_q == S_FETCH_WAIT && rsp_valid_i && !rsp_err_i)
+                                  : (state_q == S_EXEC);
+  wire [6:0]  opcode = instr[6:0];
+  wire [4:0]  rd     = instr[11:7];
+  wire [2:0]  funct3 = instr[14:12];
+  wire [4:0]  rs1    = instr[19:15];
+  wire [4:0]  rs2    = instr[24:20];
+  wire [6:0]  funct7 = instr[31:25];
+  wire [11:0] csr_addr = instr[31:20];
 
-  wire [31:0] imm_i = {{20{instr_q[31]}}, instr_q[31:20]};
-  wire [31:0] imm_s = {{20{instr_q[31]}}, instr_q[31:25], instr_q[11:7]};
-  wire [31:0] imm_b = {{19{instr_q[31]}}, instr_q[31], instr_q[7], instr_q[30:25], instr_q[11:8], 1'b0};
-  wire [31:0] imm_u = {instr_q[31:12], 12'd0};
-  wire [31:0] imm_j = {{11{instr_q[31]}}, instr_q[31], instr_q[19:12], instr_q[20], instr_q[30:21], 1'b0};
+  wire [31:0] imm_i = {{20{instr[31]}}, instr[31:20]};
+  wire [31:0] imm_s = {{20{instr[31]}}, instr[31:25], instr[11:7]};
+  wire [31:0] imm_b = {{19{instr[31]}}, instr[31], instr[7], instr[30:25], instr[11:8], 1'b0};
+  wire [31:0] imm_u = {instr[31:12], 12'd0};
+  wire [31:0] imm_j = {{11{instr[31]}}, instr[31], instr[19:12], instr[20], instr[30:21], 1'b0};
 
   wire [31:0] rs1_val = (rs1 == 5'd0) ? 32'd0 : rf_q[rs1];
   wire [31:0] rs2_val = (rs2 == 5'd0) ? 32'd0 : rf_q[rs2];
@@ -178,7 +189,7 @@ module ctnn_core #(
   wire [31:0]        mul_res = (funct3 == 3'b000) ? mul_p[31:0] : mul_p[63:32];
 
   // ---- divider ----
-  wire        div_start = state_q == S_EXEC && is_div;
+  wire        div_start = exec && is_div;
   wire        div_done;
   wire [31:0] div_res;
   ctnn_core_div u_div (
@@ -293,10 +304,10 @@ module ctnn_core #(
   wire csr_legal = csr_exists && !(csr_write && csr_addr[11:10] == 2'b11);
 
   // ---- SYSTEM with funct3 == 0 ----
-  wire is_ecall  = is_system && instr_q == 32'h0000_0073;
-  wire is_ebreak = is_system && instr_q == 32'h0010_0073;
-  wire is_mret   = is_system && instr_q == 32'h3020_0073;
-  wire is_wfi    = is_system && instr_q == 32'h1050_0073;   // no interrupts: a nop
+  wire is_ecall  = is_system && instr == 32'h0000_0073;
+  wire is_ebreak = is_system && instr == 32'h0010_0073;
+  wire is_mret   = is_system && instr == 32'h3020_0073;
+  wire is_wfi    = is_system && instr == 32'h1050_0073;   // no interrupts: a nop
 
   wire legal =
       is_lui || is_auipc || is_jal ||
@@ -310,7 +321,7 @@ module ctnn_core #(
       (is_csr && csr_legal) ||
       is_ecall || is_ebreak || is_mret || is_wfi;
 
-  // ---- execute: the outcome of the instruction in instr_q ----
+  // ---- execute: the outcome of the instruction in instr ----
   reg        ex_trap;
   reg [3:0]  ex_cause;
   reg [31:0] ex_tval;
@@ -327,7 +338,7 @@ module ctnn_core #(
     if (!legal) begin
       ex_trap = 1'b1;
       ex_cause = EXC_ILLEGAL;
-      ex_tval = instr_q;
+      ex_tval = instr;
     end else if (is_lui) begin
       ex_wb = 1'b1;
       ex_wdata = imm_u;
@@ -420,31 +431,11 @@ module ctnn_core #(
           trap       = 1'b1;
           trap_cause = EXC_INSN_FAULT;
           trap_tval  = pc_q;
-        end else begin
+        end else if (!ExecInFetch) begin
           state_d = S_EXEC;
         end
       end
-      S_EXEC: begin
-        if (ex_trap) begin
-          trap = 1'b1;
-        end else if (is_load || is_store) begin
-          bus_valid = 1'b1;
-          bus_addr  = {ls_addr[31:2], 2'b00};
-          bus_we    = is_store;
-          bus_wdata = is_store ? st_wdata : 32'd0;
-          bus_wstrb = is_store ? st_wstrb : 4'd0;
-          state_d   = req_ready_i ? S_MEM_WAIT : S_MEM;
-        end else if (is_div) begin
-          state_d = S_DIV;
-        end else begin
-          rf_we     = ex_wb;
-          retire    = 1'b1;
-          pc_d      = ex_next_pc;
-          bus_valid = 1'b1;
-          bus_addr  = ex_next_pc;
-          state_d   = req_ready_i ? S_FETCH_WAIT : S_FETCH;
-        end
-      end
+      S_EXEC: ;   // see `exec` below
       S_MEM: begin
         bus_valid = 1'b1;
         bus_addr  = {mem_addr_q[31:2], 2'b00};
@@ -479,6 +470,28 @@ module ctnn_core #(
       end
       default: state_d = S_FETCH;
     endcase
+    // The instruction itself, in S_EXEC or (ExecInFetch) in the cycle its fetch response arrives.
+    if (exec) begin
+      if (ex_trap) begin
+        trap = 1'b1;
+      end else if (is_load || is_store) begin
+        bus_valid = 1'b1;
+        bus_addr  = {ls_addr[31:2], 2'b00};
+        bus_we    = is_store;
+        bus_wdata = is_store ? st_wdata : 32'd0;
+        bus_wstrb = is_store ? st_wstrb : 4'd0;
+        state_d   = req_ready_i ? S_MEM_WAIT : S_MEM;
+      end else if (is_div) begin
+        state_d = S_DIV;
+      end else begin
+        rf_we     = ex_wb;
+        retire    = 1'b1;
+        pc_d      = ex_next_pc;
+        bus_valid = 1'b1;
+        bus_addr  = ex_next_pc;
+        state_d   = req_ready_i ? S_FETCH_WAIT : S_FETCH;
+      end
+    end
     if (trap) begin
       pc_d    = {mtvec_q, 2'b00};
       state_d = S_FETCH;
@@ -491,7 +504,7 @@ module ctnn_core #(
   assign req_wdata_o = bus_wdata;
   assign req_wstrb_o = bus_wstrb;
 
-  wire csr_we = state_q == S_EXEC && is_csr && legal && csr_write;
+  wire csr_we = exec && is_csr && legal && csr_write;
 
   always @(posedge clk_i) begin
     if (rf_we && rd != 5'd0) begin
@@ -524,7 +537,7 @@ module ctnn_core #(
       if (state_q == S_FETCH_WAIT && rsp_valid_i && !rsp_err_i) begin
         instr_q <= rsp_rdata_i;
       end
-      if (state_q == S_EXEC && (is_load || is_store) && !ex_trap) begin
+      if (exec && (is_load || is_store) && !ex_trap) begin
         mem_addr_q  <= ls_addr;
         mem_we_q    <= is_store;
         mem_wdata_q <= st_wdata;
@@ -562,7 +575,7 @@ module ctnn_core #(
         mtval_q        <= trap_tval;
         mstatus_mpie_q <= mstatus_mie_q;
         mstatus_mie_q  <= 1'b0;
-      end else if (state_q == S_EXEC && is_mret && legal) begin
+      end else if (exec && is_mret && legal) begin
         mstatus_mie_q  <= mstatus_mpie_q;
         mstatus_mpie_q <= 1'b1;
       end

@@ -4,7 +4,8 @@
 `default_nettype none
 
 module ctnn_soc #(
-  parameter integer RamBytes = 1048576         // at most CTNN_MAP_RAM_SIZE; the rest of it errors
+  parameter integer RamBytes = 1048576,        // at most CTNN_MAP_RAM_SIZE; the rest of it errors
+  parameter         CoreExecInFetch = 1'b1     // see ctnn_core
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
@@ -58,7 +59,8 @@ module ctnn_soc #(
 
   // ---- master 0: the core ----
   ctnn_core #(
-    .BootAddr (CTNN_MAP_RAM_BASE)
+    .BootAddr    (CTNN_MAP_RAM_BASE),
+    .ExecInFetch (CoreExecInFetch)
   ) u_core (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),

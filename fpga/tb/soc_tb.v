@@ -1,10 +1,13 @@
 // soc_tb: Icarus testbench of ctnn_soc; runs a firmware image given as a word hex file.
 //   vvp soc_tb.vvp +hex=prog.hex [+max_cycles=N]
+// Compile with -Psoc_tb.CoreExecInFetch=0 for the core's registered-instruction variant.
 // UART bytes go to stdout; at the exit device the run ends with the program's code as status
 // ($finish_and_return, an Icarus extension); the cycle limit ends it with status 125.
 `default_nettype none
 
-module soc_tb;
+module soc_tb #(
+  parameter CoreExecInFetch = 1'b1
+);
   reg         clk = 1'b0;
   reg         rst_n = 1'b0;
   wire        tx_valid;
@@ -12,7 +15,9 @@ module soc_tb;
   wire        exit_valid;
   wire [15:0] exit_code;
 
-  ctnn_soc u_soc (
+  ctnn_soc #(
+    .CoreExecInFetch (CoreExecInFetch)
+  ) u_soc (
     .clk_i           (clk),
     .rst_ni          (rst_n),
     .uart_tx_valid_o (tx_valid),
