@@ -1,12 +1,13 @@
 // ctnn-report: prints the compile-time analysis of a zoo model as a table, JSON or CSV.
 //   ctnn-report --list
-//   ctnn-report <model> [--dtype float32|int8] [--format table|json|csv]
+//   ctnn-report <model> [--dtype float32|int8] [--format table|json|csv] [--memory-svg FILE]
 #include <cstdio>
 #include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "ctnn/host/memory_svg.hpp"
 #include "ctnn/host/report.hpp"
 #include "ctnn/zoo/zoo.hpp"
 
@@ -29,7 +30,7 @@ int usage(const char* why) {
   if (why != nullptr) std::fprintf(stderr, "ctnn-report: %s\n", why);
   std::fprintf(stderr,
                "usage: ctnn-report --list\n"
-               "       ctnn-report <model> [--dtype float32|int8] [--format table|json|csv]\n"
+               "       ctnn-report <model> [--dtype float32|int8] [--format table|json|csv] [--memory-svg FILE]\n"
                "Run 'ctnn-report --list' for the model names.\n");
   return 2;
 }
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
   const std::vector<model_entry> zoo = models();
   std::string model;
   std::string format = "table";
+  std::string svg_path;
   ctnn::dtype type = ctnn::dtype::float32;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -68,6 +70,10 @@ int main(int argc, char** argv) {
       format = v;
       if (format != "table" && format != "json" && format != "csv")
         return usage(("unknown format '" + format + "' (expected table, json or csv)").c_str());
+    } else if (a == "--memory-svg") {
+      const char* v = value("--memory-svg");
+      if (v == nullptr) return usage("--memory-svg needs a file name");
+      svg_path = v;
     } else if (!a.empty() && a[0] == '-') {
       return usage(("unknown option '" + a + "'").c_str());
     } else if (model.empty()) {
@@ -83,6 +89,19 @@ int main(int argc, char** argv) {
     const std::string out = format == "json"  ? ctnn::host::to_json(r)
                             : format == "csv" ? ctnn::host::to_csv(r)
                                               : ctnn::host::to_table(r);
+    if (!svg_path.empty()) {
+      std::FILE* f = std::fopen(svg_path.c_str(), "wb");
+      if (f == nullptr) {
+        std::fprintf(stderr, "ctnn-report: cannot write '%s'\n", svg_path.c_str());
+        return 1;
+      }
+      const std::string svg = ctnn::host::memory_svg(r);
+      const bool ok = std::fwrite(svg.data(), 1, svg.size(), f) == svg.size();
+      if (std::fclose(f) != 0 || !ok) {
+        std::fprintf(stderr, "ctnn-report: error writing '%s'\n", svg_path.c_str());
+        return 1;
+      }
+    }
     std::fwrite(out.data(), 1, out.size(), stdout);
     return 0;
   }

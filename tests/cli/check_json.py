@@ -8,7 +8,7 @@ import sys
 PUBLISHED = {"lenet5": 61706, "alexnet": 61100840, "vgg16": 138357544, "googlenet": 6624904,
              "resnet18": 11689512, "resnet50": 25557032, "mobilenet_v2": 3504872}
 TOP = ["model", "dtype", "input_shape", "output_shape", "params_total", "weight_bytes", "macs_conv_linear",
-       "macs_total", "activation_bytes_sum", "peak_io_bytes", "layers"]
+       "macs_total", "activation_bytes_sum", "peak_io_bytes", "arena_bytes", "arena_lower_bound_bytes", "layers"]
 LAYER = ["name", "type", "input_shape", "output_shape", "params", "macs", "output_bytes", "read_bytes", "write_bytes"]
 
 exe = sys.argv[1]
@@ -36,4 +36,8 @@ for model in models:
         assert sum(l["output_bytes"] for l in layers) == d["activation_bytes_sum"]
         assert d["output_shape"] == layers[-1]["output_shape"]
         assert d["peak_io_bytes"] >= max(l["output_bytes"] for l in layers)
+        assert d["arena_bytes"] >= d["arena_lower_bound_bytes"] > 0
+        assert d["arena_bytes"] <= d["arena_baseline_bytes"]
+        for layer in layers:
+            assert 0 <= layer["arena_offset"] < d["arena_bytes"]
 print(f"checked {len(models)} models x 2 dtypes")

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ctnn/memory/planner.hpp"
 #include "ctnn/nn/network.hpp"
 
 namespace ctnn::host {
@@ -27,11 +28,28 @@ struct report_row {
   std::vector<int> inputs;  ///< tensor ids read (leaves)
 };
 
-/// Extra figures another part of ctnn (the planner) adds to the report as "key": value pairs.
-struct report_extra {
-  std::string key;
-  std::uint64_t value = 0;
-  std::string label;  ///< how the table names it
+/// One box of the memory picture: a tensor or a scratch buffer, alive over steps [first, last].
+struct memory_box {
+  int tensor = -1;  ///< tensor id, -1 for a layer's scratch
+  int leaf = -1;    ///< producing leaf (or the leaf owning the scratch); -1 for the network input
+  int first = 0;
+  int last = 0;
+  std::uint64_t offset = 0;
+  std::uint64_t bytes = 0;
+};
+
+/// The arena plan of the network in the report's dtype.
+struct memory_report {
+  std::uint64_t alignment = 0;
+  std::uint64_t arena_bytes = 0;
+  std::uint64_t lower_bound_bytes = 0;
+  std::uint64_t baseline_bytes = 0;
+  std::uint64_t plain_liveness_bytes = 0;
+  std::uint64_t largest_scratch_bytes = 0;
+  int peak_step = 0;
+  int steps = 0;
+  std::string strategy;
+  std::vector<memory_box> boxes;
 };
 
 struct report {
@@ -53,8 +71,45 @@ struct report {
   std::uint64_t peak_io_bytes = 0;
   int peak_io_layer = 0;
   std::vector<report_row> rows;  ///< all rows; rows[0] is the network
-  std::vector<report_extra> extras;
+  memory_report memory;
 };
+
+/// The plan of Net in dtype T as a memory_report.
+template <Network Net, dtype T>
+memory_report make_memory_report() {
+  constexpr const auto& p = memory::plan_of<Net, T>;
+  memory_report m;
+  m.alignment = p.alignment;
+  m.arena_bytes = p.arena_bytes;
+  m.lower_bound_bytes = p.lower_bound_bytes;
+  m.baseline_bytes = p.baseline_bytes;
+  m.plain_liveness_bytes = p.plain_liveness_bytes;
+  m.largest_scratch_bytes = p.scratch_total_bytes;
+  m.peak_step = p.peak_step;
+  m.steps = p.steps;
+  m.strategy = memory::name_of(p.chosen);
+  for (int32_t t = 0; t < p.n_tensors; ++t) {
+    const memory::tensor_plan& tp = p.tensors[static_cast<std::size_t>(t)];
+    m.boxes.push_back({t, t - 1, tp.first, tp.last, tp.offset, tp.bytes});
+  }
+  for (int32_t i = 0; i < p.steps; ++i)
+    if (p.scratch_bytes[static_cast<std::size_t>(i)] > 0)
+      m.boxes.push_back({-1, i, i, i, p.scratch_offset[static_cast<std::size_t>(i)], p.scratch_bytes[static_cast<std::size_t>(i)]});
+  return m;
+}
+
+template <Network Net>
+memory_report make_memory_report(dtype t) {
+  switch (t) {
+    // The plan depends on the element size only: uint8 plans as int8, int32 as float32.
+    case dtype::int8:
+    case dtype::uint8: return make_memory_report<Net, dtype::int8>();
+    case dtype::int16: return make_memory_report<Net, dtype::int16>();
+    case dtype::int32:
+    case dtype::float32: return make_memory_report<Net, dtype::float32>();
+  }
+  return {};
+}
 
 /// Builds the report of Net computed in element type t.
 template <Network Net>
@@ -77,6 +132,7 @@ report make_report(dtype t) {
   r.write_bytes = Net::write_bytes(t);
   r.peak_io_bytes = Net::peak_io_bytes(t);
   r.peak_io_layer = Net::peak_io_layer(t);
+  r.memory = make_memory_report<Net>(t);
   std::vector<std::string> paths(static_cast<std::size_t>(Net::row_count));
   for (int32_t i = 0; i < Net::row_count; ++i) {
     const row& src = Net::rows[static_cast<std::size_t>(i)];
@@ -234,7 +290,20 @@ inline std::string to_table(const report& r) {
   s += "Naive peak, largest inputs + output of one layer (MB): " + detail::mb(r.peak_io_bytes) +
        (peak != nullptr ? "  at layer " + std::to_string(r.peak_io_layer) + " " + peak->type + " (" + peak->name + ")" : "") +
        "\n";
-  for (const report_extra& e : r.extras) s += e.label + ": " + grouped(e.value) + "\n";
+  const memory_report& m = r.memory;
+  const report_row* at_peak = nullptr;
+  for (const report_row& x : r.rows)
+    if (x.leaf == m.peak_step) at_peak = &x;
+  s += "Arena, planned at compile time (bytes): " + grouped(m.arena_bytes) + "  (" + m.strategy + ", " +
+       std::to_string(m.alignment) + "-byte alignment)\n";
+  s += "Arena lower bound, largest live sum (bytes): " + grouped(m.lower_bound_bytes) +
+       (at_peak != nullptr ? "  at step " + std::to_string(m.peak_step) + " " + at_peak->type + " (" + at_peak->name + ")" : "") +
+       "\n";
+  char ratio[32];
+  std::snprintf(ratio, sizeof ratio, "%.4f", m.lower_bound_bytes ? static_cast<double>(m.arena_bytes) / static_cast<double>(m.lower_bound_bytes) : 0.0);
+  s += std::string("Arena / lower bound: ") + ratio + "   greedy-by-size baseline (bytes): " + grouped(m.baseline_bytes) + "\n";
+  s += "Plain liveness of the unmodified network (bytes): " + grouped(m.plain_liveness_bytes) +
+       "   largest layer scratch (bytes): " + grouped(m.largest_scratch_bytes) + "\n";
   s += rule + "\n";
   return s;
 }
@@ -262,7 +331,13 @@ inline std::string to_json(const report& r) {
   number("write_bytes", r.write_bytes);
   number("peak_io_bytes", r.peak_io_bytes);
   number("peak_io_layer", static_cast<std::uint64_t>(r.peak_io_layer));
-  for (const report_extra& e : r.extras) number(e.key, e.value);
+  number("arena_bytes", r.memory.arena_bytes);
+  number("arena_lower_bound_bytes", r.memory.lower_bound_bytes);
+  number("arena_baseline_bytes", r.memory.baseline_bytes);
+  number("arena_plain_liveness_bytes", r.memory.plain_liveness_bytes);
+  number("arena_peak_step", static_cast<std::uint64_t>(r.memory.peak_step));
+  number("arena_alignment", r.memory.alignment);
+  field("arena_strategy", json_string(r.memory.strategy));
   s += "  \"layers\": [\n";
   bool first = true;
   for (const report_row& x : r.rows) {
@@ -279,7 +354,8 @@ inline std::string to_json(const report& r) {
          ", \"macs\": " + std::to_string(x.counts.macs) + ", \"ext_ops\": " + std::to_string(x.counts.ext_ops) +
          ", \"output_bytes\": " + std::to_string(x.output_bytes) + ", \"read_bytes\": " + std::to_string(x.read_bytes) +
          ", \"write_bytes\": " + std::to_string(x.write_bytes) + ", \"input_tensors\": " + inputs +
-         ", \"output_tensor\": " + std::to_string(x.leaf + 1) + "}";
+         ", \"output_tensor\": " + std::to_string(x.leaf + 1) +
+         ", \"arena_offset\": " + std::to_string(r.memory.boxes[static_cast<std::size_t>(x.leaf + 1)].offset) + "}";
   }
   s += "\n  ]\n}\n";
   return s;
