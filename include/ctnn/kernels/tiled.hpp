@@ -27,7 +27,16 @@
 #include "ctnn/kernels/status.hpp"
 
 #if defined(__AVX512VNNI__) && defined(__AVX512F__) && !defined(CTNN_PORTABLE_KERNELS)
+// GCC 12's AVX-512 intrinsics trip -Wmaybe-uninitialized on their own _mm512_undefined_*
+// (GCC bug 105593); the diagnostic is located in the intrinsic header, so it is silenced there.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 #define CTNN_KERNELS_VNNI 1
 #else
 #define CTNN_KERNELS_VNNI 0
@@ -171,45 +180,75 @@ inline void micro_f32(int kc, const float* __restrict ap, const float* __restric
 // ---- int8 ----------------------------------------------------------------------------------
 
 /// Packs A[0:mc, 0:K] as u8 (a + 128) into MR-row panels of 4-k groups: ap[p][k/4][i][k%4];
-/// rowsum[i] = sum over the real k of (a + 128).
+/// rowsum[i] = sum over the real k of (a + 128). Rows past mc and k past K are 0.
+///
+///   row i of A:  a0 a1 a2 a3 | a4 a5 a6 a7 | ...     a + 128 == a ^ 0x80 on the byte,
+///   panel:       [k4=0: row0 a0..a3, row1 a0..a3, ... row MR-1] [k4=1: ...]
 template <int MR>
 inline void pack_a_s8(int mc, int K, const int8_t* a, int lda, uint8_t* ap, int32_t* rowsum) {
   const int kq = static_cast<int>(round_up_to_tile<4>(K));
+  const int kfull = K & ~3;  // k groups with 4 real values
   for (int p = 0; p < mc; p += MR) {
     const int rows = min(MR, mc - p);
     for (int i = 0; i < MR; ++i) {
-      int32_t s = 0;
-      if (i < rows) {
-        const int8_t* arow = a + static_cast<ptrdiff_t>(p + i) * lda;
-        for (int k = 0; k < K; ++k) {
-          const auto u = static_cast<uint8_t>(arow[k] + 128);
-          s += u;
-          ap[tile_of<4>(k) * MR * 4 + i * 4 + offset_in_tile<4>(k)] = u;
-        }
-        rowsum[p + i] = s;
+      uint8_t* dst = ap + i * 4;
+      if (i >= rows) {
+        for (int k4 = 0; k4 < kq; k4 += 4) __builtin_memset(dst + static_cast<ptrdiff_t>(k4) * MR, 0, 4);
+        continue;
       }
-      const int kfrom = i < rows ? K : 0;
-      for (int k = kfrom; k < kq; ++k) ap[tile_of<4>(k) * MR * 4 + i * 4 + offset_in_tile<4>(k)] = 0;
+      const int8_t* arow = a + static_cast<ptrdiff_t>(p + i) * lda;
+      int32_t s = 0;
+      for (int k4 = 0; k4 < kfull; k4 += 4) {
+        uint32_t w;
+        __builtin_memcpy(&w, arow + k4, 4);
+        w ^= 0x80808080u;
+        __builtin_memcpy(dst + static_cast<ptrdiff_t>(k4) * MR, &w, 4);
+      }
+      for (int k = 0; k < K; ++k) s += arow[k];
+      if (kfull < kq) {
+        uint8_t tail[4] = {0, 0, 0, 0};
+        for (int k = kfull; k < K; ++k) tail[k - kfull] = static_cast<uint8_t>(arow[k] ^ 0x80);
+        __builtin_memcpy(dst + static_cast<ptrdiff_t>(kfull) * MR, tail, 4);
+      }
+      rowsum[p + i] = s + 128 * K;
     }
     ap += static_cast<ptrdiff_t>(kq) * MR;
   }
 }
 
 /// Packs B[0:K, 0:nc] into NR-column panels of 4-k groups: bp[p][k/4][j][k%4]; colsum[j] = sum b.
+/// The four rows of a group are interleaved byte-wise into one 32-bit word per column.
 template <int NR>
 inline void pack_b_s8(int K, int nc, const int8_t* b, int ldb, int8_t* bp, int32_t* colsum) {
   const int kq = static_cast<int>(round_up_to_tile<4>(K));
   for (int j = 0; j < nc; ++j) colsum[j] = 0;
   for (int p = 0; p < nc; p += NR) {
     const int cols = min(NR, nc - p);
-    for (int k = 0; k < kq; ++k) {
-      int8_t* dst = bp + tile_of<4>(k) * NR * 4 + offset_in_tile<4>(k);
-      const int8_t* row = k < K ? b + static_cast<ptrdiff_t>(k) * ldb + p : nullptr;
-      for (int j = 0; j < NR; ++j) {
-        const int8_t v = (row != nullptr && j < cols) ? row[j] : int8_t{0};
-        dst[j * 4] = v;
-        if (j < cols) colsum[p + j] += v;
+    for (int k4 = 0; k4 < kq; k4 += 4) {
+      const int8_t* r[4];
+      for (int q = 0; q < 4; ++q) r[q] = k4 + q < K ? b + static_cast<ptrdiff_t>(k4 + q) * ldb + p : nullptr;
+      uint32_t words[NR];
+      int32_t* cs = colsum + p;
+      if (cols == NR && r[3] != nullptr) {  // full group: branch-free, vectorizable
+        for (int j = 0; j < NR; ++j) {
+          words[j] = static_cast<uint32_t>(static_cast<uint8_t>(r[0][j])) |
+                     static_cast<uint32_t>(static_cast<uint8_t>(r[1][j])) << 8 |
+                     static_cast<uint32_t>(static_cast<uint8_t>(r[2][j])) << 16 |
+                     static_cast<uint32_t>(static_cast<uint8_t>(r[3][j])) << 24;
+          cs[j] += r[0][j] + r[1][j] + r[2][j] + r[3][j];
+        }
+      } else {
+        for (int j = 0; j < NR; ++j) {
+          uint32_t w = 0;
+          for (int q = 0; q < 4; ++q) {
+            const int8_t v = (r[q] != nullptr && j < cols) ? r[q][j] : int8_t{0};
+            w |= static_cast<uint32_t>(static_cast<uint8_t>(v)) << (8 * q);
+            if (j < cols) cs[j] += v;
+          }
+          words[j] = w;
+        }
       }
+      __builtin_memcpy(bp + static_cast<ptrdiff_t>(k4) * NR, words, sizeof words);
     }
     bp += static_cast<ptrdiff_t>(kq) * NR;
   }
@@ -274,104 +313,65 @@ inline int32_t corrected(int32_t raw, int32_t rowsum_u, int32_t colsum, uint32_t
   return static_cast<int32_t>(v);
 }
 
-/// Lane-parallel versions of quant:: arithmetic on L int32 lanes (GCC/Clang vector extensions;
-/// lowered to scalar code where there is no vector unit). Bit-exact with the scalar functions
-/// for multipliers >= 0 (quant::valid), where the a == b == INT32_MIN saturation cannot occur.
-// (vector_size must not depend on a template parameter in GCC 12, hence one specialization
-// per lane count.)
-template <int L>
-struct lane_types {
-  static constexpr bool available = false;
-};
-#define CTNN_KERNELS_LANE_TYPES(L)                                \
-  template <>                                                      \
-  struct lane_types<L> {                                           \
-    static constexpr bool available = true;                        \
-    typedef int32_t vi __attribute__((vector_size(L * 4)));        \
-    typedef uint32_t vu __attribute__((vector_size(L * 4)));       \
-    typedef int64_t vl __attribute__((vector_size(L * 8)));        \
-    typedef int8_t vb __attribute__((vector_size(L)));             \
-  };
-CTNN_KERNELS_LANE_TYPES(4)
-CTNN_KERNELS_LANE_TYPES(8)
-CTNN_KERNELS_LANE_TYPES(16)
-CTNN_KERNELS_LANE_TYPES(32)
-CTNN_KERNELS_LANE_TYPES(64)
-#undef CTNN_KERNELS_LANE_TYPES
+#if CTNN_KERNELS_VNNI
+/// 16 lanes of quant::multiply_by_quantized_multiplier (AVX-512F), bit-exact for multipliers
+/// >= 0 (quant::valid), where the a == b == INT32_MIN saturation cannot occur.
+inline __m512i mbqm16(__m512i x, __m512i mult, __m512i shift) {
+  const __m512i zero = _mm512_setzero_si512();
+  const __m512i left = _mm512_max_epi32(shift, zero);
+  const __m512i right = _mm512_max_epi32(_mm512_sub_epi32(zero, shift), zero);
+  x = _mm512_sllv_epi32(x, left);
+  // doubling high multiply on even and odd lanes as 64-bit products
+  __m512i even = _mm512_mul_epi32(x, mult);
+  __m512i odd = _mm512_mul_epi32(_mm512_srli_epi64(x, 32), _mm512_srli_epi64(mult, 32));
+  const __m512i nudge_pos = _mm512_set1_epi64(int64_t{1} << 30);
+  const __m512i nudge_neg = _mm512_set1_epi64(int64_t{1} - (int64_t{1} << 30));
+  const __m512i trunc_bias = _mm512_set1_epi64((int64_t{1} << 31) - 1);
+  even = _mm512_add_epi64(even, _mm512_mask_blend_epi64(_mm512_cmplt_epi64_mask(even, zero), nudge_pos, nudge_neg));
+  odd = _mm512_add_epi64(odd, _mm512_mask_blend_epi64(_mm512_cmplt_epi64_mask(odd, zero), nudge_pos, nudge_neg));
+  even = _mm512_srai_epi64(_mm512_mask_add_epi64(even, _mm512_cmplt_epi64_mask(even, zero), even, trunc_bias), 31);
+  odd = _mm512_srai_epi64(_mm512_mask_add_epi64(odd, _mm512_cmplt_epi64_mask(odd, zero), odd, trunc_bias), 31);
+  const __m512i high = _mm512_mask_blend_epi32(0xAAAA, even, _mm512_slli_epi64(odd, 32));
+  // rounding divide by 2^right, ties away from zero
+  const __m512i mask = _mm512_sub_epi32(_mm512_sllv_epi32(_mm512_set1_epi32(1), right), _mm512_set1_epi32(1));
+  const __m512i rem = _mm512_and_si512(high, mask);
+  const __m512i thr = _mm512_mask_add_epi32(_mm512_srli_epi32(mask, 1), _mm512_cmplt_epi32_mask(high, zero),
+                                            _mm512_srli_epi32(mask, 1), _mm512_set1_epi32(1));
+  const __m512i q = _mm512_srav_epi32(high, right);
+  return _mm512_mask_add_epi32(q, _mm512_cmpgt_epi32_mask(rem, thr), q, _mm512_set1_epi32(1));
+}
 
-template <int L>
-struct lanes {
-  using vi = typename lane_types<L>::vi;
-  using vu = typename lane_types<L>::vu;
-  using vl = typename lane_types<L>::vl;
-
-  // Vectors travel by reference: wider-than-register vectors passed by value change the ABI.
-  static void srdhm(const vi& a, const vi& b, vi& out) {
-    const vl ab = __builtin_convertvector(a, vl) * __builtin_convertvector(b, vl);
-    const vl nudged = ab + (ab >= 0 ? vl{} + (int64_t{1} << 30) : vl{} + (int64_t{1} - (int64_t{1} << 30)));
-    // truncating division by 2^31: bias negative values by 2^31 - 1 before the arithmetic shift
-    const vl q = (nudged + (nudged < 0 ? vl{} + ((int64_t{1} << 31) - 1) : vl{})) >> 31;
-    out = __builtin_convertvector(q, vi);
-  }
-  static void rdbp(const vi& x, const vi& e, vi& out) {
-    const vi mask = __builtin_bit_cast(vi, (vu{} + 1u) << __builtin_bit_cast(vu, e)) - 1;
-    const vi rem = x & mask;
-    const vi thr = (mask >> 1) - (x < 0);  // a true comparison is -1
-    out = (x >> e) - (rem > thr);
-  }
-  static void mbqm(const vi& x, const vi& mult, const vi& shift, vi& out) {
-    const vi left = shift > 0 ? shift : vi{};
-    const vi right = shift > 0 ? vi{} : -shift;
-    const vi shifted = __builtin_bit_cast(vi, __builtin_bit_cast(vu, x) << __builtin_bit_cast(vu, left));
-    vi high;
-    srdhm(shifted, mult, high);
-    rdbp(high, right, out);
-  }
-};
-
-/// Corrects and (for int8 output) requantizes one full NR-wide row of a raw tile.
+/// Corrects and (for int8 output) requantizes one full NR-wide row (NR % 16 == 0) of a raw tile.
 template <int NR, class Out, bool ChannelRows>
 inline void finalize_row(const int32_t* raw, int32_t rowsum_u, const int32_t* colsum, uint32_t k_term, int32_t a_zp_u,
                          int32_t b_zp, const int32_t* bias, int row, int col0, const ref::gemm_s8_params* p, Out* out) {
-  using V = lanes<NR>;
-  using vi = typename V::vi;
-  using vu = typename V::vu;
-  vu u, t;
-  __builtin_memcpy(&u, raw, sizeof u);
-  u -= static_cast<uint32_t>(b_zp) * static_cast<uint32_t>(rowsum_u);
-  __builtin_memcpy(&t, colsum, sizeof t);
-  u -= static_cast<uint32_t>(a_zp_u) * t;
-  u += k_term;
-  if (bias != nullptr) {
-    if constexpr (ChannelRows) {
-      u += static_cast<uint32_t>(bias[row]);
+  const __m512i row_term = _mm512_set1_epi32(static_cast<int32_t>(
+      k_term - static_cast<uint32_t>(b_zp) * static_cast<uint32_t>(rowsum_u) +
+      ((ChannelRows && bias != nullptr) ? static_cast<uint32_t>(bias[row]) : 0u)));
+  const __m512i azp = _mm512_set1_epi32(a_zp_u);
+  for (int j = 0; j < NR; j += 16) {
+    __m512i acc = _mm512_add_epi32(_mm512_loadu_si512(raw + j), row_term);
+    acc = _mm512_sub_epi32(acc, _mm512_mullo_epi32(azp, _mm512_loadu_si512(colsum + j)));
+    if (!ChannelRows && bias != nullptr) acc = _mm512_add_epi32(acc, _mm512_loadu_si512(bias + col0 + j));
+    if constexpr (is_same_v<Out, int32_t>) {
+      _mm512_storeu_si512(out + j, acc);
     } else {
-      __builtin_memcpy(&t, bias + col0, sizeof t);
-      u += t;
+      __m512i mult, shift;
+      if (ChannelRows || !p->per_channel) {
+        const int i = p->per_channel ? row : 0;
+        mult = _mm512_set1_epi32(p->multiplier[i]);
+        shift = _mm512_set1_epi32(p->shift[i]);
+      } else {
+        mult = _mm512_loadu_si512(p->multiplier + col0 + j);
+        shift = _mm512_loadu_si512(p->shift + col0 + j);
+      }
+      __m512i v = _mm512_add_epi32(mbqm16(acc, mult, shift), _mm512_set1_epi32(p->out_zp));
+      v = _mm512_min_epi32(_mm512_max_epi32(v, _mm512_set1_epi32(p->act_min)), _mm512_set1_epi32(p->act_max));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), _mm512_cvtepi32_epi8(v));
     }
-  }
-  const vi acc = __builtin_bit_cast(vi, u);
-  if constexpr (is_same_v<Out, int32_t>) {
-    __builtin_memcpy(out, &acc, sizeof acc);
-  } else {
-    vi mult, shift;
-    if (ChannelRows || !p->per_channel) {
-      const int i = p->per_channel ? row : 0;
-      mult = vi{} + p->multiplier[i];
-      shift = vi{} + p->shift[i];
-    } else {
-      __builtin_memcpy(&mult, p->multiplier + col0, sizeof mult);
-      __builtin_memcpy(&shift, p->shift + col0, sizeof shift);
-    }
-    vi v;
-    V::mbqm(acc, mult, shift, v);
-    v += p->out_zp;
-    v = v < p->act_min ? vi{} + p->act_min : v;
-    v = v > p->act_max ? vi{} + p->act_max : v;
-    const auto bytes = __builtin_convertvector(v, typename lane_types<NR>::vb);
-    __builtin_memcpy(out, &bytes, sizeof bytes);
   }
 }
+#endif
 
 inline bool aligned4(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 3u) == 0; }
 
@@ -414,13 +414,15 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
           micro_s8<MR, NR>(static_cast<int>(kq), ap + ir * kq, bp + jr * kq, tile);
           for (int i = 0; i < m_valid; ++i) {
             Out* crow = C + static_cast<ptrdiff_t>(ic + ir + i) * ldc + jc + jr;
-            if constexpr (lane_types<NR>::available) {
-              if (n_valid == NR) {  // full row: lane-parallel correction and requantization
+#if CTNN_KERNELS_VNNI
+            if constexpr (NR % 16 == 0) {
+              if (n_valid == NR) {  // full row: 16 lanes at a time
                 finalize_row<NR, Out, ChannelRows>(tile[i], rowsum[ir + i], colsum + jr, k_term, a_zp_u, b_zp, bias,
                                                    ic + ir + i, jc + jr, p, crow);
                 continue;
               }
             }
+#endif
             for (int j = 0; j < n_valid; ++j) {
               const int ch = ChannelRows ? ic + ir + i : jc + jr + j;
               const int32_t acc = corrected(tile[i][j], rowsum[ir + i], colsum[jr + j], k_term, a_zp_u, b_zp,
