@@ -52,9 +52,10 @@ struct buffer_plan {
 };
 
 enum class strategy : uint8_t {
-  size_best_fit, size_first_fit, start_best_fit, area_best_fit, last_best_fit, breadth_best_fit
+  size_best_fit, size_first_fit, start_best_fit, area_best_fit, last_best_fit, breadth_best_fit,
+  tensors_then_scratch_best_fit
 };
-inline constexpr int strategy_count = 6;
+inline constexpr int strategy_count = 7;
 
 constexpr const char* name_of(strategy s) {
   switch (s) {
@@ -64,6 +65,7 @@ constexpr const char* name_of(strategy s) {
     case strategy::area_best_fit: return "by size x lifetime, best fit";
     case strategy::last_best_fit: return "by last use, best fit";
     case strategy::breadth_best_fit: return "greedy-by-breadth, best fit";
+    case strategy::tensors_then_scratch_best_fit: return "tensors by size, then scratch, best fit";
   }
   return "?";
 }
@@ -162,6 +164,10 @@ constexpr bool goes_before(strategy s, const buffer_plan& a, int32_t ia, const b
     case strategy::last_best_fit:
       return lexi(static_cast<uint64_t>(a.last), static_cast<uint64_t>(b.last), a.bytes, b.bytes);
     case strategy::breadth_best_fit: break;  // ordered by steps, see make_plan
+    case strategy::tensors_then_scratch_best_fit:
+      if ((a.scratch_of < 0) != (b.scratch_of < 0)) return a.scratch_of < 0;
+      return lexi(a.bytes, b.bytes, static_cast<uint64_t>(-static_cast<int64_t>(a.first)),
+                  static_cast<uint64_t>(-static_cast<int64_t>(b.first)));
   }
   return ia < ib;
 }
