@@ -1,0 +1,107 @@
+// Compile-time performance model of the ctnn GEMM accelerator (fpga/rtl/ctnn_accel.v):
+// predicted cycles from start to done for C[MxN] = A[MxK].B[KxN] on an accelerator with a
+// DIM x DIM array, a B scratchpad block of nb columns, K up to kmax and a bus of bus_bytes.
+//
+// It follows the hardware's schedule (ctnn_accel_load / _feed / _store):
+//
+//   start ..[ A panel 0, A panel 1, block-0 parameters, B block 0 ]..  first tile issues
+//         ..[ tiles: each Kp = max(K, 2*DIM/tile + DIM) cycles ]....  compute
+//           [ the rest of the loads and the C writes overlap it: one bus word per cycle ]
+//         ..[ last drain + requant pipeline + last tile's writes ].  done
+//
+//   cycles = startup + max(compute, remaining bus words) + tail
+#pragma once
+#include "ctnn/core/utility.hpp"
+
+namespace ctnn::accel {
+
+/// @brief An accelerator instance (the RTL parameters of ctnn_accel).
+struct config {
+  int dim = 8;          ///< PE array side (Dim)
+  int tile_dim = 1;     ///< PEs per combinational tile side (TileDim)
+  int nb = 64;          ///< B block columns held in one scratchpad slot (NbTiles * Dim)
+  int kmax = 8192;      ///< largest K (2^Log2KMax)
+  int bus_bytes = 4;    ///< bytes per bus word
+};
+
+/// @brief One GEMM job.
+struct gemm {
+  int m = 0, n = 0, k = 0;
+  bool raw = false;          ///< int32 output (else requantized int8)
+  bool bias = true;
+  bool per_channel = true;
+};
+
+/// @brief The model's answer; all counts in cycles or bus words.
+struct prediction {
+  uint64_t cycles = 0;        ///< predicted start-to-done cycles
+  uint64_t compute = 0;       ///< cycles the array is fed (tiles x Kp)
+  uint64_t bus_words = 0;     ///< DMA words (loads and stores)
+  uint64_t startup = 0;       ///< words loaded before the first tile can start
+  uint64_t tail = 0;          ///< cycles after the last tile's last k
+  uint64_t macs = 0;          ///< useful MACs, M*N*K
+  bool fits = true;           ///< K <= kmax
+};
+
+namespace detail {
+constexpr uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+}  // namespace detail
+
+/// @brief Predicted cycles of one GEMM (see the schedule above).
+constexpr prediction predict(const config& c, const gemm& g) {
+  using detail::cdiv;
+  prediction p;
+  const uint64_t M = static_cast<uint64_t>(g.m), N = static_cast<uint64_t>(g.n),
+                 K = static_cast<uint64_t>(g.k), D = static_cast<uint64_t>(c.dim),
+                 NB = static_cast<uint64_t>(c.nb), W = static_cast<uint64_t>(c.bus_bytes);
+  p.macs = M * N * K;
+  p.fits = g.k <= c.kmax;
+  if (M == 0 || N == 0 || K == 0) return p;
+  const uint64_t tiles_side = D / static_cast<uint64_t>(c.tile_dim);
+  const uint64_t kp = ctnn::max<uint64_t>(K, 2 * tiles_side + D);
+  const uint64_t mt = cdiv(M, D);
+  const uint64_t nblk = cdiv(N, NB);
+  const uint64_t row_words = cdiv(K, W);           // one A row
+  const uint64_t params = (g.bias ? 1u : 0u) + (g.per_channel ? 2u : 0u);
+
+  // Per N block: tiles, B words, parameter words, C words per output row.
+  uint64_t tiles = 0, b_words = 0, p_words = 0, c_row_words = 0, b0 = 0, p0 = 0;
+  for (uint64_t blk = 0; blk < nblk; ++blk) {
+    const uint64_t cols = ctnn::min<uint64_t>(NB, N - blk * NB);
+    tiles += mt * cdiv(cols, D);
+    b_words += K * cdiv(cols, W);
+    p_words += params * cols;
+    for (uint64_t t = 0; t < cdiv(cols, D); ++t) {
+      const uint64_t tc = ctnn::min<uint64_t>(D, cols - t * D);
+      c_row_words += g.raw ? tc : cdiv(tc, W);
+    }
+    if (blk == 0) { b0 = K * cdiv(cols, W); p0 = params * cols; }
+  }
+  const uint64_t a_words = nblk * M * row_words;
+  const uint64_t c_words = M * c_row_words;
+  p.compute = tiles * kp;
+  p.bus_words = a_words + b_words + p_words + c_words;
+
+  // Startup: the A stream has priority, so panels 0 and 1 come before block 0's B data.
+  const uint64_t a0 = ctnn::min<uint64_t>(D, M) * row_words;
+  const uint64_t a1 = mt * nblk > 1 ? ctnn::min<uint64_t>(D, M > D ? M - D : M) * row_words : 0;
+  p.startup = a0 + a1 + p0 + b0 + 4;              // + DMA and full-flag latency
+
+  // Tail: flush, drain (2*tiles_side + DIM), requant pipeline (5), then the last tile's rows.
+  const uint64_t last_cols = N - (nblk - 1) * NB - (cdiv(N - (nblk - 1) * NB, D) - 1) * D;
+  const uint64_t last_rows = M - (mt - 1) * D;
+  const uint64_t last_words = last_rows * (g.raw ? last_cols : cdiv(last_cols, W));
+  p.tail = 2 * tiles_side + D + 5 + last_words;
+
+  const uint64_t rest = p.bus_words - (p.startup - 4);
+  p.cycles = p.startup + ctnn::max<uint64_t>(p.compute, rest) + p.tail;
+  return p;
+}
+
+/// @brief MACs / (DIM^2 x cycles), in parts per million (freestanding: no floating point).
+constexpr uint64_t utilization_ppm(const config& c, uint64_t macs, uint64_t cycles) {
+  const uint64_t peak = static_cast<uint64_t>(c.dim) * static_cast<uint64_t>(c.dim) * cycles;
+  return peak == 0 ? 0 : macs * 1'000'000u / peak;
+}
+
+}  // namespace ctnn::accel
