@@ -78,6 +78,9 @@ using default_s8_tiling = qgemm_tiling<8, 32, 128, 512, 4608>;
 #elif defined(__AVX__)
 using default_f32_tiling = gemm_tiling<6, 16, 256, 96, 1024>;
 using default_s8_tiling = qgemm_tiling<4, 16, 64, 256, 4608>;
+#elif defined(__SSE2__) || defined(__ARM_NEON)
+using default_f32_tiling = gemm_tiling<6, 8, 128, 96, 1024>;
+using default_s8_tiling = qgemm_tiling<4, 16, 64, 256, 4608>;
 #else
 /// Small blocks for microcontrollers: 1 KiB A block, 4 KiB B block.
 using default_f32_tiling = gemm_tiling<4, 4, 64, 4, 16>;
@@ -288,14 +291,20 @@ inline void micro_s8(int kq, const uint8_t* __restrict ap, const int8_t* __restr
   }
 #endif
   // Portable path: same packed layout, plain integer arithmetic (uint32 to wrap without UB).
+  // Register-blocked outer products, one k at a time: MR + NR loads feed MR * NR multiply-adds.
   uint32_t acc[MR][NR] = {};
   for (int k4 = 0; k4 < kq; k4 += 4) {
-    for (int i = 0; i < MR; ++i)
-      for (int j = 0; j < NR; ++j) {
-        int32_t s = 0;
-        for (int q = 0; q < 4; ++q) s += static_cast<int32_t>(ap[i * 4 + q]) * static_cast<int32_t>(bp[j * 4 + q]);
-        acc[i][j] += static_cast<uint32_t>(s);
-      }
+    for (int q = 0; q < 4; ++q) {
+      uint32_t av[MR], bv[NR];
+#pragma GCC unroll 16
+      for (int i = 0; i < MR; ++i) av[i] = ap[i * 4 + q];
+#pragma GCC unroll 16
+      for (int j = 0; j < NR; ++j) bv[j] = static_cast<uint32_t>(static_cast<int32_t>(bp[j * 4 + q]));
+#pragma GCC unroll 16
+      for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 16
+        for (int j = 0; j < NR; ++j) acc[i][j] += av[i] * bv[j];  // wraps mod 2^32, no UB
+    }
     ap += MR * 4;
     bp += NR * 4;
   }
