@@ -73,7 +73,7 @@ struct qgemm_tiling {
 };
 
 #if defined(__AVX512F__)
-using default_f32_tiling = gemm_tiling<12, 32, 128, 120, 2048>;
+using default_f32_tiling = gemm_tiling<12, 32, 256, 120, 2048>;
 using default_s8_tiling = qgemm_tiling<8, 32, 128, 512, 4608>;
 #elif defined(__AVX__)
 using default_f32_tiling = gemm_tiling<6, 16, 256, 96, 1024>;
