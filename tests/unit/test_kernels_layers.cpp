@@ -392,3 +392,33 @@ TEST_CASE("pooling: optimized max/avg equal the reference on every combination")
   MESSAGE("pool sweep cases: " << cases);
   CHECK(cases > 300);
 }
+
+TEST_CASE("elementwise add / mul: optimized kernels equal the reference") {
+  ctnn_test::rng r(91);
+  for (int it = 0; it < 400; ++it) {
+    const int n = r.range(1, 100);
+    const double sa = r.real(0.005f, 0.2f), sb = r.real(0.005f, 0.2f), so = r.real(0.01f, 0.4f);
+    const int32_t za = r.range(-128, 127), zb = r.range(-128, 127), zo = r.range(-128, 127);
+    const bool relu = r.range(0, 1) == 1;
+    const auto ap = kr::make_add_s8_params(sa, za, sb, zb, so, zo, relu ? zo : -128, 127);
+    const auto mp = kr::make_mul_s8_params(sa, za, sb, zb, so * r.real(1.0f, 30.0f), zo, relu ? zo : -128, 127);
+    const auto a = r.s8(size_t(n)), b = r.s8(size_t(n));
+    std::vector<int8_t> want(static_cast<size_t>(n)), got(static_cast<size_t>(n));
+    REQUIRE(kr::add_s8(n, a.data(), b.data(), want.data(), ap) == status::ok);
+    REQUIRE(kk::add_s8(n, a.data(), b.data(), got.data(), ap) == status::ok);
+    REQUIRE(got == want);
+    REQUIRE(kr::mul_s8(n, a.data(), b.data(), want.data(), mp) == status::ok);
+    REQUIRE(kk::mul_s8(n, a.data(), b.data(), got.data(), mp) == status::ok);
+    REQUIRE(got == want);
+    const auto fa = r.f32(size_t(n)), fb = r.f32(size_t(n));
+    std::vector<float> fw(static_cast<size_t>(n)), fg(static_cast<size_t>(n));
+    REQUIRE(kr::add_f32(n, fa.data(), fb.data(), fw.data()) == status::ok);
+    REQUIRE(kk::add_f32(n, fa.data(), fb.data(), fg.data()) == status::ok);
+    REQUIRE(fg == fw);
+  }
+  kr::add_s8_params bad = kr::make_add_s8_params(0.1, 0, 0.1, 0, 0.1, 0);
+  bad.a.multiplier = 17;
+  int8_t x = 0, y = 0;
+  CHECK(kk::add_s8(1, &x, &x, &y, bad) == status::bad_quant_param);
+  CHECK(kk::add_s8(-1, &x, &x, &y, kr::make_add_s8_params(0.1, 0, 0.1, 0, 0.1, 0)) == status::bad_size);
+}
