@@ -126,14 +126,14 @@ constexpr uint64_t mix(uint64_t x) {
 template <uint64_t Seed, int64_t C, int64_t H>
 struct random_node {
   static constexpr uint64_t r = mix(Seed);
-  static constexpr int kind = static_cast<int>(r % 11);
+  static constexpr int kind = static_cast<int>(r % 12);
   static constexpr int64_t c2 = 2 + static_cast<int64_t>((r >> 8) % 7);
   static constexpr int64_t c3 = 1 + static_cast<int64_t>((r >> 16) % 5);
   static constexpr int64_t half = (H - 1) / 2 + 1;
   // kind: 0 conv3x3, 1 conv1x1+bn+relu, 2 residual, 3 strided residual with projection,
   //       4 inception-like concat, 5 repeated residual blocks, 6 max pool, 7 SE scale, 8 dense concat,
   //       9 pre-activation residual (an in-place candidate whose input lives on), 10 concat of an
-  //       activation and a conv of the same input
+  //       activation and a conv of the same input, 11 ShuffleNet unit (channel split, shuffle)
   using type = conditional_t<kind == 0, conv2d<C, c2, 3, 1, 1>,
                conditional_t<kind == 1, sequential<conv2d<C, c2, 1>, batch_norm2d<c2>, relu>,
                conditional_t<kind == 2, residual<sequential<conv2d<C, C, 3, 1, 1>, relu, conv2d<C, C, 1>>>,
@@ -149,7 +149,11 @@ struct random_node {
                conditional_t<kind == 8, concat<identity, sequential<conv2d<C, c3, 3, 1, 1>, relu>>,
                conditional_t<kind == 9, residual<sequential<batch_norm2d<C>, relu, conv2d<C, C, 3, 1, 1>>>,
                conditional_t<kind == 10, concat<relu6, conv2d<C, c3, 1>>,
-                             relu>>>>>>>>>>>;
+               conditional_t<kind == 11 && C % 2 == 0,
+                             block<"Shuffle", concat<channel_slice<0, C / 2>,
+                                                     sequential<channel_slice<C / 2, C>, conv2d<C - C / 2, C - C / 2, 3, 1, 1>, gelu>>,
+                                   channel_shuffle<2>>,
+                             relu>>>>>>>>>>>>;
   static constexpr int64_t out_c = kind == 0 || kind == 1 ? c2
                                    : kind == 3 && H >= 4  ? c2
                                    : kind == 4            ? c2 + 2 * c3

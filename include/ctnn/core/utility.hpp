@@ -46,6 +46,18 @@ template <bool C, class T, class F> using conditional_t = typename conditional<C
 template <class T> constexpr T min(T a, T b) { return b < a ? b : a; }
 template <class T> constexpr T max(T a, T b) { return a < b ? b : a; }
 
+/// A pack of integers (std::integer_sequence stand-in) for expanding repeated blocks.
+template <class T, T... I> struct integer_sequence {};
+#if defined(__has_builtin)
+#if __has_builtin(__make_integer_seq)
+template <size_t N> using make_index_sequence = __make_integer_seq<integer_sequence, size_t, N>;
+#define CTNN_HAVE_INDEX_SEQUENCE 1
+#endif
+#endif
+#ifndef CTNN_HAVE_INDEX_SEQUENCE
+template <size_t N> using make_index_sequence = integer_sequence<size_t, __integer_pack(N)...>;
+#endif
+
 /// ceil(a / b) for a >= 0, b > 0.
 constexpr int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 /// Floor division that rounds toward minus infinity (PyTorch's output-size formula needs it).

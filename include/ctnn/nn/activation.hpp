@@ -1,4 +1,4 @@
-// Elementwise activations: relu, relu6, sigmoid, silu, hardswish, hardsigmoid, tanh.
+// Elementwise activations: relu, relu6, sigmoid, silu, hardswish, hardsigmoid, tanh, gelu.
 #pragma once
 #include "ctnn/nn/graph.hpp"
 
@@ -8,7 +8,8 @@ namespace ctnn {
 /// element (ptflops' convention for activations).
 template <op K>
 struct activation : leaf<activation<K>> {
-  static_assert(is_elementwise_unary(K) && K != op::batch_norm2d, "ctnn: activation: not an activation kind");
+  static_assert(is_elementwise_unary(K) && K != op::batch_norm2d && K != op::channel_scale,
+                "ctnn: activation: not an activation kind");
   static constexpr op kind = K;
   static constexpr const char* type_name = K == op::relu          ? "ReLU"
                                            : K == op::relu6       ? "ReLU6"
@@ -16,6 +17,7 @@ struct activation : leaf<activation<K>> {
                                            : K == op::silu        ? "SiLU"
                                            : K == op::hardswish   ? "Hardswish"
                                            : K == op::hardsigmoid ? "Hardsigmoid"
+                                           : K == op::gelu        ? "GELU"
                                                                   : "Tanh";
   static constexpr fault_report check(shape) { return ok(); }
   static constexpr shape output(shape in) { return in; }
@@ -33,5 +35,6 @@ using silu = activation<op::silu>;
 using hardswish = activation<op::hardswish>;
 using hardsigmoid = activation<op::hardsigmoid>;
 using tanh_activation = activation<op::tanh>;
+using gelu = activation<op::gelu>;
 
 }  // namespace ctnn

@@ -30,6 +30,7 @@ enum class fault : uint8_t {
   concat_spatial_mismatch,
   scale_shape_mismatch,
   softmax_input,
+  channel_slice_range,
 };
 
 /// What a layer's check returns: the fault and the two numbers (or shapes) that disagree.
@@ -82,13 +83,14 @@ CTNN_DEFINE_ERROR(linear_in_features_mismatch, "ctnn: linear: the flattened inpu
 CTNN_DEFINE_ERROR(pool_input_is_not_a_feature_map, "ctnn: pool: input must be a (C, H, W) feature map");
 CTNN_DEFINE_ERROR(pool_padding_exceeds_half_kernel, "ctnn: pool: padding must be at most half the kernel size");
 CTNN_DEFINE_ERROR(pool_output_is_empty, "ctnn: pool: the output would be empty");
-CTNN_DEFINE_ERROR(batch_norm_channels_mismatch, "ctnn: batch_norm2d: the input's channel count differs from num_features");
+CTNN_DEFINE_ERROR(batch_norm_channels_mismatch, "ctnn: batch_norm2d / layer_norm2d / channel_scale: the input's channel count differs from the layer's");
 CTNN_DEFINE_ERROR(channel_shuffle_groups_do_not_divide_channels, "ctnn: channel_shuffle: groups must divide the channel count");
 CTNN_DEFINE_ERROR(zero_pad_output_is_empty, "ctnn: zero_pad2d: negative padding leaves an empty output");
 CTNN_DEFINE_ERROR(residual_shape_mismatch, "ctnn: residual: the body's output shape differs from the shortcut's");
 CTNN_DEFINE_ERROR(concat_spatial_mismatch, "ctnn: concat: branches disagree on height/width (or rank)");
 CTNN_DEFINE_ERROR(scale_shape_mismatch, "ctnn: scale: the gate must output (C, 1, 1) or the input's shape");
 CTNN_DEFINE_ERROR(softmax_bad_input, "ctnn: softmax: input must be non-empty");
+CTNN_DEFINE_ERROR(channel_slice_out_of_range, "ctnn: channel_slice: the slice ends beyond the input's channels");
 #undef CTNN_DEFINE_ERROR
 }  // namespace error
 
@@ -128,6 +130,7 @@ struct raise {
     else if constexpr (k == fault::concat_spatial_mismatch) return error::concat_spatial_mismatch<where, what, es, gs>::value;
     else if constexpr (k == fault::scale_shape_mismatch) return error::scale_shape_mismatch<where, what, es, gs>::value;
     else if constexpr (k == fault::softmax_input) return error::softmax_bad_input<where, what, es, gs>::value;
+    else if constexpr (k == fault::channel_slice_range) return error::channel_slice_out_of_range<where, what, e, g>::value;
     else return true;
   }();
 };

@@ -38,6 +38,7 @@ struct layer_geometry {
   bool bias = false;
   bool ceil_mode = false;
   bool count_include_pad = true;
+  int64_t first_channel = 0;  ///< channel_slice: the first channel taken
   friend constexpr bool operator==(const layer_geometry&, const layer_geometry&) = default;
 };
 

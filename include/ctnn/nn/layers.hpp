@@ -6,5 +6,6 @@
 #include "ctnn/nn/graph.hpp"
 #include "ctnn/nn/linear.hpp"
 #include "ctnn/nn/network.hpp"
+#include "ctnn/nn/normalization.hpp"
 #include "ctnn/nn/pool.hpp"
 #include "ctnn/nn/reshape.hpp"

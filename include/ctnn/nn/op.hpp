@@ -12,13 +12,14 @@ enum class op : uint8_t {
   relu, relu6, sigmoid, silu, hardswish, hardsigmoid, tanh,
   flatten, dropout, softmax, zero_pad2d, channel_shuffle,
   add, mul, concat,
+  gelu, layer_norm2d, channel_scale, channel_slice,
 };
 
 /// Elementwise over one input with output shape == input shape: may run in place.
 constexpr bool is_elementwise_unary(op k) {
   switch (k) {
     case op::batch_norm2d: case op::relu: case op::relu6: case op::sigmoid: case op::silu:
-    case op::hardswish: case op::hardsigmoid: case op::tanh:
+    case op::hardswish: case op::hardsigmoid: case op::tanh: case op::gelu: case op::channel_scale:
       return true;
     default: return false;
   }

@@ -66,6 +66,28 @@ struct channel_shuffle : leaf<channel_shuffle<Groups>> {
   static constexpr leaf_counts counts(shape) { return {}; }
 };
 
+/// @brief Channels [Begin, End) of the input (ShuffleNetV2's channel split: x.chunk(2, dim=1)).
+/// A copy in the plan (the slice is contiguous in C, H, W order but the input lives on).
+template <int64_t Begin, int64_t End>
+struct channel_slice : leaf<channel_slice<Begin, End>> {
+  static_assert(0 <= Begin && Begin < End, "ctnn: channel_slice: needs 0 <= Begin < End");
+  static constexpr const char* type_name = "ChannelSlice";
+  static constexpr op kind = op::channel_slice;
+  static constexpr int64_t begin = Begin;
+  static constexpr int64_t end = End;
+  static constexpr layer_geometry geometry() {
+    layer_geometry g{};
+    g.first_channel = Begin;
+    return g;
+  }
+  static constexpr fault_report check(shape in) {
+    if (in.rank != 3 || End > in.c) return fail(fault::channel_slice_range, End, in.c);
+    return ok();
+  }
+  static constexpr shape output(shape in) { return shape{End - Begin, in.h, in.w, 3}; }
+  static constexpr leaf_counts counts(shape) { return {}; }
+};
+
 /// @brief Softmax over the channel axis (over the features of a flat input).
 /// ext_ops = 3 per element: an exponential, its share of the sum, a division.
 struct softmax : leaf<softmax> {
