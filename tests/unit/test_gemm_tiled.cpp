@@ -29,7 +29,8 @@ int run_s8_cases(uint64_t seed, int cases, int max_dim) {
   std::vector<int32_t> ws_words(Tiling::workspace_bytes(4 * max_dim) / 4 + 1);
   int checked = 0;
   for (int c = 0; c < cases; ++c) {
-    const auto [M, N, K] = random_shape(r, max_dim);
+    const shape3 sh = random_shape(r, max_dim);
+    const int M = sh.M, N = sh.N, K = sh.K;  // plain ints: INFO captures them
     const int lda = K + r.range(0, 3), ldb = N + r.range(0, 3), ldc = N + r.range(0, 3);
     const auto A = r.s8(size_t(M) * size_t(lda)), B = r.s8(size_t(K) * size_t(ldb));
     const auto bias = r.s32(size_t(N), -100000, 100000);

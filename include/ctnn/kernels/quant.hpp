@@ -165,8 +165,23 @@ struct static_requant {
   static constexpr requant value{Multiplier, Shift};
 };
 
-/// @brief quantize_multiplier of a real known at compile time; fails to compile when the real
+/// @brief quantize_multiplier of the ratio Num / Den known at compile time (e.g. the scale
+/// ratio in_scale * w_scale / out_scale written as integers); fails to compile when the ratio
 /// is negative, or so small (< 2^-32) or large (>= 2^30) that it cannot be represented.
+template <int64_t Num, int64_t Den>
+struct static_multiplier_ratio {
+  static_assert(Den != 0, "ctnn::quant: real multiplier ratio with a zero denominator");
+  static_assert((Num >= 0) == (Den > 0) || Num == 0, "ctnn::quant: real multiplier must be non-negative");
+  static constexpr double real = static_cast<double>(Num) / static_cast<double>(Den);
+  static_assert(real == 0.0 || (real >= 0x1p-32 && real < 0x1p30),
+                "ctnn::quant: real multiplier out of the representable range [2^-32, 2^30)");
+  static constexpr requant value = quantize_multiplier(real);
+};
+
+#if defined(__cpp_nontype_template_args) && __cpp_nontype_template_args >= 201911L
+/// @brief quantize_multiplier of a real known at compile time (floating-point template
+/// argument: GCC 11+, Clang 18+); fails to compile when the real is negative, or so small
+/// (< 2^-32) or large (>= 2^30) that it cannot be represented.
 template <double Real>
 struct static_multiplier {
   static_assert(Real >= 0.0, "ctnn::quant: real multiplier must be non-negative");
@@ -174,6 +189,7 @@ struct static_multiplier {
                 "ctnn::quant: real multiplier out of the representable range [2^-32, 2^30)");
   static constexpr requant value = quantize_multiplier(Real);
 };
+#endif
 
 /// @brief A zero point fixed at compile time; fails to compile when outside T's range.
 template <int32_t ZeroPoint, class T = int8_t>
