@@ -73,11 +73,11 @@ inline status try_gemm_s8_s32(int M, int N, int K, const int8_t* A, int lda, con
     for (int n = 0; n < N; ++n) {
       int32_t acc = bias != nullptr ? bias[n] : 0;
       for (int k = 0; k < K; ++k) {
-        const int32_t a = static_cast<int32_t>(A[m * lda + k]) - a_zp;
-        const int32_t b = static_cast<int32_t>(B[k * ldb + n]) - b_zp;
+        const int32_t a = static_cast<int32_t>(A[static_cast<ptrdiff_t>(m) * lda + k]) - a_zp;
+        const int32_t b = static_cast<int32_t>(B[static_cast<ptrdiff_t>(k) * ldb + n]) - b_zp;
         acc = detail::wrap_add(acc, a * b);  // |a*b| <= 65536: the product cannot overflow
       }
-      C[m * ldc + n] = acc;
+      C[static_cast<ptrdiff_t>(m) * ldc + n] = acc;
     }
   return status::ok;
 }
@@ -107,11 +107,11 @@ inline status try_gemm_s8(int M, int N, int K, const int8_t* A, int lda, const i
     for (int n = 0; n < N; ++n) {
       int32_t acc = bias != nullptr ? bias[n] : 0;
       for (int k = 0; k < K; ++k) {
-        const int32_t a = static_cast<int32_t>(A[m * lda + k]) - p.a_zp;
-        const int32_t b = static_cast<int32_t>(B[k * ldb + n]) - p.b_zp;
+        const int32_t a = static_cast<int32_t>(A[static_cast<ptrdiff_t>(m) * lda + k]) - p.a_zp;
+        const int32_t b = static_cast<int32_t>(B[static_cast<ptrdiff_t>(k) * ldb + n]) - p.b_zp;
         acc = detail::wrap_add(acc, a * b);
       }
-      C[m * ldc + n] = requantize(acc, n, p);
+      C[static_cast<ptrdiff_t>(m) * ldc + n] = requantize(acc, n, p);
     }
   return status::ok;
 }
@@ -129,8 +129,8 @@ inline status try_gemm_f32(int M, int N, int K, const float* A, int lda, const f
   for (int m = 0; m < M; ++m)
     for (int n = 0; n < N; ++n) {
       float acc = 0.0f;
-      for (int k = 0; k < K; ++k) acc += A[m * lda + k] * B[k * ldb + n];
-      C[m * ldc + n] = bias != nullptr ? acc + bias[n] : acc;
+      for (int k = 0; k < K; ++k) acc += A[static_cast<ptrdiff_t>(m) * lda + k] * B[static_cast<ptrdiff_t>(k) * ldb + n];
+      C[static_cast<ptrdiff_t>(m) * ldc + n] = bias != nullptr ? acc + bias[n] : acc;
     }
   return status::ok;
 }
