@@ -7,8 +7,9 @@ set(CTNN_SOC_RTL
   ${CTNN_FPGA_RTL}/ctnn_bus_xbar.v
   ${CTNN_FPGA_RTL}/ctnn_ram.v
   ${CTNN_FPGA_RTL}/ctnn_uart.v
-  ${CTNN_FPGA_RTL}/ctnn_exit.v)
-set(CTNN_SOC_WAIVERS ${CMAKE_CURRENT_SOURCE_DIR}/lint/soc.vlt)
+  ${CTNN_FPGA_RTL}/ctnn_exit.v
+  ${CTNN_ACCEL_RTL})          # from ctnn_accel.cmake, included before this file
+set(CTNN_SOC_WAIVERS ${CMAKE_CURRENT_SOURCE_DIR}/lint/soc.vlt ${CMAKE_CURRENT_SOURCE_DIR}/lint/accel.vlt)
 
 if(NOT CTNN_VERILATOR)
   message(WARNING "verilator not found: ctnn-soc-sim and the soc.* tests are skipped")
@@ -36,9 +37,11 @@ endif()
 
 if(CTNN_IVERILOG AND CTNN_VVP)
   # The Icarus testbench (fpga/tb/soc_tb.v) runs firmware hex images: the soc.icarus.* tests.
-  # It builds the core with ExecInFetch = 0, the variant the Verilator models do not cover.
+  # It builds the core with ExecInFetch = 0 and the SoC without the accelerator, the variants the
+  # Verilator models do not cover (and Icarus would spend most of its time in the PE array).
   add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/soc_tb.vvp
     COMMAND ${CTNN_IVERILOG} -g2005 -Wall -I${CTNN_FPGA_RTL} -s soc_tb -Psoc_tb.CoreExecInFetch=0
+            -Psoc_tb.WithAccel=0
             -o ${CMAKE_CURRENT_BINARY_DIR}/soc_tb.vvp ${CMAKE_CURRENT_SOURCE_DIR}/tb/soc_tb.v ${CTNN_SOC_RTL}
     DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tb/soc_tb.v ${CTNN_SOC_RTL}
     VERBATIM)
@@ -55,7 +58,7 @@ endif()
 # The Verilated model is its own library so that only generated code gets relaxed warnings.
 add_library(ctnn_soc_model STATIC)
 verilate(ctnn_soc_model
-  SOURCES ${CTNN_SOC_WAIVERS} ${CTNN_SOC_RTL}
+  SOURCES ${CTNN_SOC_WAIVERS} ${CMAKE_CURRENT_SOURCE_DIR}/tb/soc_sim.vlt ${CTNN_SOC_RTL}
   TOP_MODULE ctnn_soc
   PREFIX Vctnn_soc
   DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/ctnn_soc_model

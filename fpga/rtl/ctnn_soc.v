@@ -1,18 +1,23 @@
-// ctnn_soc: ctnn_core + RAM + 16550 UART + exit device on ctnn_bus_xbar, laid out like QEMU virt.
-// The address map comes from the generated ctnn_map.vh (source: fpga/regs/). The DMA master and
-// the accelerator slave port of the crossbar are tied off until the accelerator is plugged in.
+// ctnn_soc: ctnn_core + RAM + 16550 UART + exit device + the GEMM accelerator (its registers a
+// slave, its DMA the second master) on ctnn_bus_xbar, laid out like QEMU virt plus the accelerator.
+// The address map comes from the generated ctnn_map.vh (source: fpga/regs/). WithAccel = 0 leaves
+// the accelerator out: its region then answers with bus errors and the DMA port is tied off.
 `default_nettype none
 
 module ctnn_soc #(
   parameter integer RamBytes = 1048576,        // at most CTNN_MAP_RAM_SIZE; the rest of it errors
-  parameter         CoreExecInFetch = 1'b1     // see ctnn_core
+  parameter         CoreExecInFetch = 1'b1,    // see ctnn_core
+  parameter         WithAccel = 1'b1,
+  parameter integer AccelDim = 8,              // PE array side (ctnn_accel Dim)
+  parameter integer AccelLog2KMax = 12         // largest GEMM K = 2^AccelLog2KMax
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
   output wire        uart_tx_valid_o,   // one cycle per byte written to THR
   output wire [7:0]  uart_tx_data_o,
   output wire        exit_valid_o,      // the program wrote the exit device
-  output wire [15:0] exit_code_o        // 0 = pass
+  output wire [15:0] exit_code_o,       // 0 = pass
+  output wire        accel_irq_o        // the accelerator's interrupt (the core has no interrupts)
 );
 `include "ctnn_map.vh"
 
@@ -33,7 +38,7 @@ module ctnn_soc #(
     .ExitBits     (CTNN_MAP_EXIT_ADDR_BITS),
     .AccelBase    (CTNN_MAP_ACCEL_BASE),
     .AccelBits    (CTNN_MAP_ACCEL_ADDR_BITS),
-    .AccelPresent (1'b0)
+    .AccelPresent (WithAccel)
   ) u_xbar (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
@@ -74,13 +79,6 @@ module ctnn_soc #(
     .rsp_rdata_i (m_rsp_rdata[31:0]),
     .rsp_err_i   (m_rsp_err[0])
   );
-
-  // ---- master 1: accelerator DMA, not yet plugged in ----
-  assign m_req_valid[1]     = 1'b0;
-  assign m_req_addr[63:32]  = 32'd0;
-  assign m_req_we[1]        = 1'b0;
-  assign m_req_wdata[63:32] = 32'd0;
-  assign m_req_wstrb[7:4]   = 4'd0;
 
   // ---- slave 0: RAM ----
   ctnn_ram #(
@@ -138,11 +136,50 @@ module ctnn_soc #(
     .exit_code_o  (exit_code_o)
   );
 
-  // ---- slave 3: accelerator registers, not yet plugged in (AccelPresent = 0 above) ----
-  assign s_req_ready[3]        = 1'b0;
-  assign s_rsp_valid[3]        = 1'b0;
-  assign s_rsp_rdata[127:96]   = 32'd0;
-  assign s_rsp_err[3]          = 1'b0;
+  // ---- slave 3 and master 1: the accelerator's registers and its DMA ----
+  generate
+    if (WithAccel) begin : g_accel
+      ctnn_accel #(
+        .Dim      (AccelDim),
+        .Log2KMax (AccelLog2KMax),
+        .RamBase  (CTNN_MAP_RAM_BASE),
+        .RamSize  (RamBytes)
+      ) u_accel (
+        .clk_i         (clk_i),
+        .rst_ni        (rst_ni),
+        .s_req_valid_i (s_req_valid[3]),
+        .s_req_ready_o (s_req_ready[3]),
+        .s_req_addr_i  (s_req_addr[127:96]),
+        .s_req_we_i    (s_req_we[3]),
+        .s_req_wdata_i (s_req_wdata[127:96]),
+        .s_req_wstrb_i (s_req_wstrb[15:12]),
+        .s_rsp_valid_o (s_rsp_valid[3]),
+        .s_rsp_rdata_o (s_rsp_rdata[127:96]),
+        .s_rsp_err_o   (s_rsp_err[3]),
+        .m_req_valid_o (m_req_valid[1]),
+        .m_req_ready_i (m_req_ready[1]),
+        .m_req_addr_o  (m_req_addr[63:32]),
+        .m_req_we_o    (m_req_we[1]),
+        .m_req_wdata_o (m_req_wdata[63:32]),
+        .m_req_wstrb_o (m_req_wstrb[7:4]),
+        .m_rsp_valid_i (m_rsp_valid[1]),
+        .m_rsp_rdata_i (m_rsp_rdata[63:32]),
+        .m_rsp_err_i   (m_rsp_err[1]),
+        .irq_o         (accel_irq_o)
+      );
+    end else begin : g_no_accel
+      assign m_req_valid[1]      = 1'b0;
+      assign m_req_addr[63:32]   = 32'd0;
+      assign m_req_we[1]         = 1'b0;
+      assign m_req_wdata[63:32]  = 32'd0;
+      assign m_req_wstrb[7:4]    = 4'd0;
+      assign s_req_ready[3]      = 1'b0;
+      assign s_rsp_valid[3]      = 1'b0;
+      assign s_rsp_rdata[127:96] = 32'd0;
+      assign s_rsp_err[3]        = 1'b0;
+      assign accel_irq_o         = 1'b0;
+    end
+  endgenerate
 endmodule
 
 `default_nettype wire

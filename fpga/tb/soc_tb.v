@@ -1,12 +1,14 @@
 // soc_tb: Icarus testbench of ctnn_soc; runs a firmware image given as a word hex file.
 //   vvp soc_tb.vvp +hex=prog.hex [+max_cycles=N]
-// Compile with -Psoc_tb.CoreExecInFetch=0 for the core's registered-instruction variant.
+// Compile with -Psoc_tb.CoreExecInFetch=0 for the core's registered-instruction variant and
+// -Psoc_tb.WithAccel=0 for the SoC without the accelerator.
 // UART bytes go to stdout; at the exit device the run ends with the program's code as status
 // ($finish_and_return, an Icarus extension); the cycle limit ends it with status 125.
 `default_nettype none
 
 module soc_tb #(
-  parameter CoreExecInFetch = 1'b1
+  parameter CoreExecInFetch = 1'b1,
+  parameter WithAccel = 1'b1
 );
   reg         clk = 1'b0;
   reg         rst_n = 1'b0;
@@ -15,15 +17,19 @@ module soc_tb #(
   wire        exit_valid;
   wire [15:0] exit_code;
 
+  wire        accel_irq;
+
   ctnn_soc #(
-    .CoreExecInFetch (CoreExecInFetch)
+    .CoreExecInFetch (CoreExecInFetch),
+    .WithAccel       (WithAccel)
   ) u_soc (
     .clk_i           (clk),
     .rst_ni          (rst_n),
     .uart_tx_valid_o (tx_valid),
     .uart_tx_data_o  (tx_data),
     .exit_valid_o    (exit_valid),
-    .exit_code_o     (exit_code)
+    .exit_code_o     (exit_code),
+    .accel_irq_o     (accel_irq)
   );
 
   reg [8*1024-1:0] hex_file;
