@@ -54,5 +54,8 @@ ctnn_fw_test(trap_report      SOURCES trap_report.c      PLATFORMS qemu soc core
              EXPECT_REGEX "ctnn: unexpected trap mcause=0x0000000b mepc=0x80[0-9a-f]+ mtval=0x00000000")
 ctnn_fw_test(c_workload       SOURCES c_workload.c       PLATFORMS qemu soc core
              HOST_TWIN c_workload_host.cpp)
+# The accelerator exists only on the SoC (QEMU has no device at its address).
+ctnn_fw_test(accel_gemm       SOURCES accel_gemm.cpp     PLATFORMS soc
+             EXTRA_LINE "accel: refused jobs ok" MAX_CYCLES 60000000)
 ctnn_fw_test(lenet5_int8      SOURCES lenet5_int8.cpp    PLATFORMS qemu soc
              HOST_TWIN lenet5_int8_host.cpp MAX_CYCLES 60000000)

@@ -1,0 +1,179 @@
+// SoC test of the accelerator driver: GEMM jobs (ragged sizes, padded strides, zero points,
+// bias, per-tensor and per-channel requantization, ReLU clamp, raw int32 output) must equal
+// ctnn::ref on the CPU bit for bit and report M*N*K MACs; bad jobs must stop with the documented
+// error cause, and a good job must run after them.
+#include "ctnn/kernels/reference.hpp"
+#include "ctnn_accel_driver.hpp"
+#include "ctnn_platform.h"
+
+namespace {
+
+using drv = ctnn_fw::accel::driver<>;
+using ctnn_fw::accel::result;
+
+constexpr uint32_t max_polls = 2'000'000;
+
+uint32_t seed = 0x9e3779b9u;
+int rnd(int lo, int hi) {
+  seed = seed * 1664525u + 1013904223u;
+  return lo + static_cast<int>((seed >> 8) % static_cast<uint32_t>(hi - lo + 1));
+}
+
+alignas(4) int8_t a_buf[2048];
+alignas(4) int8_t b_buf[8192];
+alignas(4) int32_t c_buf[1024];     // int8 or int32 results
+alignas(4) int32_t ref_buf[1024];
+int32_t bias_buf[128];
+int32_t mult_buf[128];
+int32_t shift_buf[128];
+
+struct shape_case {
+  int m, n, k;
+  int lda_pad, ldb_pad, ldc_pad;   // extra elements per row (strides stay multiples of 4 bytes)
+  bool bias, per_channel, relu, raw;
+  int a_zp, b_zp, out_zp;
+};
+
+constexpr shape_case cases[] = {
+    {8, 8, 16, 0, 0, 0, false, false, false, false, 0, 0, 0},
+    {13, 21, 37, 0, 0, 0, true, true, true, false, -5, 3, 7},
+    {5, 70, 100, 4, 8, 12, false, false, false, false, 17, 0, -3},
+    {9, 17, 64, 0, 0, 3, true, false, false, true, 10, -2, 0},
+    {16, 32, 150, 0, 0, 0, true, true, true, false, -128, 0, -128},
+};
+
+int round4(int v) { return (v + 3) & ~3; }
+
+void put_signed(int32_t v) {
+  if (v < 0) ctnn_console_putc('-');
+  ctnn_console_put_dec(static_cast<uint32_t>(v < 0 ? -v : v));
+}
+
+// Runs one case on the accelerator and on the CPU; 0 when they agree, else a failure code.
+int run_case(const shape_case& sc) {
+  const int lda = round4(sc.k) + sc.lda_pad;
+  const int ldb = round4(sc.n) + sc.ldb_pad;
+  const int ldc = (sc.raw ? sc.n : round4(sc.n)) + sc.ldc_pad * (sc.raw ? 1 : 4);
+  for (int i = 0; i < sc.m * lda; ++i) a_buf[i] = static_cast<int8_t>(rnd(-128, 127));
+  for (int i = 0; i < sc.k * ldb; ++i) b_buf[i] = static_cast<int8_t>(rnd(-128, 127));
+  for (int i = 0; i < sc.n; ++i) {
+    bias_buf[i] = rnd(-20000, 20000);
+    const ctnn::quant::requant q = {rnd(1 << 30, 0x7fffffff), -rnd(6, 12)};
+    mult_buf[i] = q.multiplier;
+    shift_buf[i] = q.shift;
+  }
+  ctnn_fw::accel::gemm g;
+  g.m = sc.m;
+  g.n = sc.n;
+  g.k = sc.k;
+  g.a = a_buf;
+  g.lda = lda;
+  g.b = b_buf;
+  g.ldb = ldb;
+  g.c = c_buf;
+  g.ldc = ldc;
+  g.bias = sc.bias ? bias_buf : nullptr;
+  g.out_raw = sc.raw;
+  g.q = {.a_zp = sc.a_zp, .b_zp = sc.b_zp, .out_zp = sc.out_zp, .multiplier = mult_buf, .shift = shift_buf,
+         .per_channel = sc.per_channel, .act_min = sc.relu ? sc.out_zp : -128, .act_max = 127};
+  for (int32_t& w : c_buf) w = 0x5a5a5a5a;
+  for (int32_t& w : ref_buf) w = 0x5a5a5a5a;
+
+  const ctnn_fw::accel::job_status s = drv::run(g, max_polls);
+  if (s.res != result::ok) return 10 + static_cast<int>(s.res);
+  if (s.macs != static_cast<uint32_t>(sc.m * sc.n * sc.k) || s.cycles == 0) return 20;
+
+  if (sc.raw) {
+    ctnn::ref::gemm_s8_s32(sc.m, sc.n, sc.k, a_buf, lda, b_buf, ldb, g.bias, ref_buf, ldc, sc.a_zp, sc.b_zp);
+  } else {
+    ctnn::ref::gemm_s8(sc.m, sc.n, sc.k, a_buf, lda, b_buf, ldb, g.bias, reinterpret_cast<int8_t*>(ref_buf), ldc,
+                       g.q);
+  }
+  // Every byte of the buffers, padding included: the accelerator must not write outside C.
+  for (int i = 0; i < 1024; ++i)
+    if (c_buf[i] != ref_buf[i]) return 30;
+
+  ctnn_console_puts("accel: m=");
+  ctnn_console_put_dec(static_cast<uint32_t>(sc.m));
+  ctnn_console_puts(" n=");
+  ctnn_console_put_dec(static_cast<uint32_t>(sc.n));
+  ctnn_console_puts(" k=");
+  ctnn_console_put_dec(static_cast<uint32_t>(sc.k));
+  ctnn_console_puts(sc.raw ? " int32" : " int8");
+  ctnn_console_puts(" zp=");
+  put_signed(sc.a_zp);
+  ctnn_console_putc('/');
+  put_signed(sc.b_zp);
+  ctnn_console_putc('/');
+  put_signed(sc.out_zp);
+  ctnn_console_puts(" macs=");
+  ctnn_console_put_dec(s.macs);
+  ctnn_console_puts(" cycles=");
+  ctnn_console_put_dec(s.cycles);
+  ctnn_console_puts(" ok\n");
+  return 0;
+}
+
+// A job the accelerator must refuse with cause; 0 when it does.
+int expect_error(ctnn_fw::accel::gemm g, uint32_t cause) {
+  const ctnn_fw::accel::job_status s = drv::run(g, max_polls);
+  if (s.res != result::error) return 1;
+  if (s.cause != cause) return 2;
+  return 0;
+}
+
+}  // namespace
+
+extern "C" int ctnn_test_run(void) {
+  if (!drv::present()) return 1;
+  const uint32_t dim = drv::dim();
+  if (dim < 4 || dim > 16 || (dim & (dim - 1)) != 0) return 2;
+  ctnn_console_puts("accel: dim=");
+  ctnn_console_put_dec(dim);
+  ctnn_console_puts(" k_max=");
+  ctnn_console_put_dec(drv::k_max());
+  ctnn_console_putc('\n');
+
+  int n = 0;
+  for (const shape_case& sc : cases) {
+    ++n;
+    if (const int r = run_case(sc); r != 0) return 100 * n + r;
+  }
+
+  // Refused jobs (ERR_CAUSE codes of fpga/regs/ctnn.toml), each from a valid base job.
+  const int32_t one_mult[1] = {1 << 30}, one_shift[1] = {0};
+  ctnn_fw::accel::gemm base;
+  base.m = 4;
+  base.n = 4;
+  base.k = 16;
+  base.a = a_buf;
+  base.lda = 16;
+  base.b = b_buf;
+  base.ldb = 4;
+  base.c = c_buf;
+  base.ldc = 4;
+  base.q = {.a_zp = 0, .b_zp = 0, .out_zp = 0, .multiplier = one_mult, .shift = one_shift, .per_channel = false,
+            .act_min = -128, .act_max = 127};
+  ctnn_fw::accel::gemm g = base;
+  g.m = 0;
+  if (expect_error(g, 1) != 0) return 1001;                       // ZERO_SIZE
+  g = base;
+  g.k = static_cast<int>(drv::k_max()) + 1;
+  g.lda = g.k + 3;
+  if (expect_error(g, 6) != 0) return 1002;                       // K_TOO_BIG
+  g = base;
+  g.a = a_buf + 1;
+  if (expect_error(g, 4) != 0) return 1003;                       // ALIGN
+  g = base;
+  g.c = reinterpret_cast<void*>(static_cast<uintptr_t>(0x90000000u));
+  if (expect_error(g, 3) != 0) return 1004;                       // ADDR_RANGE
+  const int32_t bad_shift[1] = {40};
+  g = base;
+  g.q.shift = bad_shift;
+  if (expect_error(g, 7) != 0) return 1005;                       // BAD_SHIFT
+  ctnn_console_puts("accel: refused jobs ok\n");
+
+  // The accelerator still works after the refusals.
+  if (const int r = run_case(cases[1]); r != 0) return 2000 + r;
+  return 0;
+}
