@@ -21,6 +21,9 @@ uint64_t ctnn_instret(void);
 /* ---- exit: the sifive_test-style exit device; 0 = pass, else fail with the code ---- */
 __attribute__((noreturn)) void ctnn_exit(int code);
 
+/* Loads the 32-bit word at addr; 0 on success, -1 when the access traps (nothing there). */
+int ctnn_probe_load32(uint32_t addr, uint32_t *value);
+
 /* Called by the default trap vector; reports the trap and exits with CTNN_EXIT_TRAP. */
 __attribute__((noreturn)) void ctnn_trap_handler(uint32_t mcause, uint32_t mepc, uint32_t mtval);
 

@@ -117,19 +117,31 @@ inline constexpr size_t scratch_bytes = [] {
   return n > f ? n : f;
 }();
 
-/// Runs the network; Opt selects the optimized kernels, else the reference ones.
+// One-element multiplier/shift arrays of the per-tensor layers (the params point at them).
+inline constexpr int32_t m_conv1[1] = {q_conv1.multiplier}, s_conv1[1] = {q_conv1.shift};
+inline constexpr int32_t m_fc1[1] = {q_fc1.multiplier}, s_fc1[1] = {q_fc1.shift};
+inline constexpr int32_t m_fc2[1] = {q_fc2.multiplier}, s_fc2[1] = {q_fc2.shift};
+inline constexpr int32_t m_fc3[1] = {q_fc3.multiplier}, s_fc3[1] = {q_fc3.shift};
+
+/// The requantization of every layer (ReLU fused into the clamp, except after fc3).
+struct layer_params {
+  ctnn::ref::gemm_s8_params conv1, conv2, fc1, fc2, fc3;
+};
+inline layer_params params_of_layers() {
+  return {params(m_conv1, s_conv1, false, true), params(q_conv2.multiplier, q_conv2.shift, true, true),
+          params(m_fc1, s_fc1, false, true), params(m_fc2, s_fc2, false, true), params(m_fc3, s_fc3, false, false)};
+}
+
+/// Runs the network on the CPU; Opt selects the optimized kernels, else the reference ones.
 /// Returns 0, or 100 + the number of the layer whose kernel reported an error.
 template <bool Opt>
 inline int run(const tensors& t, activations& a, void* scratch) {
-  const int32_t m1[1] = {q_conv1.multiplier}, s1[1] = {q_conv1.shift};
-  const int32_t mf1[1] = {q_fc1.multiplier}, sf1[1] = {q_fc1.shift};
-  const int32_t mf2[1] = {q_fc2.multiplier}, sf2[1] = {q_fc2.shift};
-  const int32_t mf3[1] = {q_fc3.multiplier}, sf3[1] = {q_fc3.shift};
-  const auto p1 = params(m1, s1, false, true);
-  const auto p2 = params(q_conv2.multiplier, q_conv2.shift, true, true);
-  const auto pf1 = params(mf1, sf1, false, true);
-  const auto pf2 = params(mf2, sf2, false, true);
-  const auto pf3 = params(mf3, sf3, false, false);
+  const layer_params lp = params_of_layers();
+  const auto& p1 = lp.conv1;
+  const auto& p2 = lp.conv2;
+  const auto& pf1 = lp.fc1;
+  const auto& pf2 = lp.fc2;
+  const auto& pf3 = lp.fc3;
   k::status st[7];
   if constexpr (Opt) {
     st[0] = k::conv2d_s8(conv1_g, t.input, t.w_conv1, t.b_conv1, a.conv1, p1, scratch, scratch_bytes);
