@@ -115,7 +115,15 @@ extern "C" int ctnn_test_run(void) {
   if (i1 - i0 < 100 || c1 <= c0) return c;
   if (i1 - i0 > 10000) return c;
 
-  ++c;  // 9: decimal and hex console output (checked by the runner: see tests.cmake)
+  ++c;  // 9: the trap-safe probe reads RAM and reports an unmapped address without trapping
+  uint32_t probed = 0;
+  if (ctnn_probe_load32(static_cast<uint32_t>(reinterpret_cast<uintptr_t>(&data_word)), &probed) != 0) return c;
+  if (probed != 0x1234567u) return c;
+  probed = 77;
+  if (ctnn_probe_load32(0x90000000u, &probed) != -1 || probed != 77) return c;
+  if (ctnn_probe_load32(static_cast<uint32_t>(reinterpret_cast<uintptr_t>(&data_word)), &probed) != 0) return c;
+
+  ++c;  // 10: decimal and hex console output (checked by the runner: see tests.cmake)
   ctnn_console_puts("runtime: ");
   ctnn_console_put_dec(0);
   ctnn_console_putc(' ');

@@ -57,5 +57,5 @@ ctnn_fw_test(c_workload       SOURCES c_workload.c       PLATFORMS qemu soc core
 # The accelerator exists only on the SoC (QEMU has no device at its address).
 ctnn_fw_test(accel_gemm       SOURCES accel_gemm.cpp     PLATFORMS soc
              EXTRA_LINE "accel: refused jobs ok" MAX_CYCLES 60000000)
-ctnn_fw_test(lenet5_int8      SOURCES lenet5_int8.cpp    PLATFORMS qemu soc
+ctnn_fw_test(lenet5_int8      SOURCES lenet5_int8.cpp    PLATFORMS qemu soc core
              HOST_TWIN lenet5_int8_host.cpp MAX_CYCLES 60000000)
