@@ -107,17 +107,18 @@ inline void pack_a_f32(int mc, int kc, const float* a, int lda, float* ap) {
 /// Packs B[0:kc, 0:nc] into NR-column panels: bp[p][k][j], zero-padded columns.
 template <int NR>
 inline void pack_b_f32(int kc, int nc, const float* b, int ldb, float* bp) {
-  for (int p = 0; p < nc; p += NR) {
-    const int cols = min(NR, nc - p);
-    for (int k = 0; k < kc; ++k) {
-      const float* row = b + static_cast<ptrdiff_t>(k) * ldb + p;
-      if (cols == NR) {
-        for (int j = 0; j < NR; ++j) bp[j] = row[j];
-      } else {
-        for (int j = 0; j < cols; ++j) bp[j] = row[j];
-        for (int j = cols; j < NR; ++j) bp[j] = 0.0f;
-      }
-      bp += NR;
+  // Row by row: the source is read sequentially (a conv's im2col matrix has rows of tens of
+  // KiB, and walking it column-panel-wise would touch a new page per k).
+  const int full = nc - nc % NR;
+  const ptrdiff_t panel = static_cast<ptrdiff_t>(kc) * NR;
+  for (int k = 0; k < kc; ++k) {
+    const float* row = b + static_cast<ptrdiff_t>(k) * ldb;
+    float* dst = bp + static_cast<ptrdiff_t>(k) * NR;
+    for (int p = 0; p < full; p += NR, dst += panel)
+      for (int j = 0; j < NR; ++j) dst[j] = row[p + j];
+    if (full < nc) {
+      for (int j = 0; j < nc - full; ++j) dst[j] = row[full + j];
+      for (int j = nc - full; j < NR; ++j) dst[j] = 0.0f;
     }
   }
 }
