@@ -15,48 +15,67 @@ if(CTNN_VERILATOR)
            COMMAND ${CTNN_VERILATOR} --lint-only -Wall -I${CTNN_FPGA_RTL}
                    ${CMAKE_CURRENT_SOURCE_DIR}/lint/accel.vlt ${CTNN_ACCEL_RTL}
                    --top-module ctnn_accel)
-  add_test(NAME accel.lint_dim4_tile2
+  add_test(NAME accel.lint_dim16_tile2
            COMMAND ${CTNN_VERILATOR} --lint-only -Wall -I${CTNN_FPGA_RTL}
                    ${CMAKE_CURRENT_SOURCE_DIR}/lint/accel.vlt ${CTNN_ACCEL_RTL}
                    --top-module ctnn_accel -GDim=16 -GTileDim=2)
-  set_tests_properties(accel.lint accel.lint_dim4_tile2 PROPERTIES LABELS "accel;lint")
+  set_tests_properties(accel.lint accel.lint_dim16_tile2 PROPERTIES LABELS "accel;lint")
 endif()
 
 find_package(verilator HINTS $ENV{VERILATOR_ROOT} /usr/share/verilator)
 if(verilator_FOUND)
-  add_library(ctnn_accel_model STATIC)
-  verilate(ctnn_accel_model
-           SOURCES ${CTNN_ACCEL_RTL}
-           TOP_MODULE ctnn_accel
-           PREFIX Vctnn_accel
-           DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/accel_model
-           INCLUDE_DIRS ${CTNN_FPGA_RTL}
-           VERILATOR_ARGS -O3 --x-assign fast --x-initial fast -Wno-fatal
-                          -GDim=${CTNN_ACCEL_DIM} -GLog2KMax=${CTNN_ACCEL_LOG2_KMAX}
-                          -GRamSize=${CTNN_ACCEL_RAM_BYTES})
-  # Generated code: warnings off for this target only (the preset's -Werror stays elsewhere).
-  target_compile_options(ctnn_accel_model PRIVATE -w -O2)
+  # ctnn_accel_verilated(<suffix> <dim> <tile_dim>): the Verilated model ctnn_accel_model<suffix>
+  # and the testbench ctnn-accel-tb<suffix> for one array size.
+  function(ctnn_accel_verilated suffix dim tile_dim)
+    set(model ctnn_accel_model${suffix})
+    add_library(${model} STATIC)
+    verilate(${model}
+             SOURCES ${CTNN_ACCEL_RTL}
+             TOP_MODULE ctnn_accel
+             PREFIX Vctnn_accel
+             DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/accel_model${suffix}
+             INCLUDE_DIRS ${CTNN_FPGA_RTL}
+             VERILATOR_ARGS -O3 --x-assign fast --x-initial fast -Wno-fatal
+                            -GDim=${dim} -GTileDim=${tile_dim} -GLog2KMax=${CTNN_ACCEL_LOG2_KMAX}
+                            -GRamSize=${CTNN_ACCEL_RAM_BYTES})
+    # Generated code: warnings off for this target only (the preset's -Werror stays elsewhere).
+    target_compile_options(${model} PRIVATE -w -O2)
+    set_property(GLOBAL APPEND PROPERTY ctnn_accel_models ${model})
+  endfunction()
 
-  function(ctnn_accel_tb_target name src)
+  # ctnn_accel_tb_target(<exe> <source> <suffix> <dim>)
+  function(ctnn_accel_tb_target name src suffix dim)
     add_executable(${name} ${src})
-    target_link_libraries(${name} PRIVATE ctnn_accel_model ctnn::ctnn)
+    target_link_libraries(${name} PRIVATE ctnn_accel_model${suffix} ctnn::ctnn)
     # Verilator's headers are system headers here, so the preset's warnings apply to our code only.
-    target_include_directories(${name} SYSTEM PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/accel_model
+    target_include_directories(${name} SYSTEM PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/accel_model${suffix}
                                ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
     target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/tb)
-    target_compile_definitions(${name} PRIVATE CTNN_TB_DIM=${CTNN_ACCEL_DIM}
+    target_compile_definitions(${name} PRIVATE CTNN_TB_DIM=${dim}
                                CTNN_TB_LOG2_KMAX=${CTNN_ACCEL_LOG2_KMAX}
                                CTNN_TB_RAM_BYTES=${CTNN_ACCEL_RAM_BYTES}u)
   endfunction()
 
-  ctnn_accel_tb_target(ctnn-accel-tb ${CMAKE_CURRENT_SOURCE_DIR}/tb/accel_tb.cpp)
+  # DIM = 8: the 10,000-GEMM test and the bench.
+  ctnn_accel_verilated("" ${CTNN_ACCEL_DIM} 1)
+  ctnn_accel_tb_target(ctnn-accel-tb ${CMAKE_CURRENT_SOURCE_DIR}/tb/accel_tb.cpp "" ${CTNN_ACCEL_DIM})
   add_test(NAME accel.verilator_10k_gemms COMMAND ctnn-accel-tb 10000 1)
   set_tests_properties(accel.verilator_10k_gemms PROPERTIES LABELS "accel" TIMEOUT 900)
+  ctnn_accel_tb_target(ctnn-accel-bench ${CMAKE_CURRENT_SOURCE_DIR}/tb/accel_bench.cpp "" ${CTNN_ACCEL_DIM})
+  add_test(NAME accel.bench_smoke COMMAND ctnn-accel-bench --quick)
+  set_tests_properties(accel.bench_smoke PROPERTIES LABELS "accel")
 
-  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/tb/accel_bench.cpp)
-    ctnn_accel_tb_target(ctnn-accel-bench ${CMAKE_CURRENT_SOURCE_DIR}/tb/accel_bench.cpp)
-    add_test(NAME accel.bench_smoke COMMAND ctnn-accel-bench --quick)
-    set_tests_properties(accel.bench_smoke PROPERTIES LABELS "accel")
+  # The array sizes at both ends of the supported range, with fewer random GEMMs.
+  option(CTNN_ACCEL_ALL_DIMS "Also verify DIM = 4 and DIM = 16 (TileDim = 2) models" ON)
+  if(CTNN_ACCEL_ALL_DIMS)
+    ctnn_accel_verilated(_dim4 4 1)
+    ctnn_accel_tb_target(ctnn-accel-tb-dim4 ${CMAKE_CURRENT_SOURCE_DIR}/tb/accel_tb.cpp _dim4 4)
+    add_test(NAME accel.verilator_dim4 COMMAND ctnn-accel-tb-dim4 1000 4)
+    ctnn_accel_verilated(_dim16 16 2)
+    ctnn_accel_tb_target(ctnn-accel-tb-dim16 ${CMAKE_CURRENT_SOURCE_DIR}/tb/accel_tb.cpp _dim16 16)
+    add_test(NAME accel.verilator_dim16_tile2 COMMAND ctnn-accel-tb-dim16 1000 16)
+    set_tests_properties(accel.verilator_dim4 accel.verilator_dim16_tile2
+                         PROPERTIES LABELS "accel" TIMEOUT 900)
   endif()
 else()
   message(WARNING "Verilator's CMake package not found: the accelerator model and tests are skipped")
