@@ -1,6 +1,5 @@
 // Icarus smoke test of ctnn_accel: one int32 GEMM (M=5, N=6, K=7, zero points, bias) through
 // the MMIO port and a latency-1 RAM on the DMA port, checked against a triple loop here.
-`timescale 1ns / 1ps
 `default_nettype none
 
 module accel_smoke_tb;
