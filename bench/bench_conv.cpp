@@ -43,9 +43,12 @@ void bm_conv_f32_ctnn(benchmark::State& state, conv_geometry g) {
   const auto w = ctnn_bench::random_f32(size_t(g.weight_elems()), 2);
   const auto b = ctnn_bench::random_f32(size_t(g.out_c), 3);
   std::vector<float> out(size_t(g.out_elems()));
-  std::vector<unsigned char> scratch(ctnn::kernels::conv2d_f32_scratch_bytes(g) + 64);
+  // one panel of every output row (the whole im2col matrix, as OpenBLAS's side gets)
+  const int64_t rows = g.out_h();
+  std::vector<float> scratch(size_t(ctnn::kernels::conv_scratch_elems(g, rows)) + 1);
   for (auto _ : state) {
-    ctnn::kernels::conv2d_f32(g, in.data(), w.data(), b.data(), out.data(), scratch.data(), scratch.size());
+    ctnn::kernels::conv2d_f32(g, in.data(), w.data(), b.data(), out.data(), rows, scratch.data(),
+                              scratch.size() * sizeof(float));
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }
@@ -58,12 +61,12 @@ void bm_conv_f32_openblas(benchmark::State& state, conv_geometry g) {
   const auto in = ctnn_bench::random_f32(size_t(g.in_elems()), 1);
   const auto w = ctnn_bench::random_f32(size_t(g.weight_elems()), 2);
   std::vector<float> out(size_t(g.out_elems()));
-  std::vector<float> col(size_t(ctnn::kernels::im2col_scratch_elems(g)) + 1);
+  std::vector<float> col(size_t(ctnn::kernels::conv_scratch_elems(g, g.out_h())) + 1);
   const int M = int(g.out_c), N = int(g.out_h() * g.out_w()), K = int(g.gemm_k());
   for (auto _ : state) {
     const float* bm = in.data();
     if (!g.pointwise()) {
-      ctnn::kernels::detail::im2col<float>(g, in.data(), col.data(), 0.0f);
+      ctnn::kernels::detail::im2col_rows<float>(g, in.data(), col.data(), 0.0f, 0, g.out_h());
       bm = col.data();
     }
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, w.data(), K, bm, N, 0.0f, out.data(), N);

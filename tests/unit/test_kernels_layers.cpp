@@ -67,15 +67,20 @@ TEST_CASE("ref conv2d_f32: hand-computed padding, stride, dilation, groups") {
   CHECK(kr::conv2d_f32(gg, gin, gw, nullptr, gout) == status::bad_geometry);
 }
 
-TEST_CASE("im2col_scratch_elems is the planner's constexpr size") {
+TEST_CASE("conv_scratch_elems is the planner's formula (memory::conv_scratch_elems)") {
   constexpr conv_geometry r50_conv1{3, 224, 224, 64, 7, 7, 2, 2, 3, 3, 3, 3};
   static_assert(r50_conv1.out_h() == 112 && r50_conv1.out_w() == 112);
-  static_assert(kk::im2col_scratch_elems(r50_conv1) == 3 * 7 * 7 * 112 * 112);
+  static_assert(kk::conv_scratch_elems(r50_conv1, 112) == 3 * 7 * 7 * 112 * 112);
+  static_assert(kk::conv_scratch_elems(r50_conv1, 3) == 3 * 7 * 7 * 3 * 112);  // a panel of 3 rows
+  static_assert(kk::conv_scratch_elems(r50_conv1, 0) == 0);                    // direct kernel
+  static_assert(kk::conv_scratch_elems(r50_conv1, 3) ==
+                ctnn::memory::conv_scratch_elems(ctnn::shape{3, 224, 224}, ctnn::shape{64, 112, 112},
+                                                 kk::to_layer_geometry(r50_conv1), 3));
   constexpr conv_geometry pw{256, 56, 56, 64, 1, 1};
-  static_assert(kk::im2col_scratch_elems(pw) == 0);  // pointwise: the input is used in place
+  static_assert(kk::conv_scratch_elems(pw, 4) == 0);  // pointwise: the input is used in place
   constexpr conv_geometry grouped{32, 8, 8, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4};
-  static_assert(kk::im2col_scratch_elems(grouped) == 8 * 9 * 64);  // one group at a time
-  CHECK(kk::im2col_scratch_elems(conv_geometry{3, 2, 2, 1, 5, 5}) == 0);  // invalid: empty output
+  static_assert(kk::conv_scratch_elems(grouped, 8) == 8 * 9 * 64);  // one group at a time
+  CHECK(kk::conv_scratch_elems(conv_geometry{3, 2, 2, 1, 5, 5}, 1) == 0);  // invalid: empty output
 }
 
 TEST_CASE("ref pooling: PyTorch output sizes, ceil_mode, count_include_pad, adaptive windows") {
@@ -101,10 +106,10 @@ TEST_CASE("ref pooling: PyTorch output sizes, ceil_mode, count_include_pad, adap
   REQUIRE(kr::avg_pool2d_f32(a, ones.data(), out.data()) == status::ok);
   for (float v : out) CHECK(v == 1.0f);
   // ceil_mode window that starts in the right padding is dropped (PyTorch rule)
-  CHECK(pool_geometry::out_size(5, 2, 2, 1, 1, true) == 3);  // the 4th window would start in padding
-  CHECK(pool_geometry::out_size(4, 2, 2, 1, 1, true) == 3);
-  CHECK(pool_geometry::out_size(6, 3, 2, 0, 0, true) == 3);
-  CHECK(pool_geometry::out_size(6, 3, 2, 0, 0, false) == 2);
+  CHECK(ctnn::window_out_extent(5, 1, 1, 2, 2, 1, true) == 3);  // the 4th window would start in padding
+  CHECK(ctnn::window_out_extent(4, 1, 1, 2, 2, 1, true) == 3);
+  CHECK(ctnn::window_out_extent(6, 0, 0, 3, 2, 1, true) == 3);
+  CHECK(ctnn::window_out_extent(6, 0, 0, 3, 2, 1, false) == 2);
   // ceil-mode overhang beyond the padding is not counted even with count_include_pad:
   // avg_pool2d(ones(1,3), (1,2), stride 2, ceil_mode=True) = [1, 1]
   pool_geometry o{1, 1, 3, 1, 2, 1, 2, 0, 0, 0, 0, true, true};
@@ -241,13 +246,19 @@ void check_conv(const conv_geometry& g, ctnn_test::rng& r, bool use_bias, conv_c
   REQUIRE(g.valid());
   const auto in_f = r.f32(usz(g.in_elems())), w_f = r.f32(usz(g.weight_elems())), b_f = r.f32(usz(g.out_c));
   std::vector<float> want(usz(g.out_elems())), got(want.size());
-  std::vector<unsigned char> scratch(std::max<size_t>(kk::conv2d_f32_scratch_bytes(g), 1));
   const float* bf = use_bias ? b_f.data() : nullptr;
   REQUIRE(kr::conv2d_f32(g, in_f.data(), w_f.data(), bf, want.data()) == status::ok);
-  REQUIRE(kk::conv2d_f32(g, in_f.data(), w_f.data(), bf, got.data(), scratch.data(), scratch.size()) == status::ok);
   // |terms| <= 1, K + 1 of them: reordering / contraction changes the sum by <= 2 (K+1)^2 2^-24
   const float tol = 2.0f * float(g.gemm_k() + 1) * float(g.gemm_k() + 1) * 5.97e-8f + 1e-6f;
-  for (size_t i = 0; i < want.size(); ++i) REQUIRE(std::fabs(got[i] - want[i]) <= tol);
+  // panel_rows: 0 (direct kernel), 1, a random panel, every row at once
+  const int64_t panels[4] = {0, 1, r.range(1, int(g.out_h())), g.out_h()};
+  for (int64_t pr : panels) {
+    std::vector<float> scratch(std::max<size_t>(size_t(kk::conv_scratch_elems(g, pr)), 1));
+    std::fill(got.begin(), got.end(), -7.0f);
+    REQUIRE(kk::conv2d_f32(g, in_f.data(), w_f.data(), bf, got.data(), pr, scratch.data(),
+                           size_t(kk::conv_scratch_elems(g, pr)) * 4) == status::ok);
+    for (size_t i = 0; i < want.size(); ++i) REQUIRE(std::fabs(got[i] - want[i]) <= tol);
+  }
 
   const auto in_q = r.s8(usz(g.in_elems())), w_q = r.s8(usz(g.weight_elems()), -127, 127);
   const auto b_q = r.s32(usz(g.out_c), -20000, 20000);
@@ -264,9 +275,17 @@ void check_conv(const conv_geometry& g, ctnn_test::rng& r, bool use_bias, conv_c
   std::vector<int32_t> scratch_q(kk::conv2d_s8_scratch_bytes(g) / 4 + 1);
   const int32_t* bq = use_bias ? b_q.data() : nullptr;
   REQUIRE(kr::conv2d_s8(g, in_q.data(), w_q.data(), bq, want_q.data(), p) == status::ok);
+  // the plan-free form: [ workspace | all rows ] in one buffer
   REQUIRE(kk::conv2d_s8(g, in_q.data(), w_q.data(), bq, got_q.data(), p, scratch_q.data(), scratch_q.size() * 4) ==
           status::ok);
   REQUIRE(got_q == want_q);
+  for (int64_t pr : panels) {
+    std::vector<int8_t> col(std::max<size_t>(size_t(kk::conv_scratch_elems(g, pr)), 1));
+    std::fill(got_q.begin(), got_q.end(), int8_t{99});
+    REQUIRE(kk::conv2d_s8(g, in_q.data(), w_q.data(), bq, got_q.data(), p, pr, col.data(),
+                          size_t(kk::conv_scratch_elems(g, pr))) == status::ok);
+    REQUIRE(got_q == want_q);
+  }
   ++res.cases;
 }
 
@@ -311,14 +330,21 @@ TEST_CASE("conv2d and linear: scratch and argument faults return a status") {
   const conv_geometry g{4, 5, 5, 8, 3, 3, 1, 1, 1, 1, 1, 1};
   std::vector<float> in(100), w(288), out(200);
   std::vector<unsigned char> small(16);
-  CHECK(kk::conv2d_f32(g, in.data(), w.data(), nullptr, out.data(), small.data(), small.size()) ==
+  CHECK(kk::conv2d_f32(g, in.data(), w.data(), nullptr, out.data(), 5, small.data(), small.size()) ==
         status::scratch_too_small);
-  CHECK(kk::conv2d_f32(g, in.data(), w.data(), nullptr, out.data(), nullptr, 0) == status::null_pointer);
+  // one byte below the planner's formula is refused, the formula itself is enough
+  std::vector<float> col(size_t(kk::conv_scratch_elems(g, 2)));
+  CHECK(kk::conv2d_f32(g, in.data(), w.data(), nullptr, out.data(), 2, col.data(), col.size() * 4 - 1) ==
+        status::scratch_too_small);
+  CHECK(kk::conv2d_f32(g, in.data(), w.data(), nullptr, out.data(), 2, col.data(), col.size() * 4) == status::ok);
+  CHECK(kk::conv2d_f32(g, in.data(), w.data(), nullptr, out.data(), 5, nullptr, 0) == status::null_pointer);
+  CHECK(kk::conv2d_f32(g, in.data(), w.data(), nullptr, out.data(), 0, nullptr, 0) == status::ok);  // direct
+  CHECK(kk::conv2d_f32(g, in.data(), w.data(), nullptr, out.data(), -1, nullptr, 0) == status::bad_size);
   conv_geometry bad = g;
   bad.sh = 0;
-  CHECK(kk::conv2d_f32(bad, in.data(), w.data(), nullptr, out.data(), small.data(), small.size()) ==
+  CHECK(kk::conv2d_f32(bad, in.data(), w.data(), nullptr, out.data(), 5, small.data(), small.size()) ==
         status::bad_geometry);
-  CHECK(kk::conv2d_f32_scratch_bytes(g) >= size_t(kk::im2col_scratch_elems(g)) * 4);
+  CHECK(kk::conv2d_s8_scratch_bytes(g) >= size_t(kk::conv_scratch_elems(g, g.out_h())));
 }
 
 TEST_CASE("linear: GEMM-based kernels equal the reference") {

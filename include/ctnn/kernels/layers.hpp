@@ -11,14 +11,26 @@
 //   col row (ic, ky, kx), column (oy, ox) = in[ic][oy sh - pt + ky dh][ox sw - pl + kx dw]
 //   (padding: 0, or the input zero point for int8 so it stands for the real value 0)
 //
-// Scratch layout (caller-provided, 64-byte alignment recommended, 4 required):
-//   [ GEMM packing workspace | im2col matrix (im2col_scratch_elems(g) elements) ]
+// Row panels: the arena plan gives each convolution `panel_rows` (memory/scratch.hpp). The
+// kernel lowers rows [r0, r0 + R) of the output at a time into a [K x R*out_w] panel and writes
+// the GEMM's result at column r0*out_w of out_g (ldc = out_h*out_w):
+//
+//   out_g  +-------------------+  rows 0..R-1      <- GEMM of panel 0
+//          |###################|
+//          +-------------------+  rows R..2R-1     <- GEMM of panel 1
+//          |                   |  ...
+//
+// The panel is the arena scratch; its size is memory::conv_scratch_elems, the planner's formula.
+// panel_rows == 0 runs the direct kernel (no scratch). The GEMM's packing workspace is not arena
+// scratch: it depends on the tiling only, and is passed as `workspace` (nullptr: the static
+// workspace of tiled.hpp, not reentrant).
 #pragma once
 #include "ctnn/kernels/geometry.hpp"
 #include "ctnn/kernels/quant.hpp"
 #include "ctnn/kernels/ref_layers.hpp"
 #include "ctnn/kernels/status.hpp"
 #include "ctnn/kernels/tiled.hpp"
+#include "ctnn/memory/scratch.hpp"
 
 namespace ctnn::kernels {
 
@@ -26,15 +38,16 @@ namespace detail {
 
 inline size_t align64(size_t n) { return (n + 63u) & ~size_t{63}; }
 
-/// im2col of one group: rows (ic, ky, kx), columns (oy, ox); out-of-image taps get pad.
+/// im2col of one group for output rows [r0, r0 + rows): rows (ic, ky, kx), columns (oy - r0, ox);
+/// out-of-image taps get pad.
 template <class T>
-inline void im2col(const conv_geometry& g, const T* in_group, T* col, T pad) {
-  const int64_t oh = g.out_h(), ow = g.out_w(), icg = g.in_c_per_group();
+inline void im2col_rows(const conv_geometry& g, const T* in_group, T* col, T pad, int64_t r0, int64_t rows) {
+  const int64_t ow = g.out_w(), icg = g.in_c_per_group();
   for (int64_t ic = 0; ic < icg; ++ic) {
     const T* plane = in_group + ic * g.in_h * g.in_w;
     for (int64_t ky = 0; ky < g.kh; ++ky)
       for (int64_t kx = 0; kx < g.kw; ++kx) {
-        for (int64_t oy = 0; oy < oh; ++oy) {
+        for (int64_t oy = r0; oy < r0 + rows; ++oy) {
           const int64_t iy = oy * g.sh - g.pt + ky * g.dh;
           if (iy < 0 || iy >= g.in_h) {
             for (int64_t ox = 0; ox < ow; ++ox) col[ox] = pad;
@@ -62,19 +75,30 @@ inline void interior(int64_t out, int64_t in, int64_t k, int64_t s, int64_t p, i
 
 }  // namespace detail
 
-/// @brief Scratch bytes conv2d_f32 needs for g (0 for depthwise, which runs direct).
-template <class Tiling = default_f32_tiling>
-constexpr size_t conv2d_f32_scratch_bytes(const conv_geometry& g) {
-  if (!g.valid() || g.depthwise()) return 0;
-  return (Tiling::workspace_elems + static_cast<size_t>(im2col_scratch_elems(g))) * sizeof(float) + 64u;
+/// @brief The planner's shapes and geometry of g (memory::conv_scratch_elems takes these).
+constexpr layer_geometry to_layer_geometry(const conv_geometry& g) {
+  layer_geometry l{};
+  l.kernel = hw{g.kh, g.kw};
+  l.stride = hw{g.sh, g.sw};
+  l.padding = pad4{g.pt, g.pb, g.pl, g.pr};
+  l.dilation = hw{g.dh, g.dw};
+  l.groups = g.groups;
+  return l;
 }
 
-/// @brief Scratch bytes conv2d_s8 needs for g (0 for depthwise, which runs direct).
-template <class Tiling = default_s8_tiling>
-constexpr size_t conv2d_s8_scratch_bytes(const conv_geometry& g) {
-  if (!g.valid() || g.depthwise()) return 0;
-  const size_t ws = (Tiling::workspace_bytes(g.gemm_k()) + 63u) & ~size_t{63};
-  return ws + static_cast<size_t>(im2col_scratch_elems(g));
+/// @brief True when conv2d runs g through im2col panels (the planner's rule, memory::conv_needs_im2col).
+constexpr bool conv_uses_panels(const conv_geometry& g) {
+  return g.valid() && !g.depthwise() &&
+         memory::conv_needs_im2col(shape{g.in_c, g.in_h, g.in_w}, shape{g.out_c, g.out_h(), g.out_w()},
+                                   to_layer_geometry(g));
+}
+
+/// @brief Elements of the im2col panel of `panel_rows` output rows: memory::conv_scratch_elems,
+/// the one formula the planner reserves and the kernel checks (0 for direct or pointwise runs).
+constexpr uint64_t conv_scratch_elems(const conv_geometry& g, int64_t panel_rows) {
+  if (!conv_uses_panels(g)) return 0;
+  return memory::conv_scratch_elems(shape{g.in_c, g.in_h, g.in_w}, shape{g.out_c, g.out_h(), g.out_w()},
+                                    to_layer_geometry(g), panel_rows);
 }
 
 /// @brief Direct depthwise conv2d, float (groups == in_c, out_c = in_c * multiplier).
@@ -156,69 +180,173 @@ inline status depthwise_conv2d_s8(const conv_geometry& g, const int8_t* in, cons
   return status::ok;
 }
 
-/// @brief conv2d float: depthwise runs direct, everything else im2col + tiled GEMM per group.
-/// scratch: conv2d_f32_scratch_bytes<Tiling>(g) bytes.
+namespace detail {
+
+/// Window taps [lo, hi) of one axis that fall inside [0, in) for the window starting at `start`.
+inline void tap_range(int64_t start, int64_t k, int64_t d, int64_t in, int64_t& lo, int64_t& hi) {
+  lo = start >= 0 ? 0 : ceil_div(-start, d);
+  const int64_t last = in - 1 - start;  // k_idx * d <= last
+  hi = last < 0 ? 0 : min(k, last / d + 1);
+  if (lo > hi) lo = hi;
+}
+
+/// Direct convolution without scratch, float or int8: for each output pixel the window's taps
+/// are clipped once per axis, then walked with kx innermost (contiguous input for dilation 1).
+/// int8 accumulates (x - a_zp) * (w - b_zp) with wrapping adds: bit-exact with ref::conv2d_s8.
+template <class T, class Acc, class Bias, class Finish>
+inline void direct_conv(const conv_geometry& g, const T* in, const T* w, const Bias* bias, T* out, int32_t a_zp,
+                        int32_t b_zp, Finish finish) {
+  const int64_t oh = g.out_h(), ow = g.out_w(), icg = g.in_c_per_group(), ocg = g.out_c_per_group();
+  const int64_t plane = g.in_h * g.in_w, ksz = g.kh * g.kw;
+  for (int64_t oc = 0; oc < g.out_c; ++oc) {
+    const T* in_g = in + (oc / ocg) * icg * plane;
+    const T* w_oc = w + oc * icg * ksz;
+    for (int64_t oy = 0; oy < oh; ++oy) {
+      const int64_t y0 = oy * g.sh - g.pt;
+      int64_t ky_lo, ky_hi;
+      tap_range(y0, g.kh, g.dh, g.in_h, ky_lo, ky_hi);
+      for (int64_t ox = 0; ox < ow; ++ox) {
+        const int64_t x0 = ox * g.sw - g.pl;
+        int64_t kx_lo, kx_hi;
+        tap_range(x0, g.kw, g.dw, g.in_w, kx_lo, kx_hi);
+        Acc acc = bias != nullptr ? static_cast<Acc>(bias[oc]) : Acc{};
+        for (int64_t ic = 0; ic < icg; ++ic) {
+          const T* ip = in_g + ic * plane;
+          const T* wp = w_oc + ic * ksz;
+          for (int64_t ky = ky_lo; ky < ky_hi; ++ky) {
+            const T* irow = ip + (y0 + ky * g.dh) * g.in_w + x0;
+            const T* wrow = wp + ky * g.kw;
+            if constexpr (is_same_v<T, float>) {
+              for (int64_t kx = kx_lo; kx < kx_hi; ++kx) acc += irow[kx * g.dw] * wrow[kx];
+            } else {
+              for (int64_t kx = kx_lo; kx < kx_hi; ++kx)
+                acc += static_cast<Acc>((irow[kx * g.dw] - a_zp) * (wrow[kx] - b_zp));
+            }
+          }
+        }
+        out[(oc * oh + oy) * ow + ox] = finish(acc, oc);
+      }
+    }
+  }
+}
+
+}  // namespace detail
+
+/// @brief conv2d float. Depthwise runs direct; a 1x1/s1/p0 single-group convolution is one GEMM
+/// on the input; otherwise panel_rows > 0 lowers `panel_rows` output rows at a time into
+/// `scratch` (at least conv_scratch_elems(g, panel_rows) floats) and multiplies each panel with
+/// the tiled GEMM, and panel_rows == 0 runs the direct kernel (no scratch).
+/// workspace: Tiling::workspace_elems floats, or nullptr for tiled.hpp's static workspace.
 template <class Tiling = default_f32_tiling>
 inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w, const float* bias, float* out,
-                         void* scratch, size_t scratch_bytes) {
+                         int64_t panel_rows, void* scratch, size_t scratch_bytes, float* workspace = nullptr) {
   if (!g.valid()) return status::bad_geometry;
+  if (panel_rows < 0) return status::bad_size;
   if (g.depthwise()) return depthwise_conv2d_f32(g, in, w, bias, out);
-  if (in == nullptr || w == nullptr || out == nullptr || scratch == nullptr) return status::null_pointer;
-  if (scratch_bytes < conv2d_f32_scratch_bytes<Tiling>(g)) return status::scratch_too_small;
-  // align the workspace to 64 bytes inside the scratch (the size includes the slack)
-  const auto base = reinterpret_cast<uintptr_t>(scratch);
-  auto* ws = reinterpret_cast<float*>((base + 63u) & ~uintptr_t{63});
-  float* col = ws + Tiling::workspace_elems;
-  const int M = static_cast<int>(g.out_c_per_group()), N = static_cast<int>(g.out_h() * g.out_w()),
-            K = static_cast<int>(g.gemm_k());
+  if (in == nullptr || w == nullptr || out == nullptr) return status::null_pointer;
+  float* ws = workspace != nullptr ? workspace : detail::static_workspace_f32<Tiling>::buf;
+  const int64_t oh = g.out_h(), ow = g.out_w();
+  const int M = static_cast<int>(g.out_c_per_group()), K = static_cast<int>(g.gemm_k());
+  const int NT = static_cast<int>(oh * ow);
+  if (!conv_uses_panels(g))  // pointwise: the input is the GEMM's B
+    return tiled::gemm_f32_row_bias<Tiling>(M, NT, K, w, K, in, NT, bias, out, NT, ws);
+  if (panel_rows == 0) {
+    detail::direct_conv<float, float>(g, in, w, bias, out, 0, 0, [](float acc, int64_t) { return acc; });
+    return status::ok;
+  }
+  if (scratch == nullptr) return status::null_pointer;
+  if (scratch_bytes < conv_scratch_elems(g, panel_rows) * sizeof(float)) return status::scratch_too_small;
+  auto* col = static_cast<float*>(scratch);
   for (int64_t grp = 0; grp < g.groups; ++grp) {
     const float* in_g = in + grp * g.in_c_per_group() * g.in_h * g.in_w;
-    const float* b_mat = in_g;
-    if (!g.pointwise()) {
-      detail::im2col<float>(g, in_g, col, 0.0f);
-      b_mat = col;
+    for (int64_t r0 = 0; r0 < oh; r0 += panel_rows) {
+      const int64_t rows = min(panel_rows, oh - r0);
+      const int N = static_cast<int>(rows * ow);
+      detail::im2col_rows<float>(g, in_g, col, 0.0f, r0, rows);
+      const status s = tiled::gemm_f32_row_bias<Tiling>(M, N, K, w + grp * M * K, K, col, N,
+                                                        bias != nullptr ? bias + grp * M : nullptr,
+                                                        out + grp * M * NT + r0 * ow, NT, ws);
+      if (s != status::ok) return s;
     }
-    const status s = tiled::gemm_f32_row_bias<Tiling>(M, N, K, w + grp * M * K, K, b_mat, N,
-                                                      bias != nullptr ? bias + grp * M : nullptr,
-                                                      out + grp * M * N, N, ws);
-    if (s != status::ok) return s;
   }
   return status::ok;
 }
 
-/// @brief conv2d int8 (p as in ref::conv2d_s8): depthwise direct, else im2col + tiled GEMM.
-/// scratch: conv2d_s8_scratch_bytes<Tiling>(g) bytes, 4-byte aligned.
+/// @brief conv2d int8 (p as in ref::conv2d_s8), bit-exact with it: the same paths as conv2d_f32
+/// (depthwise direct, pointwise GEMM, im2col panels of panel_rows rows, direct when 0); padding
+/// taps hold the input zero point. workspace: Tiling::workspace_bytes(K) bytes, 4-byte aligned,
+/// or nullptr for tiled.hpp's static workspace (K <= Tiling::kmax).
 template <class Tiling = default_s8_tiling>
 inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias, int8_t* out,
-                        const ref::gemm_s8_params& p, void* scratch, size_t scratch_bytes) {
+                        const ref::gemm_s8_params& p, int64_t panel_rows, void* scratch, size_t scratch_bytes,
+                        void* workspace = nullptr, size_t workspace_bytes = 0) {
   if (!g.valid()) return status::bad_geometry;
+  if (panel_rows < 0) return status::bad_size;
   if (g.depthwise()) return depthwise_conv2d_s8(g, in, w, bias, out, p);
-  if (in == nullptr || w == nullptr || out == nullptr || scratch == nullptr) return status::null_pointer;
+  if (in == nullptr || w == nullptr || out == nullptr) return status::null_pointer;
   if (const status s = ref::check_params(p, static_cast<int>(g.out_c)); s != status::ok) return s;
-  if (scratch_bytes < conv2d_s8_scratch_bytes<Tiling>(g)) return status::scratch_too_small;
-  const size_t ws_bytes = (Tiling::workspace_bytes(g.gemm_k()) + 63u) & ~size_t{63};
-  auto* col = static_cast<int8_t*>(scratch) + ws_bytes;
-  const int M = static_cast<int>(g.out_c_per_group()), N = static_cast<int>(g.out_h() * g.out_w()),
-            K = static_cast<int>(g.gemm_k());
+  if (workspace == nullptr) {
+    workspace = detail::static_workspace_s8<Tiling>::buf;
+    workspace_bytes = sizeof(detail::static_workspace_s8<Tiling>::buf);
+  }
+  const int64_t oh = g.out_h(), ow = g.out_w();
+  const int M = static_cast<int>(g.out_c_per_group()), K = static_cast<int>(g.gemm_k());
+  const int NT = static_cast<int>(oh * ow);
+  if (!conv_uses_panels(g))  // pointwise: the input is the GEMM's B; A = weights (zero point b_zp)
+    return tiled::gemm_s8_row_channels<Tiling>(M, NT, K, w, K, in, NT, bias, out, NT, p.b_zp, p.a_zp, p, workspace,
+                                               workspace_bytes);
+  if (panel_rows == 0) {
+    detail::direct_conv<int8_t, uint32_t>(g, in, w, bias, out, p.a_zp, p.b_zp, [&p](uint32_t acc, int64_t oc) {
+      return ref::requantize(static_cast<int32_t>(acc), static_cast<int>(oc), p);
+    });
+    return status::ok;
+  }
+  if (scratch == nullptr) return status::null_pointer;
+  if (scratch_bytes < conv_scratch_elems(g, panel_rows)) return status::scratch_too_small;
+  auto* col = static_cast<int8_t*>(scratch);
   for (int64_t grp = 0; grp < g.groups; ++grp) {
     const int8_t* in_g = in + grp * g.in_c_per_group() * g.in_h * g.in_w;
-    const int8_t* b_mat = in_g;
-    if (!g.pointwise()) {
-      detail::im2col<int8_t>(g, in_g, col, static_cast<int8_t>(p.a_zp));
-      b_mat = col;
-    }
     ref::gemm_s8_params pg = p;
     if (p.per_channel) {
       pg.multiplier = p.multiplier + grp * M;
       pg.shift = p.shift + grp * M;
     }
-    // A = weights (zero point b_zp), B = activations (zero point a_zp)
-    const status s = tiled::gemm_s8_row_channels<Tiling>(M, N, K, w + grp * M * K, K, b_mat, N,
-                                                         bias != nullptr ? bias + grp * M : nullptr, out + grp * M * N,
-                                                         N, p.b_zp, p.a_zp, pg, scratch, ws_bytes);
-    if (s != status::ok) return s;
+    for (int64_t r0 = 0; r0 < oh; r0 += panel_rows) {
+      const int64_t rows = min(panel_rows, oh - r0);
+      const int N = static_cast<int>(rows * ow);
+      detail::im2col_rows<int8_t>(g, in_g, col, static_cast<int8_t>(p.a_zp), r0, rows);
+      // A = weights (zero point b_zp), B = activations (zero point a_zp)
+      const status s = tiled::gemm_s8_row_channels<Tiling>(M, N, K, w + grp * M * K, K, col, N,
+                                                           bias != nullptr ? bias + grp * M : nullptr,
+                                                           out + grp * M * NT + r0 * ow, NT, p.b_zp, p.a_zp, pg,
+                                                           workspace, workspace_bytes);
+      if (s != status::ok) return s;
+    }
   }
   return status::ok;
+}
+
+/// @brief Scratch bytes of conv2d_s8_whole: the packing workspace, then one panel of every output
+/// row (conv_scratch_elems(g, out_h)). For callers without an arena plan (the firmware twin).
+template <class Tiling = default_s8_tiling>
+constexpr size_t conv2d_s8_scratch_bytes(const conv_geometry& g) {
+  if (!g.valid() || g.depthwise()) return 0;
+  const size_t ws = (Tiling::workspace_bytes(g.gemm_k()) + 63u) & ~size_t{63};
+  return ws + static_cast<size_t>(conv_scratch_elems(g, g.out_h()));
+}
+
+/// @brief conv2d_s8 with one caller buffer holding [ workspace | panel of all out_h rows ]
+/// (conv2d_s8_scratch_bytes(g) bytes, 4-byte aligned): the plan-free convenience form.
+template <class Tiling = default_s8_tiling>
+inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias, int8_t* out,
+                        const ref::gemm_s8_params& p, void* scratch, size_t scratch_bytes) {
+  if (!g.valid()) return status::bad_geometry;
+  if (g.depthwise()) return depthwise_conv2d_s8(g, in, w, bias, out, p);
+  if (scratch == nullptr) return status::null_pointer;
+  if (scratch_bytes < conv2d_s8_scratch_bytes<Tiling>(g)) return status::scratch_too_small;
+  const size_t ws = (Tiling::workspace_bytes(g.gemm_k()) + 63u) & ~size_t{63};
+  return conv2d_s8<Tiling>(g, in, w, bias, out, p, g.out_h(), static_cast<uint8_t*>(scratch) + ws,
+                           scratch_bytes - ws, scratch, ws);
 }
 
 /// @brief linear float through the tiled GEMM (one GEMV per batch row: y = W x + b).

@@ -195,8 +195,8 @@ inline status adaptive_avg_pool2d(int64_t c, int64_t in_h, int64_t in_w, int64_t
   for (int64_t ch = 0; ch < c; ++ch)
     for (int64_t oy = 0; oy < out_h; ++oy)
       for (int64_t ox = 0; ox < out_w; ++ox) {
-        const int64_t y0 = kernels::adaptive_begin(oy, in_h, out_h), y1 = kernels::adaptive_end(oy, in_h, out_h);
-        const int64_t x0 = kernels::adaptive_begin(ox, in_w, out_w), x1 = kernels::adaptive_end(ox, in_w, out_w);
+        const int64_t y0 = adaptive_start(oy, in_h, out_h), y1 = adaptive_end(oy, in_h, out_h);
+        const int64_t x0 = adaptive_start(ox, in_w, out_w), x1 = adaptive_end(ox, in_w, out_w);
         const int64_t count = (y1 - y0) * (x1 - x0);
         if constexpr (is_same_v<T, float>) {
           float sum = 0.0f;

@@ -1,5 +1,6 @@
 // conv2d: 2-D convolution with kernel h×w, stride, asymmetric padding, dilation, groups, bias.
 #pragma once
+#include "ctnn/core/window.hpp"
 #include "ctnn/nn/graph.hpp"
 
 namespace ctnn {
@@ -16,12 +17,6 @@ struct conv2d_config {
   bool bias = true;
   friend constexpr bool operator==(const conv2d_config&, const conv2d_config&) = default;
 };
-
-/// Output extent of a convolution or pooling window along one axis (floor mode).
-constexpr int64_t conv_out_extent(int64_t in, int64_t pad_lo, int64_t pad_hi, int64_t kernel,
-                                  int64_t stride, int64_t dilation) {
-  return floor_div(in + pad_lo + pad_hi - dilation * (kernel - 1) - 1, stride) + 1;
-}
 
 /// @brief A convolution layer configured by a conv2d_config: `conv2d_layer<{.in_channels = 3, ...}>`.
 /// MACs = Cout·Hout·Wout·(Cin/groups)·kh·kw; ext_ops = Cout·Hout·Wout bias additions when biased.

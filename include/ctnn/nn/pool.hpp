@@ -1,6 +1,7 @@
 // Pooling: max and average with kernel, stride, padding, dilation (max), ceil_mode and
 // count_include_pad (avg), adaptive average pooling and global average pooling.
 #pragma once
+#include "ctnn/core/window.hpp"
 #include "ctnn/nn/graph.hpp"
 
 namespace ctnn {
@@ -14,16 +15,6 @@ struct pool2d_config {
   bool count_include_pad = true;  ///< avg only
   friend constexpr bool operator==(const pool2d_config&, const pool2d_config&) = default;
 };
-
-/// PyTorch's pooling output extent along one axis, ceil_mode included (the last window must
-/// start inside the input or the left padding).
-constexpr int64_t pool_out_extent(int64_t in, int64_t pad, int64_t kernel, int64_t stride,
-                                  int64_t dilation, bool ceil_mode) {
-  const int64_t span = in + 2 * pad - dilation * (kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0);
-  int64_t out = floor_div(span, stride) + 1;
-  if (ceil_mode && (out - 1) * stride >= in + pad) --out;
-  return out;
-}
 
 namespace detail {
 constexpr pool2d_config resolve(pool2d_config c) {
@@ -95,10 +86,6 @@ template <int64_t Kernel, int64_t Stride = Kernel, int64_t Padding = 0, bool Cei
           bool CountIncludePad = true>
 using avg_pool2d = avg_pool2d_layer<pool2d_config{{Kernel, Kernel}, {Stride, Stride}, {Padding, Padding},
                                                   {1, 1}, CeilMode, CountIncludePad}>;
-
-/// Start and end (exclusive) of adaptive-pooling window i of `out` over `in` (PyTorch's formula).
-constexpr int64_t adaptive_start(int64_t i, int64_t in, int64_t out) { return (i * in) / out; }
-constexpr int64_t adaptive_end(int64_t i, int64_t in, int64_t out) { return ((i + 1) * in + out - 1) / out; }
 
 /// @brief Adaptive average pooling to OutH×OutW. ext_ops = input elements.
 template <int64_t OutH, int64_t OutW = OutH>
