@@ -1,6 +1,6 @@
 // ctnn-report: prints the compile-time analysis of a zoo model as a table, JSON or CSV.
 //   ctnn-report --list
-//   ctnn-report <model> [--dtype float32|int8] [--format table|json|csv] [--memory-svg FILE]
+//   ctnn-report <model> [--dtype float32|int8] [--format table|json|csv] [--memory-svg FILE] [--tiles T]
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -9,6 +9,7 @@
 
 #include "ctnn/host/memory_svg.hpp"
 #include "ctnn/host/report.hpp"
+#include "ctnn/host/tiling_report.hpp"
 #include "ctnn/zoo/zoo.hpp"
 
 namespace {
@@ -16,12 +17,14 @@ namespace {
 struct model_entry {
   std::string name;
   std::function<ctnn::host::report(ctnn::dtype)> make;
+  std::function<std::string(const ctnn::host::report&, int64_t)> tiling;
 };
 
 std::vector<model_entry> models() {
   std::vector<model_entry> v;
   ctnn::zoo::for_each_model([&v]<class Net>(const char* name) {
-    v.push_back({name, [](ctnn::dtype t) { return ctnn::host::make_report<Net>(t); }});
+    v.push_back({name, [](ctnn::dtype t) { return ctnn::host::make_report<Net>(t); },
+                 [](const ctnn::host::report& r, int64_t tile) { return ctnn::host::tiling_table<Net>(r, tile); }});
   });
   return v;
 }
@@ -31,6 +34,7 @@ int usage(const char* why) {
   std::fprintf(stderr,
                "usage: ctnn-report --list\n"
                "       ctnn-report <model> [--dtype float32|int8] [--format table|json|csv] [--memory-svg FILE]\n"
+               "                   [--tiles 8|16|32|64|128|256]   (fixed-tile GEMM splitting instead of the report)\n"
                "Run 'ctnn-report --list' for the model names.\n");
   return 2;
 }
@@ -42,6 +46,7 @@ int main(int argc, char** argv) {
   std::string model;
   std::string format = "table";
   std::string svg_path;
+  int64_t tile = 0;
   ctnn::dtype type = ctnn::dtype::float32;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -70,6 +75,13 @@ int main(int argc, char** argv) {
       format = v;
       if (format != "table" && format != "json" && format != "csv")
         return usage(("unknown format '" + format + "' (expected table, json or csv)").c_str());
+    } else if (a == "--tiles") {
+      const char* v = value("--tiles");
+      if (v == nullptr) return usage("--tiles needs a tile size: 8, 16, 32, 64, 128 or 256");
+      const std::string t = v;
+      if (t != "8" && t != "16" && t != "32" && t != "64" && t != "128" && t != "256")
+        return usage(("unsupported tile size '" + t + "' (expected 8, 16, 32, 64, 128 or 256)").c_str());
+      tile = std::stoll(t);
     } else if (a == "--memory-svg") {
       const char* v = value("--memory-svg");
       if (v == nullptr) return usage("--memory-svg needs a file name");
@@ -86,7 +98,8 @@ int main(int argc, char** argv) {
   for (const model_entry& m : zoo) {
     if (m.name != model) continue;
     const ctnn::host::report r = m.make(type);
-    const std::string out = format == "json"  ? ctnn::host::to_json(r)
+    const std::string out = tile > 0           ? m.tiling(r, tile)
+                            : format == "json"  ? ctnn::host::to_json(r)
                             : format == "csv" ? ctnn::host::to_csv(r)
                                               : ctnn::host::to_table(r);
     if (!svg_path.empty()) {
