@@ -79,6 +79,12 @@ constexpr float silu(float x) { return x * sigmoid(x); }
 /// @brief x * relu6(x + 3) / 6 (MobileNetV3).
 constexpr float hardswish(float x) { return x * relu6(x + 3.0f) * (1.0f / 6.0f); }
 
+/// @brief relu6(x + 3) / 6 (MobileNetV3).
+constexpr float hardsigmoid(float x) { return relu6(x + 3.0f) * (1.0f / 6.0f); }
+/// @brief GELU in its tanh form (PyTorch's approximate="tanh"):
+/// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))); differs from the erf form by < 5e-4.
+constexpr float gelu(float x) { return 0.5f * x * (1.0f + tanh(0.7978845608f * (x + 0.044715f * x * x * x))); }
+
 /// @brief sqrt by Newton iteration (batchnorm's 1/sqrt(var + eps)); exact to 1 ulp for x >= 0.
 constexpr float sqrt(float x) {
   if (!(x > 0.0f)) return x == 0.0f ? 0.0f : __builtin_nanf("");

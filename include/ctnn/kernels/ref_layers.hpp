@@ -249,9 +249,63 @@ inline status batchnorm2d_s8(int64_t c, int64_t hw, const int8_t* x, const int8_
   return status::ok;
 }
 
+/// @brief layer_norm2d (ConvNeXt's LayerNorm over channels): at each of the hw positions,
+/// y[c] = (x[c] - mean) / sqrt(var + eps) * gamma[c] + beta[c], mean and (biased) var over c.
+inline status layer_norm2d_f32(int64_t c, int64_t hw, const float* x, const float* gamma, const float* beta, float eps,
+                               float* y) {
+  if (c <= 0 || hw <= 0) return status::bad_size;
+  if (x == nullptr || gamma == nullptr || beta == nullptr || y == nullptr) return status::null_pointer;
+  for (int64_t i = 0; i < hw; ++i) {
+    float mean = 0.0f;
+    for (int64_t ch = 0; ch < c; ++ch) mean += x[ch * hw + i];
+    mean /= static_cast<float>(c);
+    float var = 0.0f;
+    for (int64_t ch = 0; ch < c; ++ch) var += (x[ch * hw + i] - mean) * (x[ch * hw + i] - mean);
+    const float inv = 1.0f / kernels::math::sqrt(var / static_cast<float>(c) + eps);
+    for (int64_t ch = 0; ch < c; ++ch) y[ch * hw + i] = (x[ch * hw + i] - mean) * inv * gamma[ch] + beta[ch];
+  }
+  return status::ok;
+}
+
+/// @brief layer_norm2d int8: dequantize (in_scale, in_zp), layer_norm2d_f32's arithmetic per
+/// position, quantize (out_scale, out_zp). gamma and beta stay float (as TFLite's float fallback).
+inline status layer_norm2d_s8(int64_t c, int64_t hw, const int8_t* x, const float* gamma, const float* beta, float eps,
+                              int8_t* y, float in_scale, int32_t in_zp, float out_scale, int32_t out_zp) {
+  if (c <= 0 || hw <= 0) return status::bad_size;
+  if (x == nullptr || gamma == nullptr || beta == nullptr || y == nullptr) return status::null_pointer;
+  if (!(in_scale > 0.0f) || !(out_scale > 0.0f) || in_zp < -128 || in_zp > 127 || out_zp < -128 || out_zp > 127)
+    return status::bad_quant_param;
+  for (int64_t i = 0; i < hw; ++i) {
+    float mean = 0.0f;
+    for (int64_t ch = 0; ch < c; ++ch) mean += quant::dequantize<int8_t>(x[ch * hw + i], in_scale, in_zp);
+    mean /= static_cast<float>(c);
+    float var = 0.0f;
+    for (int64_t ch = 0; ch < c; ++ch) {
+      const float d = quant::dequantize<int8_t>(x[ch * hw + i], in_scale, in_zp) - mean;
+      var += d * d;
+    }
+    const float inv = 1.0f / kernels::math::sqrt(var / static_cast<float>(c) + eps);
+    for (int64_t ch = 0; ch < c; ++ch) {
+      const float v = (quant::dequantize<int8_t>(x[ch * hw + i], in_scale, in_zp) - mean) * inv * gamma[ch] + beta[ch];
+      y[ch * hw + i] = quant::quantize<int8_t>(v, out_scale, out_zp);
+    }
+  }
+  return status::ok;
+}
+
+/// @brief channel_scale (layer scale), float: y[c][i] = gamma[c] * x[c][i]; in place allowed.
+/// The int8 form is batchnorm2d_s8 without bias (a per-channel affine map).
+inline status channel_scale_f32(int64_t c, int64_t hw, const float* x, const float* gamma, float* y) {
+  if (c <= 0 || hw <= 0) return status::bad_size;
+  if (x == nullptr || gamma == nullptr || y == nullptr) return status::null_pointer;
+  for (int64_t ch = 0; ch < c; ++ch)
+    for (int64_t i = 0; i < hw; ++i) y[ch * hw + i] = x[ch * hw + i] * gamma[ch];
+  return status::ok;
+}
+
 // ---- activations --------------------------------------------------------------------------------
 
-enum class activation : uint8_t { identity, relu, relu6, sigmoid, silu, hardswish, tanh };
+enum class activation : uint8_t { identity, relu, relu6, sigmoid, silu, hardswish, tanh, hardsigmoid, gelu };
 
 /// @brief The float activation functions (freestanding math).
 constexpr float apply(activation a, float x) {
@@ -263,6 +317,8 @@ constexpr float apply(activation a, float x) {
     case activation::silu: return kernels::math::silu(x);
     case activation::hardswish: return kernels::math::hardswish(x);
     case activation::tanh: return kernels::math::tanh(x);
+    case activation::hardsigmoid: return kernels::math::hardsigmoid(x);
+    case activation::gelu: return kernels::math::gelu(x);
   }
   return x;
 }
@@ -345,6 +401,44 @@ inline status softmax_s8(int64_t rows, int64_t cols, const int8_t* x, int8_t* y,
     for (int64_t i = 0; i < cols; ++i) {
       const float e = kernels::math::exp(in_scale * static_cast<float>(xr[i] - mx));
       y[r * cols + i] = quant::quantize<int8_t>(e * inv, softmax_out_scale, softmax_out_zp);
+    }
+  }
+  return status::ok;
+}
+
+/// @brief softmax over the channels of a CHW tensor at each of the hw positions (stride hw);
+/// for hw == 1 the same arithmetic as softmax_f32 on one row.
+inline status softmax_channels_f32(int64_t c, int64_t hw, const float* x, float* y) {
+  if (c <= 0 || hw <= 0) return status::bad_size;
+  if (x == nullptr || y == nullptr) return status::null_pointer;
+  for (int64_t i = 0; i < hw; ++i) {
+    float mx = x[i];
+    for (int64_t ch = 1; ch < c; ++ch) mx = x[ch * hw + i] > mx ? x[ch * hw + i] : mx;
+    float sum = 0.0f;
+    for (int64_t ch = 0; ch < c; ++ch) {
+      y[ch * hw + i] = kernels::math::exp(x[ch * hw + i] - mx);
+      sum += y[ch * hw + i];
+    }
+    const float inv = 1.0f / sum;
+    for (int64_t ch = 0; ch < c; ++ch) y[ch * hw + i] *= inv;
+  }
+  return status::ok;
+}
+
+/// @brief int8 softmax over the channels at each position (softmax_s8's arithmetic, stride hw).
+inline status softmax_channels_s8(int64_t c, int64_t hw, const int8_t* x, int8_t* y, float in_scale, int32_t in_zp) {
+  if (c <= 0 || hw <= 0) return status::bad_size;
+  if (x == nullptr || y == nullptr) return status::null_pointer;
+  if (!(in_scale > 0.0f) || in_zp < -128 || in_zp > 127) return status::bad_quant_param;
+  for (int64_t i = 0; i < hw; ++i) {
+    int32_t mx = x[i];
+    for (int64_t ch = 1; ch < c; ++ch) mx = x[ch * hw + i] > mx ? x[ch * hw + i] : mx;
+    float sum = 0.0f;
+    for (int64_t ch = 0; ch < c; ++ch) sum += kernels::math::exp(in_scale * static_cast<float>(x[ch * hw + i] - mx));
+    const float inv = 1.0f / sum;
+    for (int64_t ch = 0; ch < c; ++ch) {
+      const float e = kernels::math::exp(in_scale * static_cast<float>(x[ch * hw + i] - mx));
+      y[ch * hw + i] = quant::quantize<int8_t>(e * inv, softmax_out_scale, softmax_out_zp);
     }
   }
   return status::ok;
@@ -490,6 +584,26 @@ inline status mul_s8(int64_t n, const int8_t* a, const int8_t* b, int8_t* y, con
   if (n > 0 && (a == nullptr || b == nullptr || y == nullptr)) return status::null_pointer;
   if (!valid(p)) return status::bad_quant_param;
   for (int64_t i = 0; i < n; ++i) y[i] = mul_s8_one(a[i], b[i], p);
+  return status::ok;
+}
+
+/// @brief Multiply broadcasting a per-channel gate (squeeze-and-excitation): y[c][i] = x[c][i] * g[c].
+inline status mul_channels_f32(int64_t c, int64_t hw, const float* x, const float* g, float* y) {
+  if (c <= 0 || hw <= 0) return status::bad_size;
+  if (x == nullptr || g == nullptr || y == nullptr) return status::null_pointer;
+  for (int64_t ch = 0; ch < c; ++ch)
+    for (int64_t i = 0; i < hw; ++i) y[ch * hw + i] = x[ch * hw + i] * g[ch];
+  return status::ok;
+}
+
+/// @brief int8 multiply broadcasting a per-channel gate (mul_s8's arithmetic).
+inline status mul_channels_s8(int64_t c, int64_t hw, const int8_t* x, const int8_t* g, int8_t* y,
+                              const mul_s8_params& p) {
+  if (c <= 0 || hw <= 0) return status::bad_size;
+  if (x == nullptr || g == nullptr || y == nullptr) return status::null_pointer;
+  if (!valid(p)) return status::bad_quant_param;
+  for (int64_t ch = 0; ch < c; ++ch)
+    for (int64_t i = 0; i < hw; ++i) y[ch * hw + i] = mul_s8_one(x[ch * hw + i], g[ch], p);
   return status::ok;
 }
 

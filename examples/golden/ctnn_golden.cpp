@@ -1,0 +1,161 @@
+// ctnn-golden: the per-layer golden harness. Runs a network end to end through the optimized
+// kernels and through the reference kernels (same seeded parameters and input, same arena plan)
+// and prints one row per leaf with both outputs' CRC-32, the largest difference and the verdict.
+// int8 must match bit for bit; float32 within max|opt - ref| <= 1e-4 * max(1, max|ref|) per layer.
+// Exit code 0 only when every layer matches.
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "ctnn/runtime/runtime.hpp"
+#include "ctnn/zoo/lenet5.hpp"
+#include "ctnn/zoo/resnet.hpp"
+
+namespace {
+
+namespace rt = ctnn::runtime;
+
+/// One ResNet-18 BasicBlock with a projection shortcut, as layer2.0 of ResNet-18: 64x56x56 -> 128x28x28.
+using resnet18_block = ctnn::network<"ResNet18Block", ctnn::shape{64, 56, 56}, ctnn::zoo::basic_block<64, 128, 2>>;
+/// The same block at a quarter of the channels and half the size (for float under valgrind).
+using resnet18_block_small =
+    ctnn::network<"ResNet18BlockSmall", ctnn::shape{16, 28, 28}, ctnn::zoo::basic_block<16, 32, 2>>;
+
+constexpr float float_tolerance = 1e-4f;  ///< relative to max(1, max|ref|) of the layer
+
+/// A 16-byte aligned byte buffer.
+struct aligned_bytes {
+  std::vector<uint8_t> storage;
+  uint8_t* data = nullptr;
+  size_t size = 0;
+  explicit aligned_bytes(size_t n) : storage(n + 16, 0), size(n) {
+    const auto p = reinterpret_cast<uintptr_t>(storage.data());
+    data = storage.data() + ((16 - p % 16) % 16);
+  }
+};
+
+struct recorder {
+  std::vector<std::vector<uint8_t>> outputs;
+  static void record(void* user, int32_t leaf, const void* out, size_t bytes) {
+    auto* self = static_cast<recorder*>(user);
+    auto& v = self->outputs[static_cast<size_t>(leaf)];
+    v.assign(static_cast<const uint8_t*>(out), static_cast<const uint8_t*>(out) + bytes);
+  }
+};
+
+std::string shape_text(const ctnn::shape& s) {
+  if (s.rank == 1) return std::to_string(s.c);
+  return std::to_string(s.c) + "x" + std::to_string(s.h) + "x" + std::to_string(s.w);
+}
+
+template <ctnn::Network Net, class T>
+rt::run_status run_backend(rt::backend be, const aligned_bytes& params, uint64_t seed, recorder& rec) {
+  constexpr ctnn::dtype dt = rt::dtype_of<T>;
+  constexpr auto& plan = ctnn::memory::plan_of<Net, dt>;
+  aligned_bytes arena(static_cast<size_t>(plan.arena_bytes));
+  std::memset(arena.data, 0xA5, arena.size);  // stale bytes must not matter
+  rt::fill_input<T>(reinterpret_cast<T*>(arena.data + plan.offset_of(0)), Net::input_shape.elems(), seed + 1,
+                    rt::default_tensor_quant<Net>(0));
+  rec.outputs.assign(static_cast<size_t>(Net::leaf_count), {});
+  return rt::run<Net, T>(arena.data, arena.size, params.data, params.size, be, &recorder::record, &rec);
+}
+
+template <ctnn::Network Net, class T>
+int golden(const char* model, uint64_t seed) {
+  constexpr bool q = std::is_same_v<T, int8_t>;
+  constexpr ctnn::dtype dt = rt::dtype_of<T>;
+  constexpr auto& layout = rt::param_layout_of<Net, dt>;
+  aligned_bytes params(static_cast<size_t>(layout.total_bytes));
+  if (!rt::fill_params<Net, dt>(params.data, params.size, seed)) {
+    std::fprintf(stderr, "ctnn-golden: cannot fill the parameters\n");
+    return 2;
+  }
+  recorder opt, ref;
+  const rt::run_status so = run_backend<Net, T>(rt::backend::optimized, params, seed, opt);
+  const rt::run_status sr = run_backend<Net, T>(rt::backend::reference, params, seed, ref);
+  std::printf("%s %s: arena %llu bytes, parameters %llu bytes, seed %llu\n", model, q ? "int8" : "float32",
+              static_cast<unsigned long long>(ctnn::memory::plan_of<Net, dt>.arena_bytes),
+              static_cast<unsigned long long>(layout.total_bytes), static_cast<unsigned long long>(seed));
+  std::printf("%4s  %-24s %-12s %-10s %-10s %-10s %12s  %s\n", "leaf", "layer", "type", "output", "crc32 opt",
+              "crc32 ref", q ? "max |diff|" : "max abs err", "match");
+  bool all = so.ok() && sr.ok();
+  for (int32_t i = 0; i < Net::leaf_count; ++i) {
+    const ctnn::row& r = Net::layer(i);
+    const auto& a = opt.outputs[static_cast<size_t>(i)];
+    const auto& b = ref.outputs[static_cast<size_t>(i)];
+    if (a.empty() || b.empty() || a.size() != b.size()) {
+      std::printf("%4d  %-24s %-12s %-10s %-10s %-10s %12s  %s\n", i, r.name != nullptr ? r.name : r.type, r.type,
+                  shape_text(r.out).c_str(), "-", "-", "-", "not run");
+      all = false;
+      continue;
+    }
+    const uint32_t ca = ctnn::crc32(a.data(), a.size()), cb = ctnn::crc32(b.data(), b.size());
+    double err = 0.0;
+    bool match = false;
+    if constexpr (q) {
+      for (size_t k = 0; k < a.size(); ++k)
+        err = std::max(err, std::fabs(double(static_cast<int8_t>(a[k])) - double(static_cast<int8_t>(b[k]))));
+      match = ca == cb && a == b;
+    } else {
+      const size_t n = a.size() / sizeof(float);
+      std::vector<float> fa(n), fb(n);
+      std::memcpy(fa.data(), a.data(), a.size());
+      std::memcpy(fb.data(), b.data(), b.size());
+      double mag = 1.0;
+      for (size_t k = 0; k < n; ++k) {
+        err = std::max(err, std::fabs(double(fa[k]) - double(fb[k])));
+        mag = std::max(mag, std::fabs(double(fb[k])));
+        if (!std::isfinite(fa[k]) || !std::isfinite(fb[k])) err = INFINITY;
+      }
+      match = err <= double(float_tolerance) * mag;
+    }
+    all = all && match;
+    std::printf("%4d  %-24s %-12s %-10s %08x   %08x   %12.3g  %s\n", i, r.name != nullptr ? r.name : r.type, r.type,
+                shape_text(r.out).c_str(), ca, cb, err, match ? "yes" : "NO");
+  }
+  if (!so.ok())
+    std::printf("optimized run failed at leaf %d: %s (%s)\n", so.leaf, rt::name_of(so.code),
+                ctnn::kernels::name_of(so.kernel));
+  if (!sr.ok())
+    std::printf("reference run failed at leaf %d: %s (%s)\n", sr.leaf, rt::name_of(sr.code),
+                ctnn::kernels::name_of(sr.kernel));
+  std::printf("%s: %s\n", model, all ? (q ? "all layers bit-exact" : "all layers within tolerance") : "MISMATCH");
+  return all ? 0 : 1;
+}
+
+template <ctnn::Network Net>
+int golden_dtype(const char* model, const std::string& dtype, uint64_t seed) {
+  if (dtype == "int8") return golden<Net, int8_t>(model, seed);
+  return golden<Net, float>(model, seed);
+}
+
+int usage() {
+  std::fprintf(stderr,
+               "usage: ctnn-golden <lenet5|resnet18_block|resnet18_block_small|resnet18> "
+               "[--dtype float32|int8] [--seed N]\n");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return usage();
+  const std::string model = argv[1];
+  std::string dtype = "float32";
+  uint64_t seed = 1;
+  for (int i = 2; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--dtype" && i + 1 < argc) dtype = argv[++i];
+    else if (a == "--seed" && i + 1 < argc) seed = std::stoull(argv[++i]);
+    else return usage();
+  }
+  if (dtype != "float32" && dtype != "int8") return usage();
+  if (model == "lenet5") return golden_dtype<ctnn::zoo::lenet5>("lenet5", dtype, seed);
+  if (model == "resnet18_block") return golden_dtype<resnet18_block>("resnet18_block", dtype, seed);
+  if (model == "resnet18_block_small") return golden_dtype<resnet18_block_small>("resnet18_block_small", dtype, seed);
+  if (model == "resnet18") return golden_dtype<ctnn::zoo::resnet18>("resnet18", dtype, seed);
+  return usage();
+}

@@ -1,0 +1,377 @@
+// The executor: runs a network type on one arena laid out by memory::plan_of and one parameter
+// blob laid out by param_layout_of, leaf by leaf in execution order, on the reference or the
+// optimized CPU kernels. Every fault is a returned status naming the leaf, never UB.
+//
+//   arena (plan_of<Net, T>)                           params (param_layout_of<Net, T>)
+//   +-------+-----------+--------+---------+          +------+------+-----+--------+
+//   | input | tensor 3  | panel  | ...     |  <-->    | w0   | b0   | ... | quant  |
+//   +-------+-----------+--------+---------+          +------+------+-----+--------+
+//     offset_of(t)        scratch_offset[i]             leaves[i].w, .b, .mult, ...
+//
+// The caller places the input at offset_of(0) and finds the output at
+// offset_of(Net::output_tensor). The GEMM packing workspace of the optimized kernels is the
+// static workspace of tiled.hpp (it depends on the tiling only): run() is not reentrant.
+#pragma once
+#include "ctnn/kernels/layers.hpp"
+#include "ctnn/kernels/ref_layers.hpp"
+#include "ctnn/memory/planner.hpp"
+#include "ctnn/runtime/params.hpp"
+
+namespace ctnn::runtime {
+
+/// @brief Which CPU kernels run the leaves.
+enum class backend : uint8_t {
+  reference,  ///< ctnn::ref: direct loops, the golden model
+  optimized,  ///< ctnn::kernels: im2col panels + tiled GEMM, tables, vector lanes
+};
+
+/// @brief Why a run stopped.
+enum class fault : uint8_t {
+  none = 0,
+  null_arena,        ///< the arena pointer is null
+  arena_too_small,   ///< fewer bytes than plan_of<Net, T>.arena_bytes
+  misaligned_arena,  ///< the arena is not aligned to the plan's alignment (16)
+  null_params,       ///< the parameter blob is null while the network has parameters
+  params_too_small,  ///< fewer bytes than param_layout_of<Net, T>.total_bytes, or misaligned
+  kernel,            ///< a kernel returned a status (see `kernel`)
+  unsupported,       ///< the leaf's configuration has no kernel (e.g. dilated pooling)
+  quant_mismatch,    ///< int8: tensors that must share a quantization do not (concat, pooling)
+};
+
+constexpr const char* name_of(fault f) {
+  switch (f) {
+    case fault::none: return "none";
+    case fault::null_arena: return "null_arena";
+    case fault::arena_too_small: return "arena_too_small";
+    case fault::misaligned_arena: return "misaligned_arena";
+    case fault::null_params: return "null_params";
+    case fault::params_too_small: return "params_too_small";
+    case fault::kernel: return "kernel";
+    case fault::unsupported: return "unsupported";
+    case fault::quant_mismatch: return "quant_mismatch";
+  }
+  return "?";
+}
+
+/// @brief The result of run(): ok, or the fault, the kernel status and the leaf (-1 before any leaf).
+struct run_status {
+  fault code = fault::none;
+  kernels::status kernel = kernels::status::ok;
+  int32_t leaf = -1;
+  [[nodiscard]] constexpr bool ok() const { return code == fault::none; }
+};
+
+/// @brief Called after each leaf with its index, its output and the output's size in bytes.
+using layer_callback = void (*)(void* user, int32_t leaf, const void* output, size_t bytes);
+
+/// The dtype of an element type the executor runs (float, int8_t).
+template <class T> inline constexpr dtype dtype_of = dtype::float32;
+template <> inline constexpr dtype dtype_of<int8_t> = dtype::int8;
+
+namespace detail {
+
+/// Everything one leaf needs, resolved from the plan and the layout (independent of Net).
+template <class T>
+struct leaf_call {
+  const row* r = nullptr;
+  T* out = nullptr;
+  const T* in[max_inputs] = {};
+  uint64_t in_offset[max_inputs] = {};
+  int64_t in_elems[max_inputs] = {};
+  uint64_t out_offset = 0;
+  void* scratch = nullptr;
+  size_t scratch_bytes = 0;
+  int64_t panel_rows = 0;
+  const uint8_t* params = nullptr;
+  const leaf_param_layout* lp = nullptr;
+  tensor_quant q_in[max_inputs] = {};
+  tensor_quant q_out{};
+};
+
+template <class U>
+inline const U* param(const uint8_t* blob, uint64_t offset, uint64_t bytes) {
+  return bytes == 0 ? nullptr : reinterpret_cast<const U*>(blob + offset);
+}
+
+inline kernels::conv_geometry conv_of(const row& r) {
+  const layer_geometry& g = r.geometry;
+  return kernels::conv_geometry{r.in.c,        r.in.h,        r.in.w,         r.out.c,         g.kernel.h,
+                                g.kernel.w,    g.stride.h,    g.stride.w,     g.padding.top,   g.padding.bottom,
+                                g.padding.left, g.padding.right, g.dilation.h, g.dilation.w, g.groups};
+}
+
+inline kernels::pool_geometry pool_of(const row& r) {
+  const layer_geometry& g = r.geometry;
+  return kernels::pool_geometry{r.in.c,         r.in.h,           r.in.w,          g.kernel.h,
+                                g.kernel.w,     g.stride.h,       g.stride.w,      g.padding.top,
+                                g.padding.bottom, g.padding.left, g.padding.right, g.ceil_mode,
+                                g.count_include_pad};
+}
+
+inline ref::activation activation_of(op k) {
+  switch (k) {
+    case op::relu: return ref::activation::relu;
+    case op::relu6: return ref::activation::relu6;
+    case op::sigmoid: return ref::activation::sigmoid;
+    case op::silu: return ref::activation::silu;
+    case op::hardswish: return ref::activation::hardswish;
+    case op::hardsigmoid: return ref::activation::hardsigmoid;
+    case op::tanh: return ref::activation::tanh;
+    case op::gelu: return ref::activation::gelu;
+    default: return ref::activation::identity;
+  }
+}
+
+/// Copies n elements, correct for any overlap (an alias whose plan did not share the buffer).
+template <class T>
+inline void move_elems(T* dst, const T* src, int64_t n) {
+  if (dst == src || n <= 0) return;
+  if (dst < src)
+    for (int64_t i = 0; i < n; ++i) dst[i] = src[i];
+  else
+    for (int64_t i = n; i-- > 0;) dst[i] = src[i];
+}
+
+inline bool same(const tensor_quant& a, const tensor_quant& b) {
+  return a.scale == b.scale && a.zero_point == b.zero_point;
+}
+
+struct leaf_result {
+  fault code;
+  kernels::status kernel;
+};
+constexpr leaf_result from(kernels::status s) {
+  return s == kernels::status::ok ? leaf_result{fault::none, s} : leaf_result{fault::kernel, s};
+}
+inline constexpr leaf_result done{fault::none, kernels::status::ok};
+
+/// Runs one leaf. T: float or int8_t.
+template <class T>
+inline leaf_result run_leaf(const leaf_call<T>& c, backend be) {
+  constexpr bool q = is_same_v<T, int8_t>;
+  using acc_t = conditional_t<q, int32_t, float>;
+  const row& r = *c.r;
+  const bool opt = be == backend::optimized;
+  const int64_t n = r.out.elems();
+  const int64_t hw = r.out.h * r.out.w;
+  const leaf_param_layout& l = *c.lp;
+  const T* w = param<T>(c.params, l.w, l.w_bytes);
+  const acc_t* bias = param<acc_t>(c.params, l.b, l.b_bytes);
+  const int32_t* mult = param<int32_t>(c.params, l.mult, l.mult != 0 || l.shift != 0 ? 1 : 0);
+  const int32_t* shift = param<int32_t>(c.params, l.shift, l.mult != 0 || l.shift != 0 ? 1 : 0);
+  const ref::gemm_s8_params gp{c.q_in[0].zero_point, 0, c.q_out.zero_point, mult, shift, true, -128, 127};
+  const ref::act_s8_params ap{c.q_in[0].scale, c.q_in[0].zero_point, c.q_out.scale, c.q_out.zero_point};
+  const bool keeps_quant = same(c.q_in[0], c.q_out);
+
+  switch (r.kind) {
+    case op::container: return done;
+    case op::conv2d: {
+      const kernels::conv_geometry g = conv_of(r);
+      if constexpr (q) {
+        if (opt)
+          return from(kernels::conv2d_s8(g, c.in[0], w, bias, c.out, gp, c.panel_rows, c.scratch, c.scratch_bytes));
+        return from(ref::conv2d_s8(g, c.in[0], w, bias, c.out, gp));
+      } else {
+        if (opt) return from(kernels::conv2d_f32(g, c.in[0], w, bias, c.out, c.panel_rows, c.scratch, c.scratch_bytes));
+        return from(ref::conv2d_f32(g, c.in[0], w, bias, c.out));
+      }
+    }
+    case op::linear: {
+      const int in_f = static_cast<int>(r.in.elems()), out_f = static_cast<int>(r.out.c);
+      if constexpr (q) {
+        if (opt) {
+          using tiling = kernels::default_s8_tiling;
+          return from(kernels::linear_s8<tiling>(1, in_f, out_f, c.in[0], w, bias, c.out, gp,
+                                                 kernels::detail::static_workspace_s8<tiling>::buf,
+                                                 sizeof(kernels::detail::static_workspace_s8<tiling>::buf)));
+        }
+        return from(ref::linear_s8(1, in_f, out_f, c.in[0], w, bias, c.out, gp));
+      } else {
+        using tiling = kernels::default_f32_tiling;
+        if (opt)
+          return from(kernels::linear_f32<tiling>(1, in_f, out_f, c.in[0], w, bias, c.out,
+                                                  kernels::detail::static_workspace_f32<tiling>::buf));
+        return from(ref::linear_f32(1, in_f, out_f, c.in[0], w, bias, c.out));
+      }
+    }
+    case op::max_pool2d: {
+      if (r.geometry.dilation.h != 1 || r.geometry.dilation.w != 1) return {fault::unsupported, kernels::status::ok};
+      if (q && !keeps_quant) return {fault::quant_mismatch, kernels::status::ok};
+      const kernels::pool_geometry g = pool_of(r);
+      return from(opt ? kernels::max_pool2d<T>(g, c.in[0], c.out) : ref::max_pool2d<T>(g, c.in[0], c.out));
+    }
+    case op::avg_pool2d: {
+      const kernels::pool_geometry g = pool_of(r);
+      if constexpr (q) {
+        if (!keeps_quant) return {fault::quant_mismatch, kernels::status::ok};
+        return from(opt ? kernels::avg_pool2d_s8(g, c.in[0], c.out, c.q_in[0].zero_point)
+                        : ref::avg_pool2d_s8(g, c.in[0], c.out, c.q_in[0].zero_point));
+      } else {
+        return from(ref::avg_pool2d_f32(g, c.in[0], c.out));  // no optimized float kernel: the reference
+      }
+    }
+    case op::adaptive_avg_pool2d:
+      if (q && !keeps_quant) return {fault::quant_mismatch, kernels::status::ok};
+      return from(ref::adaptive_avg_pool2d<T>(r.in.c, r.in.h, r.in.w, r.out.h, r.out.w, c.in[0], c.out));
+    case op::batch_norm2d:
+      if constexpr (q) {
+        return from(ref::batchnorm2d_s8(r.out.c, hw, c.in[0], w, bias, c.out, gp));
+      } else {
+        return from(ref::batchnorm2d_f32(r.out.c, hw, c.in[0], param<float>(c.params, l.mean, 1),
+                                         param<float>(c.params, l.var, 1), w, bias, 1e-5f, c.out));
+      }
+    case op::channel_scale:
+      if constexpr (q) return from(ref::batchnorm2d_s8(r.out.c, hw, c.in[0], w, nullptr, c.out, gp));
+      else return from(ref::channel_scale_f32(r.out.c, hw, c.in[0], w, c.out));
+    case op::layer_norm2d: {
+      const float* gamma = param<float>(c.params, l.w, l.w_bytes);
+      const float* beta = param<float>(c.params, l.b, l.b_bytes);
+      if constexpr (q)
+        return from(ref::layer_norm2d_s8(r.out.c, hw, c.in[0], gamma, beta, 1e-6f, c.out, c.q_in[0].scale,
+                                         c.q_in[0].zero_point, c.q_out.scale, c.q_out.zero_point));
+      else return from(ref::layer_norm2d_f32(r.out.c, hw, c.in[0], gamma, beta, 1e-6f, c.out));
+    }
+    case op::relu: case op::relu6: case op::sigmoid: case op::silu: case op::hardswish: case op::hardsigmoid:
+    case op::tanh: case op::gelu: {
+      const ref::activation a = activation_of(r.kind);
+      if constexpr (q) {
+        if (opt) {
+          if (!ref::valid(ap)) return from(kernels::status::bad_quant_param);
+          const kernels::activation_table t = kernels::make_activation_table(a, ap);
+          return from(kernels::activation_s8(t, n, c.in[0], c.out));
+        }
+        return from(ref::activation_s8(a, n, c.in[0], c.out, ap));
+      } else {
+        return from(ref::activation_f32(a, n, c.in[0], c.out));
+      }
+    }
+    case op::flatten:
+    case op::dropout:
+      if (q && !keeps_quant) return {fault::quant_mismatch, kernels::status::ok};
+      move_elems(c.out, c.in[0], n);  // nothing moves when the plan aliased the buffers
+      return done;
+    case op::softmax: {
+      const int64_t ch = r.out.c;
+      if constexpr (q) {
+        if (c.q_out.scale != ref::softmax_out_scale || c.q_out.zero_point != ref::softmax_out_zp)
+          return {fault::quant_mismatch, kernels::status::ok};
+        if (opt && hw == 1) return from(kernels::softmax_s8(1, ch, c.in[0], c.out, c.q_in[0].scale, c.q_in[0].zero_point));
+        return from(ref::softmax_channels_s8(ch, hw, c.in[0], c.out, c.q_in[0].scale, c.q_in[0].zero_point));
+      } else {
+        return from(ref::softmax_channels_f32(ch, hw, c.in[0], c.out));
+      }
+    }
+    case op::zero_pad2d: {
+      if (q && !keeps_quant) return {fault::quant_mismatch, kernels::status::ok};
+      const pad4& p = r.geometry.padding;
+      const T pad_value = q ? static_cast<T>(c.q_in[0].zero_point) : T{};
+      return from(ref::zero_pad2d<T>(r.in.c, r.in.h, r.in.w, p.top, p.bottom, p.left, p.right, c.in[0], c.out,
+                                     pad_value));
+    }
+    case op::channel_shuffle:
+      if (q && !keeps_quant) return {fault::quant_mismatch, kernels::status::ok};
+      return from(ref::channel_shuffle<T>(r.out.c, hw, r.geometry.groups, c.in[0], c.out));
+    case op::channel_slice:
+      if (q && !keeps_quant) return {fault::quant_mismatch, kernels::status::ok};
+      move_elems(c.out, c.in[0] + r.geometry.first_channel * hw, n);
+      return done;
+    case op::add:
+      if constexpr (q) {
+        const ref::add_s8_params p = ref::make_add_s8_params(c.q_in[0].scale, c.q_in[0].zero_point, c.q_in[1].scale,
+                                                             c.q_in[1].zero_point, c.q_out.scale, c.q_out.zero_point);
+        return from(opt ? kernels::add_s8(n, c.in[0], c.in[1], c.out, p) : ref::add_s8(n, c.in[0], c.in[1], c.out, p));
+      } else {
+        return from(opt ? kernels::add_f32(n, c.in[0], c.in[1], c.out) : ref::add_f32(n, c.in[0], c.in[1], c.out));
+      }
+    case op::mul: {
+      // inputs: x (the output's shape) and the gate, (C, 1, 1) broadcast over H x W or x's shape
+      const int64_t gate_elems = c.in_elems[1];
+      if constexpr (q) {
+        const ref::mul_s8_params p = ref::make_mul_s8_params(c.q_in[0].scale, c.q_in[0].zero_point, c.q_in[1].scale,
+                                                             c.q_in[1].zero_point, c.q_out.scale, c.q_out.zero_point);
+        if (gate_elems != n) return from(ref::mul_channels_s8(r.out.c, hw, c.in[0], c.in[1], c.out, p));
+        return from(opt ? kernels::mul_s8(n, c.in[0], c.in[1], c.out, p) : ref::mul_s8(n, c.in[0], c.in[1], c.out, p));
+      } else {
+        if (gate_elems != n) return from(ref::mul_channels_f32(r.out.c, hw, c.in[0], c.in[1], c.out));
+        return from(ref::mul_f32(n, c.in[0], c.in[1], c.out));
+      }
+    }
+    case op::concat: {
+      // inputs the plan embedded already sit at their slice; copy only the others
+      uint64_t slice = 0;
+      for (int32_t k = 0; k < r.n_inputs; ++k) {
+        if (q && !same(c.q_in[k], c.q_out)) return {fault::quant_mismatch, kernels::status::ok};
+        const int64_t elems = c.in_elems[k];
+        const uint64_t bytes = static_cast<uint64_t>(elems) * sizeof(T);
+        if (c.in_offset[k] != c.out_offset + slice) {
+          T* dst = c.out + slice / sizeof(T);
+          const T* src[1] = {c.in[k]};
+          const int64_t chans[1] = {elems / hw};
+          const kernels::status s = opt ? kernels::concat_channels<T>(1, src, chans, hw, dst)
+                                        : ref::concat_channels<T>(1, src, chans, hw, dst);
+          if (s != kernels::status::ok) return from(s);
+        }
+        slice += bytes;
+      }
+      return done;
+    }
+  }
+  return {fault::unsupported, kernels::status::ok};
+}
+
+}  // namespace detail
+
+/// @brief Runs Net on `arena` (plan_of<Net, dtype_of<T>>.arena_bytes bytes, 16-byte aligned, the
+/// input at offset_of(0)) with the parameters of `params` (param_layout_of<Net, dtype_of<T>>),
+/// on backend `be`. After each leaf, `callback(user, leaf, output, bytes)` when given.
+/// @tparam Net a network  @tparam T float or int8_t
+template <Network Net, class T>
+inline run_status run(uint8_t* arena, size_t arena_bytes, const uint8_t* params, size_t params_bytes, backend be,
+                      layer_callback callback = nullptr, void* user = nullptr) {
+  static_assert(is_same_v<T, float> || is_same_v<T, int8_t>, "ctnn: runtime::run: T must be float or int8_t");
+  constexpr dtype dt = dtype_of<T>;
+  constexpr auto& plan = memory::plan_of<Net, dt>;
+  constexpr auto& layout = param_layout_of<Net, dt>;
+  if (arena == nullptr) return {fault::null_arena, kernels::status::ok, -1};
+  if (arena_bytes < plan.arena_bytes) return {fault::arena_too_small, kernels::status::ok, -1};
+  if (reinterpret_cast<uintptr_t>(arena) % memory::default_alignment != 0)
+    return {fault::misaligned_arena, kernels::status::ok, -1};
+  if (params == nullptr && layout.total_bytes != 0) return {fault::null_params, kernels::status::ok, -1};
+  if (params_bytes < layout.total_bytes || reinterpret_cast<uintptr_t>(params) % param_alignment != 0)
+    return {fault::params_too_small, kernels::status::ok, -1};
+
+  auto quant_of = [&](int32_t t) {
+    tensor_quant tq{};
+    if constexpr (dt == dtype::int8) {
+      tq.scale = reinterpret_cast<const float*>(params + layout.quant_scale)[t];
+      tq.zero_point = reinterpret_cast<const int32_t*>(params + layout.quant_zp)[t];
+    }
+    return tq;
+  };
+  for (int32_t i = 0; i < Net::leaf_count; ++i) {
+    const row& r = Net::layer(i);
+    const auto ui = static_cast<size_t>(i);
+    detail::leaf_call<T> c{};
+    c.r = &r;
+    c.out_offset = plan.offset_of(r.output);
+    c.out = reinterpret_cast<T*>(arena + c.out_offset);
+    for (int32_t k = 0; k < r.n_inputs; ++k) {
+      c.in_offset[k] = plan.offset_of(r.inputs[k]);
+      c.in[k] = reinterpret_cast<const T*>(arena + c.in_offset[k]);
+      c.in_elems[k] = Net::tensor_shape(r.inputs[k]).elems();
+      c.q_in[k] = quant_of(r.inputs[k]);
+    }
+    c.q_out = quant_of(r.output);
+    c.scratch = plan.scratch_bytes[ui] != 0 ? arena + plan.scratch_offset[ui] : nullptr;
+    c.scratch_bytes = static_cast<size_t>(plan.scratch_bytes[ui]);
+    c.panel_rows = plan.panel_rows[ui];
+    c.params = params;
+    c.lp = &layout.leaves[ui];
+    const detail::leaf_result res = detail::run_leaf<T>(c, be);
+    if (res.code != fault::none) return {res.code, res.kernel, i};
+    if (callback != nullptr) callback(user, i, c.out, static_cast<size_t>(r.out.elems()) * sizeof(T));
+  }
+  return {};
+}
+
+}  // namespace ctnn::runtime
