@@ -1,0 +1,386 @@
+// The executor: every op kind on small networks, float32 and int8, each leaf's output equal to a
+// direct call of the reference kernel on the recorded inputs and the blob's parameters; the
+// optimized backend against the reference backend; in-place and concat-embedded plans; faults.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <set>
+#include <vector>
+
+#include "ctnn/nn/layers.hpp"
+#include "ctnn/runtime/runtime.hpp"
+#include "ctnn/zoo/lenet5.hpp"
+
+using namespace ctnn;
+namespace rt = ctnn::runtime;
+using kernels::status;
+
+namespace {
+
+// ---- the test networks: together they hold every op kind -------------------------------------
+
+using net_conv = network<"Conv", shape{4, 9, 9},
+    conv2d_layer<conv2d_config{4, 6, {3, 2}, {2, 1}, {1, 0, 2, 1}, {1, 2}, 2, true}>,  // grouped, asymmetric
+    relu,
+    depthwise_conv2d<6, 3, 1, 1, true>,
+    conv2d<6, 32, 3, 1, 1>,              // at the peak: no slack for a panel, the direct kernel
+    conv2d<32, 4, 1>,                    // pointwise: the input is the GEMM operand
+    conv2d<4, 4, 3, 1, 1, 1, 1, false>,  // im2col panels of fewer rows than the output
+    global_avg_pool2d, flatten, linear<4, 10>, softmax>;
+
+using net_elementwise = network<"Elementwise", shape{8, 7, 7},
+    batch_norm2d<8>, relu6, max_pool2d<3, 2, 1, true>, zero_pad2d<1, 0, 2, 1>,
+    avg_pool2d<3, 1, 1, false, false>, silu, hardswish, tanh_activation, gelu, channel_scale<8>,
+    layer_norm2d<8>, channel_shuffle<4>, channel_slice<2, 6>, dropout<10>, hardsigmoid, sigmoid,
+    adaptive_avg_pool2d<3, 2>, avg_pool2d<2, 1, 0, true, true>, softmax>;
+
+using net_graph = network<"Graph", shape{8, 6, 6},
+    concat<identity, sequential<conv2d<8, 4, 3, 1, 1>, relu>>,  // the input branch is copied
+    residual<sequential<conv2d<12, 12, 3, 1, 1>, batch_norm2d<12>>>, relu,
+    scale<sequential<global_avg_pool2d, conv2d<12, 12, 1>, sigmoid>>,  // broadcast gate
+    concat<conv2d<12, 4, 1>, conv2d<12, 4, 3, 1, 1>>,                   // embedded branches
+    scale<sequential<conv2d<8, 8, 1>, sigmoid>>>;                         // full-shape gate
+
+// ---- buffers and recording ----------------------------------------------------------------------
+
+struct aligned_bytes {
+  std::vector<uint8_t> storage;
+  uint8_t* data = nullptr;
+  size_t size = 0;
+  explicit aligned_bytes(size_t n) : storage(n + 16, 0), size(n) {
+    const auto p = reinterpret_cast<uintptr_t>(storage.data());
+    data = storage.data() + ((16 - p % 16) % 16);
+  }
+};
+
+struct recorder {
+  std::vector<std::vector<uint8_t>> outputs;
+  static void record(void* user, int32_t leaf, const void* out, size_t bytes) {
+    auto& v = static_cast<recorder*>(user)->outputs.at(static_cast<size_t>(leaf));
+    v.assign(static_cast<const uint8_t*>(out), static_cast<const uint8_t*>(out) + bytes);
+  }
+};
+
+template <class T>
+std::vector<T> as(const std::vector<uint8_t>& b) {
+  std::vector<T> v(b.size() / sizeof(T));
+  std::memcpy(v.data(), b.data(), b.size());
+  return v;
+}
+
+template <Network Net, class T>
+struct harness {
+  static constexpr dtype dt = rt::dtype_of<T>;
+  static constexpr auto& plan = memory::plan_of<Net, dt>;
+  static constexpr auto& layout = rt::param_layout_of<Net, dt>;
+  aligned_bytes params{static_cast<size_t>(layout.total_bytes)};
+  std::vector<uint8_t> input;
+
+  explicit harness(uint64_t seed) {
+    REQUIRE(rt::fill_params<Net, dt>(params.data, params.size, seed));
+    std::vector<T> x(static_cast<size_t>(Net::input_shape.elems()));
+    rt::fill_input<T>(x.data(), Net::input_shape.elems(), seed + 1, rt::default_tensor_quant<Net>(0));
+    input.resize(x.size() * sizeof(T));
+    std::memcpy(input.data(), x.data(), input.size());
+  }
+  rt::run_status run(rt::backend be, recorder& rec) {
+    aligned_bytes arena(static_cast<size_t>(plan.arena_bytes));
+    std::memset(arena.data, 0x5A, arena.size);
+    std::memcpy(arena.data + plan.offset_of(0), input.data(), input.size());
+    rec.outputs.assign(static_cast<size_t>(Net::leaf_count), {});
+    return rt::run<Net, T>(arena.data, arena.size, params.data, params.size, be, &recorder::record, &rec);
+  }
+  template <class U>
+  const U* p(uint64_t offset) const {
+    return reinterpret_cast<const U*>(params.data + offset);
+  }
+  rt::tensor_quant quant(int32_t t) const {
+    if constexpr (dt == dtype::int8) return {p<float>(layout.quant_scale)[t], p<int32_t>(layout.quant_zp)[t]};
+    else return {};
+  }
+  /// The bytes of tensor t as recorded (0: the input).
+  const std::vector<uint8_t>& tensor(const recorder& rec, int32_t t) const {
+    return t == 0 ? input : rec.outputs[static_cast<size_t>(t - 1)];
+  }
+};
+
+kernels::conv_geometry conv_of(const row& r) {
+  const layer_geometry& g = r.geometry;
+  return {r.in.c, r.in.h, r.in.w, r.out.c, g.kernel.h, g.kernel.w, g.stride.h, g.stride.w, g.padding.top,
+          g.padding.bottom, g.padding.left, g.padding.right, g.dilation.h, g.dilation.w, g.groups};
+}
+kernels::pool_geometry pool_of(const row& r) {
+  const layer_geometry& g = r.geometry;
+  return {r.in.c, r.in.h, r.in.w, g.kernel.h, g.kernel.w, g.stride.h, g.stride.w, g.padding.top,
+          g.padding.bottom, g.padding.left, g.padding.right, g.ceil_mode, g.count_include_pad};
+}
+
+/// The leaf's output computed here by calling the reference kernel directly.
+template <Network Net, class T>
+std::vector<uint8_t> expected(const harness<Net, T>& h, const recorder& rec, int32_t i, std::set<op>& seen) {
+  constexpr bool q = std::is_same_v<T, int8_t>;
+  using acc_t = std::conditional_t<q, int32_t, float>;
+  const row& r = Net::layer(i);
+  seen.insert(r.kind);
+  const auto& l = h.layout.leaves[static_cast<size_t>(i)];
+  std::vector<std::vector<T>> in;
+  for (int32_t k = 0; k < r.n_inputs; ++k) in.push_back(as<T>(h.tensor(rec, r.inputs[k])));
+  std::vector<T> out(static_cast<size_t>(r.out.elems()));
+  const rt::tensor_quant qi = h.quant(r.inputs[0]), qo = h.quant(r.output);
+  const T* w = l.w_bytes != 0 ? h.template p<T>(l.w) : nullptr;
+  const acc_t* b = l.b_bytes != 0 ? h.template p<acc_t>(l.b) : nullptr;
+  const ref::gemm_s8_params gp{qi.zero_point, 0, qo.zero_point, q ? h.template p<int32_t>(l.mult) : nullptr,
+                               q ? h.template p<int32_t>(l.shift) : nullptr, true, -128, 127};
+  const ref::act_s8_params ap{qi.scale, qi.zero_point, qo.scale, qo.zero_point};
+  const int64_t n = r.out.elems(), hw = r.out.h * r.out.w;
+  status s = status::ok;
+  auto act = [&](ref::activation a) {
+    if constexpr (q) s = ref::activation_s8(a, n, in[0].data(), out.data(), ap);
+    else s = ref::activation_f32(a, n, in[0].data(), out.data());
+  };
+  switch (r.kind) {
+    case op::conv2d:
+      if constexpr (q) s = ref::conv2d_s8(conv_of(r), in[0].data(), w, b, out.data(), gp);
+      else s = ref::conv2d_f32(conv_of(r), in[0].data(), w, b, out.data());
+      break;
+    case op::linear:
+      if constexpr (q) s = ref::linear_s8(1, int(r.in.elems()), int(r.out.c), in[0].data(), w, b, out.data(), gp);
+      else s = ref::linear_f32(1, int(r.in.elems()), int(r.out.c), in[0].data(), w, b, out.data());
+      break;
+    case op::max_pool2d: s = ref::max_pool2d<T>(pool_of(r), in[0].data(), out.data()); break;
+    case op::avg_pool2d:
+      if constexpr (q) s = ref::avg_pool2d_s8(pool_of(r), in[0].data(), out.data(), qi.zero_point);
+      else s = ref::avg_pool2d_f32(pool_of(r), in[0].data(), out.data());
+      break;
+    case op::adaptive_avg_pool2d:
+      s = ref::adaptive_avg_pool2d<T>(r.in.c, r.in.h, r.in.w, r.out.h, r.out.w, in[0].data(), out.data());
+      break;
+    case op::batch_norm2d:
+      if constexpr (q) s = ref::batchnorm2d_s8(r.out.c, hw, in[0].data(), w, b, out.data(), gp);
+      else s = ref::batchnorm2d_f32(r.out.c, hw, in[0].data(), h.template p<float>(l.mean), h.template p<float>(l.var),
+                                    w, b, 1e-5f, out.data());
+      break;
+    case op::channel_scale:
+      if constexpr (q) s = ref::batchnorm2d_s8(r.out.c, hw, in[0].data(), w, nullptr, out.data(), gp);
+      else s = ref::channel_scale_f32(r.out.c, hw, in[0].data(), w, out.data());
+      break;
+    case op::layer_norm2d:
+      if constexpr (q)
+        s = ref::layer_norm2d_s8(r.out.c, hw, in[0].data(), h.template p<float>(l.w), h.template p<float>(l.b), 1e-6f,
+                                 out.data(), qi.scale, qi.zero_point, qo.scale, qo.zero_point);
+      else s = ref::layer_norm2d_f32(r.out.c, hw, in[0].data(), h.template p<float>(l.w), h.template p<float>(l.b),
+                                     1e-6f, out.data());
+      break;
+    case op::relu: act(ref::activation::relu); break;
+    case op::relu6: act(ref::activation::relu6); break;
+    case op::sigmoid: act(ref::activation::sigmoid); break;
+    case op::silu: act(ref::activation::silu); break;
+    case op::hardswish: act(ref::activation::hardswish); break;
+    case op::hardsigmoid: act(ref::activation::hardsigmoid); break;
+    case op::tanh: act(ref::activation::tanh); break;
+    case op::gelu: act(ref::activation::gelu); break;
+    case op::flatten: case op::dropout: out = in[0]; break;
+    case op::softmax:
+      if constexpr (q) s = ref::softmax_channels_s8(r.out.c, hw, in[0].data(), out.data(), qi.scale, qi.zero_point);
+      else s = ref::softmax_channels_f32(r.out.c, hw, in[0].data(), out.data());
+      break;
+    case op::zero_pad2d: {
+      const pad4& p = r.geometry.padding;
+      s = ref::zero_pad2d<T>(r.in.c, r.in.h, r.in.w, p.top, p.bottom, p.left, p.right, in[0].data(), out.data(),
+                             static_cast<T>(qi.zero_point));
+      break;
+    }
+    case op::channel_shuffle: s = ref::channel_shuffle<T>(r.out.c, hw, r.geometry.groups, in[0].data(), out.data()); break;
+    case op::channel_slice:
+      std::copy_n(in[0].begin() + r.geometry.first_channel * hw, n, out.begin());
+      break;
+    case op::add:
+      if constexpr (q) {
+        const rt::tensor_quant qb = h.quant(r.inputs[1]);
+        s = ref::add_s8(n, in[0].data(), in[1].data(), out.data(),
+                        ref::make_add_s8_params(qi.scale, qi.zero_point, qb.scale, qb.zero_point, qo.scale, qo.zero_point));
+      } else {
+        s = ref::add_f32(n, in[0].data(), in[1].data(), out.data());
+      }
+      break;
+    case op::mul: {
+      const bool bc = int64_t(in[1].size()) != n;
+      if constexpr (q) {
+        const rt::tensor_quant qb = h.quant(r.inputs[1]);
+        const auto p = ref::make_mul_s8_params(qi.scale, qi.zero_point, qb.scale, qb.zero_point, qo.scale, qo.zero_point);
+        s = bc ? ref::mul_channels_s8(r.out.c, hw, in[0].data(), in[1].data(), out.data(), p)
+               : ref::mul_s8(n, in[0].data(), in[1].data(), out.data(), p);
+      } else {
+        s = bc ? ref::mul_channels_f32(r.out.c, hw, in[0].data(), in[1].data(), out.data())
+               : ref::mul_f32(n, in[0].data(), in[1].data(), out.data());
+      }
+      break;
+    }
+    case op::concat: {
+      std::vector<const T*> ptr;
+      std::vector<int64_t> ch;
+      for (const auto& v : in) {
+        ptr.push_back(v.data());
+        ch.push_back(int64_t(v.size()) / hw);
+      }
+      s = ref::concat_channels<T>(r.n_inputs, ptr.data(), ch.data(), hw, out.data());
+      break;
+    }
+    case op::container: FAIL("a container is not a leaf"); break;
+  }
+  REQUIRE(s == status::ok);
+  std::vector<uint8_t> bytes(out.size() * sizeof(T));
+  std::memcpy(bytes.data(), out.data(), bytes.size());
+  return bytes;
+}
+
+/// Runs Net both ways and checks every leaf; returns the op kinds met.
+template <Network Net, class T>
+void check_net(std::set<op>& seen) {
+  constexpr bool q = std::is_same_v<T, int8_t>;
+  harness<Net, T> h(7);
+  recorder ref_rec, opt_rec;
+  const rt::run_status sr = h.run(rt::backend::reference, ref_rec);
+  INFO("net " << Net::name << " fault " << rt::name_of(sr.code) << " at leaf " << sr.leaf << " ("
+              << kernels::name_of(sr.kernel) << ")");
+  REQUIRE(sr.ok());
+  const rt::run_status so = h.run(rt::backend::optimized, opt_rec);
+  REQUIRE(so.ok());
+  for (int32_t i = 0; i < Net::leaf_count; ++i) {
+    INFO(Net::name << " leaf " << i << " " << Net::layer(i).type);
+    const auto want = expected<Net, T>(h, ref_rec, i, seen);
+    const auto& got = ref_rec.outputs[static_cast<size_t>(i)];
+    REQUIRE(got == want);  // the reference backend is the reference kernel, bit for bit
+    // not constant: the parameters and input exercise the layer
+    if constexpr (!q) {
+      const auto o = as<float>(opt_rec.outputs[static_cast<size_t>(i)]), e = as<float>(want);
+      float mag = 1.0f, err = 0.0f;
+      for (size_t k = 0; k < e.size(); ++k) {
+        mag = std::max(mag, std::fabs(e[k]));
+        err = std::max(err, std::fabs(o[k] - e[k]));
+      }
+      CHECK(err <= 1e-4f * mag);
+    } else {
+      CHECK(opt_rec.outputs[static_cast<size_t>(i)] == want);  // int8: bit-exact
+    }
+    CHECK(std::any_of(want.begin(), want.end(), [&](uint8_t v) { return v != want[0]; }) == (want.size() > sizeof(T)));
+  }
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("every op kind through the executor equals the reference kernel", T, float, int8_t) {
+  std::set<op> seen;
+  check_net<net_conv, T>(seen);
+  check_net<net_elementwise, T>(seen);
+  check_net<net_graph, T>(seen);
+  check_net<zoo::lenet5, T>(seen);
+  // every leaf kind of nn/op.hpp was met
+  for (int k = int(op::conv2d); k <= int(op::channel_slice); ++k) {
+    INFO("op kind " << k);
+    CHECK(seen.count(static_cast<op>(k)) == 1);
+  }
+}
+
+TEST_CASE("the test networks' plans run layers in place, embed concat inputs and copy the others") {
+  constexpr auto& pg = memory::plan_of<net_graph, dtype::int8>;
+  int in_place = 0, embedded = 0, copied = 0;
+  for (int32_t i = 0; i < net_graph::leaf_count; ++i) {
+    const row& r = net_graph::layer(i);
+    if ((is_elementwise_unary(r.kind) || r.kind == op::add || r.kind == op::mul) &&
+        pg.offset_of(r.output) == pg.offset_of(r.inputs[0]))
+      ++in_place;
+    if (r.kind != op::concat) continue;
+    uint64_t slice = 0;
+    for (int32_t k = 0; k < r.n_inputs; ++k) {
+      if (pg.offset_of(r.inputs[k]) == pg.offset_of(r.output) + slice) ++embedded;
+      else ++copied;
+      slice += uint64_t(net_graph::tensor_shape(r.inputs[k]).elems());
+    }
+  }
+  CHECK(in_place >= 2);
+  CHECK(embedded >= 2);
+  CHECK(copied >= 1);
+  // and convolutions on im2col panels of fewer rows than the output, and a direct one
+  for (int dt = 0; dt < 2; ++dt) {
+    bool panel = false, direct = false;
+    for (int32_t i = 0; i < net_conv::leaf_count; ++i) {
+      const row& r = net_conv::layer(i);
+      if (r.kind != op::conv2d || !memory::conv_needs_im2col(r.in, r.out, r.geometry) || r.geometry.groups == r.in.c)
+        continue;
+      const int32_t rows = dt == 0 ? memory::plan_of<net_conv, dtype::float32>.panel_rows[size_t(i)]
+                                   : memory::plan_of<net_conv, dtype::int8>.panel_rows[size_t(i)];
+      panel = panel || (rows > 0 && rows < r.out.h);
+      direct = direct || rows == 0;
+    }
+    CHECK(panel);
+    CHECK(direct);
+  }
+}
+
+TEST_CASE("bad arenas and parameter blobs return a status, no leaf runs") {
+  using net = zoo::lenet5;
+  constexpr auto& plan = memory::plan_of<net, dtype::int8>;
+  constexpr auto& layout = rt::param_layout_of<net, dtype::int8>;
+  aligned_bytes arena(plan.arena_bytes + 16), params(layout.total_bytes + 16);
+  REQUIRE(rt::fill_params<net, dtype::int8>(params.data, layout.total_bytes, 3));
+  CHECK_FALSE(rt::fill_params<net, dtype::int8>(params.data, layout.total_bytes - 1, 3));
+  CHECK_FALSE(rt::fill_params<net, dtype::int8>(params.data + 1, layout.total_bytes, 3));
+  int calls = 0;
+  auto count = [](void* u, int32_t, const void*, size_t) { ++*static_cast<int*>(u); };
+  const auto be = rt::backend::optimized;
+  auto run = [&](uint8_t* a, size_t an, const uint8_t* p, size_t pn) {
+    return rt::run<net, int8_t>(a, an, p, pn, be, count, &calls);
+  };
+  rt::run_status s = run(nullptr, plan.arena_bytes, params.data, layout.total_bytes);
+  CHECK(s.code == rt::fault::null_arena);
+  CHECK(s.leaf == -1);
+  CHECK(run(arena.data, plan.arena_bytes - 1, params.data, layout.total_bytes).code == rt::fault::arena_too_small);
+  CHECK(run(arena.data + 4, plan.arena_bytes, params.data, layout.total_bytes).code == rt::fault::misaligned_arena);
+  CHECK(run(arena.data, plan.arena_bytes, nullptr, 0).code == rt::fault::null_params);
+  CHECK(run(arena.data, plan.arena_bytes, params.data, layout.total_bytes - 1).code == rt::fault::params_too_small);
+  CHECK(calls == 0);
+  CHECK(run(arena.data, plan.arena_bytes, params.data, layout.total_bytes).ok());
+  CHECK(calls == net::leaf_count);
+  // a corrupt requantization shift in conv2 (leaf 3): a kernel status naming that leaf
+  auto* shift = reinterpret_cast<int32_t*>(params.data + layout.leaves[3].shift);
+  shift[0] = 99;
+  for (auto b : {rt::backend::reference, rt::backend::optimized}) {
+    calls = 0;
+    s = rt::run<net, int8_t>(arena.data, plan.arena_bytes, params.data, layout.total_bytes, b, count, &calls);
+    CHECK(s.code == rt::fault::kernel);
+    CHECK(s.kernel == status::bad_quant_param);
+    CHECK(s.leaf == 3);
+    CHECK(calls == 3);
+  }
+}
+
+TEST_CASE("int8 concat of differently quantized inputs is refused with the leaf") {
+  constexpr auto& layout = rt::param_layout_of<net_graph, dtype::int8>;
+  constexpr auto& plan = memory::plan_of<net_graph, dtype::int8>;
+  aligned_bytes arena(plan.arena_bytes), params(layout.total_bytes);
+  REQUIRE(rt::fill_params<net_graph, dtype::int8>(params.data, params.size, 5));
+  reinterpret_cast<float*>(params.data + layout.quant_scale)[0] = 1.0f / 64.0f;  // the input's scale
+  const rt::run_status s =
+      rt::run<net_graph, int8_t>(arena.data, arena.size, params.data, params.size, rt::backend::reference);
+  CHECK(s.code == rt::fault::quant_mismatch);
+  CHECK(net_graph::layer(s.leaf).kind == op::concat);
+}
+
+TEST_CASE("crc32 and the parameter layout") {
+  static_assert(crc32("123456789") == 0xCBF43926u);
+  static_assert(crc32("") == 0u);
+  const uint8_t abc[3] = {'a', 'b', 'c'};
+  CHECK(crc32(abc, 3) == 0x352441C2u);
+  CHECK(crc32_update(crc32(abc, 1), abc + 1, 2) == crc32(abc, 3));
+  // LeNet-5: every parameter has its place, int8 adds per-channel requantization and the quant table
+  constexpr auto& f = rt::param_layout_of<zoo::lenet5, dtype::float32>;
+  constexpr auto& q = rt::param_layout_of<zoo::lenet5, dtype::int8>;
+  static_assert(f.total_bytes >= zoo::lenet5::params * 4);
+  static_assert(q.total_bytes >= zoo::lenet5::weights + zoo::lenet5::biases * 4 + 2 * 4 * (6 + 16 + 120 + 84 + 10));
+  static_assert(q.leaves[0].w_bytes == 150 && q.leaves[0].b_bytes == 24);
+  static_assert(f.leaves[7].w_bytes == 400 * 120 * 4);
+}
