@@ -190,41 +190,66 @@ inline void tap_range(int64_t start, int64_t k, int64_t d, int64_t in, int64_t& 
   if (lo > hi) lo = hi;
 }
 
-/// Direct convolution without scratch, float or int8: for each output pixel the window's taps
-/// are clipped once per axis, then walked with kx innermost (contiguous input for dilation 1).
-/// int8 accumulates (x - a_zp) * (w - b_zp) with wrapping adds: bit-exact with ref::conv2d_s8.
+/// Direct convolution without scratch, float or int8. Per output row, a chunk of up to 64
+/// accumulators (on the stack) collects every tap: for each (ic, ky, kx) one weight is
+/// broadcast over the chunk's valid columns, whose inputs are contiguous for stride 1, so the
+/// innermost loop is a vectorizable multiply-add over the input row:
+///
+///   acc[x] += w[oc][ic][ky][kx] * in[ic][oy*sh - pt + ky*dh][(ox0 + x)*sw - pl + kx*dw]
+///
+/// Padding taps are skipped (the clipped column range per kx), as the reference does. int8
+/// accumulates (x - a_zp) * (w - b_zp) with wrapping adds: bit-exact with ref::conv2d_s8.
 template <class T, class Acc, class Bias, class Finish>
 inline void direct_conv(const conv_geometry& g, const T* in, const T* w, const Bias* bias, T* out, int32_t a_zp,
                         int32_t b_zp, Finish finish) {
+  constexpr int64_t chunk = 64;
+  Acc acc[chunk];
   const int64_t oh = g.out_h(), ow = g.out_w(), icg = g.in_c_per_group(), ocg = g.out_c_per_group();
   const int64_t plane = g.in_h * g.in_w, ksz = g.kh * g.kw;
   for (int64_t oc = 0; oc < g.out_c; ++oc) {
     const T* in_g = in + (oc / ocg) * icg * plane;
     const T* w_oc = w + oc * icg * ksz;
+    const Acc b0 = bias != nullptr ? static_cast<Acc>(bias[oc]) : Acc{};
     for (int64_t oy = 0; oy < oh; ++oy) {
       const int64_t y0 = oy * g.sh - g.pt;
       int64_t ky_lo, ky_hi;
       tap_range(y0, g.kh, g.dh, g.in_h, ky_lo, ky_hi);
-      for (int64_t ox = 0; ox < ow; ++ox) {
-        const int64_t x0 = ox * g.sw - g.pl;
-        int64_t kx_lo, kx_hi;
-        tap_range(x0, g.kw, g.dw, g.in_w, kx_lo, kx_hi);
-        Acc acc = bias != nullptr ? static_cast<Acc>(bias[oc]) : Acc{};
+      for (int64_t ox0 = 0; ox0 < ow; ox0 += chunk) {
+        const int64_t nx = min(chunk, ow - ox0);
+        for (int64_t x = 0; x < nx; ++x) acc[x] = b0;
         for (int64_t ic = 0; ic < icg; ++ic) {
           const T* ip = in_g + ic * plane;
           const T* wp = w_oc + ic * ksz;
           for (int64_t ky = ky_lo; ky < ky_hi; ++ky) {
-            const T* irow = ip + (y0 + ky * g.dh) * g.in_w + x0;
-            const T* wrow = wp + ky * g.kw;
-            if constexpr (is_same_v<T, float>) {
-              for (int64_t kx = kx_lo; kx < kx_hi; ++kx) acc += irow[kx * g.dw] * wrow[kx];
-            } else {
-              for (int64_t kx = kx_lo; kx < kx_hi; ++kx)
-                acc += static_cast<Acc>((irow[kx * g.dw] - a_zp) * (wrow[kx] - b_zp));
+            const T* irow = ip + (y0 + ky * g.dh) * g.in_w;
+            for (int64_t kx = 0; kx < g.kw; ++kx) {
+              // columns x of the chunk whose tap ix = base + x*sw lies in [0, in_w)
+              const int64_t base = ox0 * g.sw - g.pl + kx * g.dw;
+              const int64_t x_lo = base >= 0 ? 0 : ceil_div(-base, g.sw);
+              const int64_t last = g.in_w - 1 - base;
+              const int64_t x_hi = last < 0 ? 0 : min(nx, last / g.sw + 1);
+              if (x_lo >= x_hi) continue;
+              const T* src = irow + (base + x_lo * g.sw);
+              Acc* a = acc + x_lo;
+              const int64_t n = x_hi - x_lo;
+              if constexpr (is_same_v<T, float>) {
+                const float wv = wp[ky * g.kw + kx];
+                if (g.sw == 1)
+                  for (int64_t x = 0; x < n; ++x) a[x] += src[x] * wv;
+                else
+                  for (int64_t x = 0; x < n; ++x) a[x] += src[x * g.sw] * wv;
+              } else {
+                const int32_t wv = wp[ky * g.kw + kx] - b_zp;
+                if (g.sw == 1)
+                  for (int64_t x = 0; x < n; ++x) a[x] += static_cast<Acc>((src[x] - a_zp) * wv);
+                else
+                  for (int64_t x = 0; x < n; ++x) a[x] += static_cast<Acc>((src[x * g.sw] - a_zp) * wv);
+              }
             }
           }
         }
-        out[(oc * oh + oy) * ow + ox] = finish(acc, oc);
+        T* o = out + (oc * oh + oy) * ow + ox0;
+        for (int64_t x = 0; x < nx; ++x) o[x] = finish(acc[x], oc);
       }
     }
   }
