@@ -351,6 +351,23 @@ TEST_CASE("conv2d and linear: scratch and argument faults return a status") {
   CHECK(kk::conv2d_f32(bad, in.data(), w.data(), nullptr, out.data(), 5, small.data(), small.size()) ==
         status::bad_geometry);
   CHECK(kk::conv2d_s8_scratch_bytes(g) >= size_t(kk::conv_scratch_elems(g, g.out_h())));
+  // int8: a packing workspace too small for K is a status on the GEMM paths; with panel_rows == 0
+  // the direct kernel runs without one, pointwise included, bit-exact with the reference
+  ctnn_test::rng r(5);
+  const auto qi = r.s8(100), qw = r.s8(288, -127, 127);
+  std::vector<int32_t> mult(8, 1 << 30), shift(8, -6);
+  const kr::gemm_s8_params p{3, 0, -2, mult.data(), shift.data(), true, -128, 127};
+  std::vector<int8_t> want(200), got(200), qcol(size_t(kk::conv_scratch_elems(g, 5)));
+  alignas(4) unsigned char tiny[16];
+  REQUIRE(kr::conv2d_s8(g, qi.data(), qw.data(), nullptr, want.data(), p) == status::ok);
+  CHECK(kk::conv2d_s8(g, qi.data(), qw.data(), nullptr, got.data(), p, 5, qcol.data(), qcol.size(), tiny, sizeof tiny) ==
+        status::scratch_too_small);
+  CHECK(kk::conv2d_s8(g, qi.data(), qw.data(), nullptr, got.data(), p, 0, nullptr, 0, tiny, sizeof tiny) == status::ok);
+  CHECK(got == want);
+  const conv_geometry pw{4, 5, 5, 8, 1, 1};
+  REQUIRE(kr::conv2d_s8(pw, qi.data(), qw.data(), nullptr, want.data(), p) == status::ok);
+  CHECK(kk::conv2d_s8(pw, qi.data(), qw.data(), nullptr, got.data(), p, 0, nullptr, 0, tiny, sizeof tiny) == status::ok);
+  CHECK(got == want);
 }
 
 TEST_CASE("linear: GEMM-based kernels equal the reference") {

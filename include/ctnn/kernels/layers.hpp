@@ -317,10 +317,13 @@ inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* 
   const int64_t oh = g.out_h(), ow = g.out_w();
   const int M = static_cast<int>(g.out_c_per_group()), K = static_cast<int>(g.gemm_k());
   const int NT = static_cast<int>(oh * ow);
-  if (!conv_uses_panels(g))  // pointwise: the input is the GEMM's B; A = weights (zero point b_zp)
+  // pointwise: the input is the GEMM's B; A = weights (zero point b_zp). With panel_rows == 0 and
+  // a workspace too small for K, the direct kernel runs instead (it needs no workspace).
+  const bool ws_fits = workspace_bytes >= Tiling::workspace_bytes(K);
+  if (!conv_uses_panels(g) && (ws_fits || panel_rows > 0))
     return tiled::gemm_s8_row_channels<Tiling>(M, NT, K, w, K, in, NT, bias, out, NT, p.b_zp, p.a_zp, p, workspace,
                                                workspace_bytes);
-  if (panel_rows == 0) {
+  if (panel_rows == 0 || !conv_uses_panels(g)) {
     detail::direct_conv<int8_t, uint32_t>(g, in, w, bias, out, p.a_zp, p.b_zp, [&p](uint32_t acc, int64_t oc) {
       return ref::requantize(static_cast<int32_t>(acc), static_cast<int>(oc), p);
     });

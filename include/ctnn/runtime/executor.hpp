@@ -168,8 +168,13 @@ inline leaf_result run_leaf(const leaf_call<T>& c, backend be) {
     case op::conv2d: {
       const kernels::conv_geometry g = conv_of(r);
       if constexpr (q) {
-        if (opt)
-          return from(kernels::conv2d_s8(g, c.in[0], w, bias, c.out, gp, c.panel_rows, c.scratch, c.scratch_bytes));
+        if (opt) {
+          // the static packing workspace holds K <= kmax; beyond it the direct kernel needs none
+          using tiling = kernels::default_s8_tiling;
+          const bool fits = tiling::workspace_bytes(g.gemm_k()) <= sizeof(kernels::detail::static_workspace_s8<tiling>::buf);
+          return from(kernels::conv2d_s8(g, c.in[0], w, bias, c.out, gp, fits ? c.panel_rows : 0, c.scratch,
+                                         c.scratch_bytes));
+        }
         return from(ref::conv2d_s8(g, c.in[0], w, bias, c.out, gp));
       } else {
         if (opt) return from(kernels::conv2d_f32(g, c.in[0], w, bias, c.out, c.panel_rows, c.scratch, c.scratch_bytes));
@@ -179,8 +184,9 @@ inline leaf_result run_leaf(const leaf_call<T>& c, backend be) {
     case op::linear: {
       const int in_f = static_cast<int>(r.in.elems()), out_f = static_cast<int>(r.out.c);
       if constexpr (q) {
-        if (opt) {
-          using tiling = kernels::default_s8_tiling;
+        using tiling = kernels::default_s8_tiling;
+        // a GEMV gains little from packing: beyond the static workspace (K > kmax) the reference runs
+        if (opt && tiling::workspace_bytes(in_f) <= sizeof(kernels::detail::static_workspace_s8<tiling>::buf)) {
           return from(kernels::linear_s8<tiling>(1, in_f, out_f, c.in[0], w, bias, c.out, gp,
                                                  kernels::detail::static_workspace_s8<tiling>::buf,
                                                  sizeof(kernels::detail::static_workspace_s8<tiling>::buf)));
