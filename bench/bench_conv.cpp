@@ -98,6 +98,19 @@ void bm_conv_s8_ctnn(benchmark::State& state, conv_geometry g) {
   ctnn_bench::set_rate(state, "GOP/s", 2.0 * double(g.macs()));
 }
 
+/// The scratch-free direct kernel (panel_rows == 0: what a plan without slack for a panel runs).
+void bm_conv_f32_direct(benchmark::State& state, conv_geometry g) {
+  const auto in = ctnn_bench::random_f32(size_t(g.in_elems()), 1);
+  const auto w = ctnn_bench::random_f32(size_t(g.weight_elems()), 2);
+  std::vector<float> out(size_t(g.out_elems()));
+  for (auto _ : state) {
+    ctnn::kernels::conv2d_f32(g, in.data(), w.data(), nullptr, out.data(), 0, nullptr, 0);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  ctnn_bench::set_rate(state, "GFLOP/s", 2.0 * double(g.macs()));
+}
+
 void register_all() {
   for (const auto& l : resnet50_layers) {
     benchmark::RegisterBenchmark((std::string("BM_conv_f32/") + l.name + "/ctnn").c_str(), bm_conv_f32_ctnn, l.g)
@@ -112,6 +125,13 @@ void register_all() {
   }
 }
 
-const int registered = (register_all(), 0);
+void register_direct() {
+  for (const auto& l : resnet50_layers)
+    if (ctnn::kernels::conv_uses_panels(l.g))
+      benchmark::RegisterBenchmark((std::string("BM_conv_f32/") + l.name + "/ctnn_direct").c_str(), bm_conv_f32_direct,
+                                   l.g)->Unit(benchmark::kMillisecond);
+}
+
+const int registered = (register_all(), register_direct(), 0);
 
 }  // namespace
