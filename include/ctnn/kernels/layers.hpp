@@ -190,67 +190,80 @@ inline void tap_range(int64_t start, int64_t k, int64_t d, int64_t in, int64_t& 
   if (lo > hi) lo = hi;
 }
 
-/// Direct convolution without scratch, float or int8. Per output row, a chunk of up to 64
-/// accumulators (on the stack) collects every tap: for each (ic, ky, kx) one weight is
-/// broadcast over the chunk's valid columns, whose inputs are contiguous for stride 1, so the
-/// innermost loop is a vectorizable multiply-add over the input row:
+/// Direct convolution without scratch, float or int8. Per output row, chunks of up to 64
+/// accumulators for OB output channels at once (on the stack) collect every tap: for each
+/// (ic, ky, kx) the OB weights are broadcast over the chunk's valid columns, whose inputs are
+/// contiguous for stride 1 and loaded once for the OB channels, so the innermost loop is a
+/// vectorizable multiply-add over the input row:
 ///
-///   acc[x] += w[oc][ic][ky][kx] * in[ic][oy*sh - pt + ky*dh][(ox0 + x)*sw - pl + kx*dw]
+///   acc[o][x] += w[oc0 + o][ic][ky][kx] * in[ic][oy*sh - pt + ky*dh][(ox0 + x)*sw - pl + kx*dw]
 ///
 /// Padding taps are skipped (the clipped column range per kx), as the reference does. int8
 /// accumulates (x - a_zp) * (w - b_zp) with wrapping adds: bit-exact with ref::conv2d_s8.
-template <class T, class Acc, class Bias, class Finish>
-inline void direct_conv(const conv_geometry& g, const T* in, const T* w, const Bias* bias, T* out, int32_t a_zp,
-                        int32_t b_zp, Finish finish) {
+template <int OB, class T, class Acc, class Bias, class Finish>
+inline void direct_conv_rows(const conv_geometry& g, const T* in, const T* w, const Bias* bias, T* out, int32_t a_zp,
+                             int32_t b_zp, Finish& finish, int64_t oc0) {
   constexpr int64_t chunk = 64;
-  Acc acc[chunk];
+  using Tap = conditional_t<is_same_v<T, float>, float, int32_t>;
+  Acc acc[OB][chunk];
   const int64_t oh = g.out_h(), ow = g.out_w(), icg = g.in_c_per_group(), ocg = g.out_c_per_group();
   const int64_t plane = g.in_h * g.in_w, ksz = g.kh * g.kw;
-  for (int64_t oc = 0; oc < g.out_c; ++oc) {
-    const T* in_g = in + (oc / ocg) * icg * plane;
-    const T* w_oc = w + oc * icg * ksz;
-    const Acc b0 = bias != nullptr ? static_cast<Acc>(bias[oc]) : Acc{};
-    for (int64_t oy = 0; oy < oh; ++oy) {
-      const int64_t y0 = oy * g.sh - g.pt;
-      int64_t ky_lo, ky_hi;
-      tap_range(y0, g.kh, g.dh, g.in_h, ky_lo, ky_hi);
-      for (int64_t ox0 = 0; ox0 < ow; ox0 += chunk) {
-        const int64_t nx = min(chunk, ow - ox0);
-        for (int64_t x = 0; x < nx; ++x) acc[x] = b0;
-        for (int64_t ic = 0; ic < icg; ++ic) {
-          const T* ip = in_g + ic * plane;
-          const T* wp = w_oc + ic * ksz;
-          for (int64_t ky = ky_lo; ky < ky_hi; ++ky) {
-            const T* irow = ip + (y0 + ky * g.dh) * g.in_w;
-            for (int64_t kx = 0; kx < g.kw; ++kx) {
-              // columns x of the chunk whose tap ix = base + x*sw lies in [0, in_w)
-              const int64_t base = ox0 * g.sw - g.pl + kx * g.dw;
-              const int64_t x_lo = base >= 0 ? 0 : ceil_div(-base, g.sw);
-              const int64_t last = g.in_w - 1 - base;
-              const int64_t x_hi = last < 0 ? 0 : min(nx, last / g.sw + 1);
-              if (x_lo >= x_hi) continue;
-              const T* src = irow + (base + x_lo * g.sw);
-              Acc* a = acc + x_lo;
-              const int64_t n = x_hi - x_lo;
-              if constexpr (is_same_v<T, float>) {
-                const float wv = wp[ky * g.kw + kx];
-                if (g.sw == 1)
-                  for (int64_t x = 0; x < n; ++x) a[x] += src[x] * wv;
-                else
-                  for (int64_t x = 0; x < n; ++x) a[x] += src[x * g.sw] * wv;
-              } else {
-                const int32_t wv = wp[ky * g.kw + kx] - b_zp;
-                if (g.sw == 1)
-                  for (int64_t x = 0; x < n; ++x) a[x] += static_cast<Acc>((src[x] - a_zp) * wv);
-                else
-                  for (int64_t x = 0; x < n; ++x) a[x] += static_cast<Acc>((src[x * g.sw] - a_zp) * wv);
-              }
+  const T* in_g = in + (oc0 / ocg) * icg * plane;
+  const T* w_oc = w + oc0 * icg * ksz;
+  const int64_t w_stride = icg * ksz;  // next output channel
+  for (int64_t oy = 0; oy < oh; ++oy) {
+    const int64_t y0 = oy * g.sh - g.pt;
+    int64_t ky_lo, ky_hi;
+    tap_range(y0, g.kh, g.dh, g.in_h, ky_lo, ky_hi);
+    for (int64_t ox0 = 0; ox0 < ow; ox0 += chunk) {
+      const int64_t nx = min(chunk, ow - ox0);
+      for (int o = 0; o < OB; ++o) {
+        const Acc b0 = bias != nullptr ? static_cast<Acc>(bias[oc0 + o]) : Acc{};
+        for (int64_t x = 0; x < nx; ++x) acc[o][x] = b0;
+      }
+      for (int64_t ic = 0; ic < icg; ++ic) {
+        const T* ip = in_g + ic * plane;
+        const T* wp = w_oc + ic * ksz;
+        for (int64_t ky = ky_lo; ky < ky_hi; ++ky) {
+          const T* irow = ip + (y0 + ky * g.dh) * g.in_w;
+          for (int64_t kx = 0; kx < g.kw; ++kx) {
+            // columns x of the chunk whose tap ix = base + x*sw lies in [0, in_w)
+            const int64_t base = ox0 * g.sw - g.pl + kx * g.dw;
+            const int64_t x_lo = base >= 0 ? 0 : ceil_div(-base, g.sw);
+            const int64_t last = g.in_w - 1 - base;
+            const int64_t x_hi = last < 0 ? 0 : min(nx, last / g.sw + 1);
+            if (x_lo >= x_hi) continue;
+            const T* src = irow + (base + x_lo * g.sw);
+            const int64_t n = x_hi - x_lo, step = g.sw;
+            Tap wv[OB];
+            for (int o = 0; o < OB; ++o) wv[o] = static_cast<Tap>(wp[o * w_stride + ky * g.kw + kx] - static_cast<Tap>(b_zp));
+            for (int64_t x = 0; x < n; ++x) {
+              const Tap v = static_cast<Tap>(src[x * step]) - static_cast<Tap>(a_zp);
+              for (int o = 0; o < OB; ++o) acc[o][x_lo + x] += static_cast<Acc>(v * wv[o]);
             }
           }
         }
-        T* o = out + (oc * oh + oy) * ow + ox0;
-        for (int64_t x = 0; x < nx; ++x) o[x] = finish(acc[x], oc);
       }
+      for (int o = 0; o < OB; ++o) {
+        T* dst = out + ((oc0 + o) * oh + oy) * ow + ox0;
+        for (int64_t x = 0; x < nx; ++x) dst[x] = finish(acc[o][x], oc0 + o);
+      }
+    }
+  }
+}
+
+/// Direct convolution: blocks of 4 output channels of one group, single channels at the edges.
+template <class T, class Acc, class Bias, class Finish>
+inline void direct_conv(const conv_geometry& g, const T* in, const T* w, const Bias* bias, T* out, int32_t a_zp,
+                        int32_t b_zp, Finish finish) {
+  const int64_t ocg = g.out_c_per_group();
+  for (int64_t oc = 0; oc < g.out_c;) {
+    if (oc + 4 <= g.out_c && oc / ocg == (oc + 3) / ocg) {
+      direct_conv_rows<4, T, Acc>(g, in, w, bias, out, a_zp, b_zp, finish, oc);
+      oc += 4;
+    } else {
+      direct_conv_rows<1, T, Acc>(g, in, w, bias, out, a_zp, b_zp, finish, oc);
+      oc += 1;
     }
   }
 }
