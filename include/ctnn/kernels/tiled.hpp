@@ -324,6 +324,12 @@ inline int32_t corrected(int32_t raw, int32_t rowsum_u, int32_t colsum, uint32_t
 }
 
 #if CTNN_KERNELS_VNNI
+// GCC 12.2's AVX-512 headers build unmasked results from _mm512_undefined_epi32(), which
+// -Wuninitialized flags once inlined at -O3 (GCC bug 105593, fixed in 12.3 and 13): a false positive.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
 /// 16 lanes of quant::multiply_by_quantized_multiplier (AVX-512F), bit-exact for multipliers
 /// >= 0 (quant::valid), where the a == b == INT32_MIN saturation cannot occur.
 inline __m512i mbqm16(__m512i x, __m512i mult, __m512i shift) {
@@ -350,6 +356,9 @@ inline __m512i mbqm16(__m512i x, __m512i mult, __m512i shift) {
   const __m512i q = _mm512_srav_epi32(high, right);
   return _mm512_mask_add_epi32(q, _mm512_cmpgt_epi32_mask(rem, thr), q, _mm512_set1_epi32(1));
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 /// Corrects and (for int8 output) requantizes one full NR-wide row (NR % 16 == 0) of a raw tile.
 template <int NR, class Out, bool ChannelRows>
