@@ -64,10 +64,6 @@ struct run_status {
 /// @brief Called after each leaf with its index, its output and the output's size in bytes.
 using layer_callback = void (*)(void* user, int32_t leaf, const void* output, size_t bytes);
 
-/// The dtype of an element type the executor runs (float, int8_t).
-template <class T> inline constexpr dtype dtype_of = dtype::float32;
-template <> inline constexpr dtype dtype_of<int8_t> = dtype::int8;
-
 namespace detail {
 
 /// Everything one leaf needs, resolved from the plan and the layout (independent of Net).
