@@ -19,7 +19,7 @@ uint8_t* aligned16(std::vector<uint8_t>& v) {
 
 template <class Net, class T>
 void bm_run(benchmark::State& state, rt::backend be) {
-  constexpr auto dt = rt::dtype_of<T>;
+  constexpr auto dt = ctnn::dtype_of<T>;
   constexpr auto& plan = ctnn::memory::plan_of<Net, dt>;
   constexpr auto& layout = rt::param_layout_of<Net, dt>;
   std::vector<uint8_t> arena_v(plan.arena_bytes + 16), params_v(layout.total_bytes + 16);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "ctnn/host/run_buffers.hpp"
 #include "ctnn/runtime/runtime.hpp"
 #include "ctnn/zoo/lenet5.hpp"
 #include "ctnn/zoo/resnet.hpp"
@@ -25,25 +26,8 @@ using resnet18_block = ctnn::network<"ResNet18Block", ctnn::shape{64, 56, 56}, c
 
 constexpr float float_tolerance = 1e-4f;  ///< relative to max(1, max|ref|) of the layer
 
-/// A 16-byte aligned byte buffer.
-struct aligned_bytes {
-  std::vector<uint8_t> storage;
-  uint8_t* data = nullptr;
-  size_t size = 0;
-  explicit aligned_bytes(size_t n) : storage(n + 16, 0), size(n) {
-    const auto p = reinterpret_cast<uintptr_t>(storage.data());
-    data = storage.data() + ((16 - p % 16) % 16);
-  }
-};
-
-struct recorder {
-  std::vector<std::vector<uint8_t>> outputs;
-  static void record(void* user, int32_t leaf, const void* out, size_t bytes) {
-    auto* self = static_cast<recorder*>(user);
-    auto& v = self->outputs[static_cast<size_t>(leaf)];
-    v.assign(static_cast<const uint8_t*>(out), static_cast<const uint8_t*>(out) + bytes);
-  }
-};
+using ctnn::host::aligned_bytes;
+using recorder = ctnn::host::layer_recorder;
 
 std::string shape_text(const ctnn::shape& s) {
   if (s.rank == 1) return std::to_string(s.c);
@@ -52,7 +36,7 @@ std::string shape_text(const ctnn::shape& s) {
 
 template <ctnn::Network Net, class T>
 rt::run_status run_backend(rt::backend be, const aligned_bytes& params, uint64_t seed, recorder& rec, double& ms) {
-  constexpr ctnn::dtype dt = rt::dtype_of<T>;
+  constexpr ctnn::dtype dt = ctnn::dtype_of<T>;
   constexpr auto& plan = ctnn::memory::plan_of<Net, dt>;
   aligned_bytes arena(static_cast<size_t>(plan.arena_bytes));
   std::memset(arena.data, 0xA5, arena.size);  // stale bytes must not matter
@@ -68,7 +52,7 @@ rt::run_status run_backend(rt::backend be, const aligned_bytes& params, uint64_t
 template <ctnn::Network Net, class T>
 int golden(const char* model, uint64_t seed) {
   constexpr bool q = std::is_same_v<T, int8_t>;
-  constexpr ctnn::dtype dt = rt::dtype_of<T>;
+  constexpr ctnn::dtype dt = ctnn::dtype_of<T>;
   constexpr auto& layout = rt::param_layout_of<Net, dt>;
   aligned_bytes params(static_cast<size_t>(layout.total_bytes));
   if (!rt::fill_params<Net, dt>(params.data, params.size, seed)) {

@@ -20,6 +20,7 @@
 #include "verilated.h"
 
 #include "ctnn/regs/soc_map.hpp"
+#include "elf_load.hpp"
 
 namespace {
 
@@ -65,46 +66,7 @@ struct options {
   return o;
 }
 
-[[nodiscard]] std::uint32_t le32(const std::vector<std::uint8_t>& b, std::size_t at) {
-  return static_cast<std::uint32_t>(b[at]) | static_cast<std::uint32_t>(b[at + 1]) << 8 |
-         static_cast<std::uint32_t>(b[at + 2]) << 16 | static_cast<std::uint32_t>(b[at + 3]) << 24;
-}
-
-[[nodiscard]] std::uint16_t le16(const std::vector<std::uint8_t>& b, std::size_t at) {
-  return static_cast<std::uint16_t>(b[at] | b[at + 1] << 8);
-}
-
-// PT_LOAD segments of an ELF32 RISC-V executable into ram (image of map::ram).
-[[nodiscard]] std::string load_elf(const std::string& path, std::vector<std::uint8_t>& ram) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return "cannot open " + path;
-  const std::vector<std::uint8_t> b{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-  if (b.size() < 52 || std::memcmp(b.data(), "\x7f" "ELF", 4) != 0 || b[4] != 1 || b[5] != 1 ||
-      le16(b, 16) != 2 || le16(b, 18) != 243) {
-    return path + ": not an ELF32 little-endian RISC-V executable";
-  }
-  if (le32(b, 24) != map::ram.base) return path + ": entry point is not the start of RAM";
-  const std::uint32_t phoff = le32(b, 28);
-  const std::uint16_t phentsize = le16(b, 42);
-  const std::uint16_t phnum = le16(b, 44);
-  if (phentsize < 32 || phoff + std::uint64_t{phentsize} * phnum > b.size()) {
-    return path + ": bad program header table";
-  }
-  for (std::uint16_t i = 0; i < phnum; ++i) {
-    const std::size_t ph = phoff + std::size_t{i} * phentsize;
-    const std::uint32_t offset = le32(b, ph + 4);
-    const std::uint32_t paddr = le32(b, ph + 12);
-    const std::uint32_t filesz = le32(b, ph + 16);
-    const std::uint32_t memsz = le32(b, ph + 20);
-    if (le32(b, ph) != 1 || memsz == 0) continue;
-    if (filesz > memsz || std::uint64_t{offset} + filesz > b.size() || paddr < map::ram.base ||
-        std::uint64_t{paddr - map::ram.base} + memsz > ram.size()) {
-      return path + ": segment " + std::to_string(i) + " does not fit";
-    }
-    std::memcpy(ram.data() + (paddr - map::ram.base), b.data() + offset, filesz);
-  }
-  return {};
-}
+using ctnn_tb::load_elf;
 
 struct request {
   std::uint32_t addr = 0;

@@ -18,6 +18,7 @@
 #include "verilated_vcd_c.h"
 
 #include "ctnn/regs/soc_map.hpp"
+#include "elf_load.hpp"
 
 namespace {
 
@@ -26,7 +27,8 @@ constexpr int exit_usage = 2;
 constexpr int exit_load_error = 3;
 constexpr int exit_max_cycles = 125;
 
-constexpr std::uint32_t ram_base = ctnn::regs::soc::ram.base;
+using ctnn_tb::ram_base;
+using ctnn_tb::load_elf;
 
 struct options {
   std::string elf;
@@ -56,77 +58,6 @@ struct options {
     return std::nullopt;
   }
   return o;
-}
-
-[[nodiscard]] std::uint32_t le32(const std::vector<std::uint8_t>& b, std::size_t at) {
-  return static_cast<std::uint32_t>(b[at]) | static_cast<std::uint32_t>(b[at + 1]) << 8 |
-         static_cast<std::uint32_t>(b[at + 2]) << 16 | static_cast<std::uint32_t>(b[at + 3]) << 24;
-}
-
-[[nodiscard]] std::uint16_t le16(const std::vector<std::uint8_t>& b, std::size_t at) {
-  return static_cast<std::uint16_t>(b[at] | b[at + 1] << 8);
-}
-
-// Loads the PT_LOAD segments of an ELF32 little-endian RISC-V executable into ram (a byte image
-// of the SoC RAM starting at ram_base). Returns an error message, empty on success.
-[[nodiscard]] std::string load_elf(const std::string& path, std::vector<std::uint8_t>& ram) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
-    return "cannot open " + path;
-  }
-  const std::vector<std::uint8_t> b{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-  constexpr std::size_t ehdr_size = 52;
-  constexpr std::size_t phdr_size = 32;
-  if (b.size() < ehdr_size || std::memcmp(b.data(), "\x7f" "ELF", 4) != 0) {
-    return path + ": not an ELF file";
-  }
-  if (b[4] != 1 || b[5] != 1) {
-    return path + ": not ELF32 little-endian";
-  }
-  constexpr std::uint16_t et_exec = 2;
-  constexpr std::uint16_t em_riscv = 243;
-  if (le16(b, 16) != et_exec || le16(b, 18) != em_riscv) {
-    return path + ": not a RISC-V executable";
-  }
-  const std::uint32_t entry = le32(b, 24);
-  const std::uint32_t phoff = le32(b, 28);
-  const std::uint16_t phentsize = le16(b, 42);
-  const std::uint16_t phnum = le16(b, 44);
-  if (entry != ram_base) {
-    return path + ": entry point is not the SoC boot address (start of RAM)";
-  }
-  if (phentsize < phdr_size || phoff + std::uint64_t{phentsize} * phnum > b.size()) {
-    return path + ": bad program header table";
-  }
-  constexpr std::uint32_t pt_load = 1;
-  int loaded = 0;
-  for (std::uint16_t i = 0; i < phnum; ++i) {
-    const std::size_t ph = phoff + std::size_t{i} * phentsize;
-    if (le32(b, ph) != pt_load) {
-      continue;
-    }
-    const std::uint32_t offset = le32(b, ph + 4);
-    const std::uint32_t paddr = le32(b, ph + 12);
-    const std::uint32_t filesz = le32(b, ph + 16);
-    const std::uint32_t memsz = le32(b, ph + 20);
-    if (memsz == 0) {
-      continue;
-    }
-    if (filesz > memsz || std::uint64_t{offset} + filesz > b.size()) {
-      return path + ": segment " + std::to_string(i) + " lies outside the file";
-    }
-    if (paddr < ram_base || std::uint64_t{paddr - ram_base} + memsz > ram.size()) {
-      return path + ": segment " + std::to_string(i) + " does not fit the SoC RAM";
-    }
-    const std::size_t at = paddr - ram_base;
-    std::memcpy(ram.data() + at, b.data() + offset, filesz);
-    std::memset(ram.data() + at + filesz, 0, memsz - filesz);
-    ++loaded;
-  }
-  if (loaded == 0) {
-    return path + ": no loadable segment";
-  }
-  return {};
 }
 
 }  // namespace

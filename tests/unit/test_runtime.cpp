@@ -10,6 +10,7 @@
 #include <set>
 #include <vector>
 
+#include "ctnn/host/run_buffers.hpp"
 #include "ctnn/nn/layers.hpp"
 #include "ctnn/runtime/runtime.hpp"
 #include "ctnn/zoo/lenet5.hpp"
@@ -46,23 +47,8 @@ using net_graph = network<"Graph", shape{8, 6, 6},
 
 // ---- buffers and recording ----------------------------------------------------------------------
 
-struct aligned_bytes {
-  std::vector<uint8_t> storage;
-  uint8_t* data = nullptr;
-  size_t size = 0;
-  explicit aligned_bytes(size_t n) : storage(n + 16, 0), size(n) {
-    const auto p = reinterpret_cast<uintptr_t>(storage.data());
-    data = storage.data() + ((16 - p % 16) % 16);
-  }
-};
-
-struct recorder {
-  std::vector<std::vector<uint8_t>> outputs;
-  static void record(void* user, int32_t leaf, const void* out, size_t bytes) {
-    auto& v = static_cast<recorder*>(user)->outputs.at(static_cast<size_t>(leaf));
-    v.assign(static_cast<const uint8_t*>(out), static_cast<const uint8_t*>(out) + bytes);
-  }
-};
+using ctnn::host::aligned_bytes;
+using recorder = ctnn::host::layer_recorder;
 
 template <class T>
 std::vector<T> as(const std::vector<uint8_t>& b) {
@@ -73,7 +59,7 @@ std::vector<T> as(const std::vector<uint8_t>& b) {
 
 template <Network Net, class T>
 struct harness {
-  static constexpr dtype dt = rt::dtype_of<T>;
+  static constexpr dtype dt = ctnn::dtype_of<T>;
   static constexpr auto& plan = memory::plan_of<Net, dt>;
   static constexpr auto& layout = rt::param_layout_of<Net, dt>;
   aligned_bytes params{static_cast<size_t>(layout.total_bytes)};
