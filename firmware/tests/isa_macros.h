@@ -115,4 +115,21 @@ ctnn_fail:
     ret
 .endm
 
+
+/* TRAP_CASE: run insn, which must trap with cause; the vector records mcause/mepc/mtval/mstatus in s1/s2/s3/s5
+   and resumes at s4. mepc must be the address of insn. */
+.macro TRAP_CASE cause, insn:vararg
+    NEXT_CASE
+    la      s4, .Lresume\@
+    li      s1, -1
+.Lsite\@:
+    \insn
+    j       ctnn_fail
+.Lresume\@:
+    li      t3, \cause
+    CHECK_EQ s1, t3
+    la      t3, .Lsite\@
+    CHECK_EQ s2, t3
+.endm
+
 #endif

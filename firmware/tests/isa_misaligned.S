@@ -3,20 +3,6 @@
    The spec lets a core perform misaligned accesses instead of trapping (QEMU does); ctnn_core traps. */
 #include "isa_macros.h"
 
-.macro TRAP_CASE cause, insn:vararg
-    NEXT_CASE
-    la      s4, .Lresume\@
-    li      s1, -1
-.Lsite\@:
-    \insn
-    j       ctnn_fail
-.Lresume\@:
-    li      t3, \cause
-    CHECK_EQ s1, t3
-    la      t3, .Lsite\@
-    CHECK_EQ s2, t3
-.endm
-
     .data
     .balign 4
 word: .word 0x11223344
