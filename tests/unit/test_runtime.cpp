@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "ctnn/host/run_buffers.hpp"
@@ -369,4 +370,142 @@ TEST_CASE("crc32 and the parameter layout") {
   static_assert(q.total_bytes >= zoo::lenet5::weights + zoo::lenet5::biases * 4 + 2 * 4 * (6 + 16 + 120 + 84 + 10));
   static_assert(q.leaves[0].w_bytes == 150 && q.leaves[0].b_bytes == 24);
   static_assert(f.leaves[7].w_bytes == 400 * 120 * 4);
+}
+
+// ---- offload hooks ------------------------------------------------------------------------------
+
+namespace {
+
+/// Takes conv2d and linear leaves and computes them with the reference kernels from what the
+/// executor hands over (leaf_call's parameter accessors), records the order of the hook calls,
+/// and fails leaf `fail_at` with code 0xE7.
+struct ref_offload {
+  std::vector<int32_t> begun, ended, offered, taken;
+  int32_t fail_at = -1;
+  bool in_leaf = false;
+  void leaf_begin(int32_t i) {
+    CHECK_FALSE(in_leaf);
+    in_leaf = true;
+    begun.push_back(i);
+  }
+  void leaf_end(int32_t i) {
+    CHECK(in_leaf);
+    in_leaf = false;
+    ended.push_back(i);
+  }
+  rt::offload_result offload(const rt::leaf_call<int8_t>& c) {
+    CHECK(in_leaf);
+    offered.push_back(c.index);
+    const row& r = *c.r;
+    if (r.kind != op::conv2d && r.kind != op::linear) return rt::offload_result::declined();
+    if (c.index == fail_at) return rt::offload_result::failed(0xE7);
+    REQUIRE(c.weights() != nullptr);
+    REQUIRE(c.multipliers() != nullptr);
+    REQUIRE(c.shifts() != nullptr);
+    const ref::gemm_s8_params gp{c.q_in[0].zero_point, 0, c.q_out.zero_point, c.multipliers(), c.shifts(),
+                                 true, -128, 127};
+    status s = status::ok;
+    if (r.kind == op::conv2d)
+      s = ref::conv2d_s8(conv_of(r), c.in[0], c.weights(), c.bias(), c.out, gp);
+    else
+      s = ref::linear_s8(1, static_cast<int>(r.in.elems()), static_cast<int>(r.out.c), c.in[0], c.weights(), c.bias(),
+                         c.out, gp);
+    if (s != status::ok) return rt::offload_result::failed(1000 + static_cast<uint32_t>(s));
+    taken.push_back(c.index);
+    return rt::offload_result::done();
+  }
+};
+
+/// Records in which order callback and hooks ran.
+struct order_log {
+  ref_offload* off = nullptr;
+  std::vector<int32_t> callbacks;
+  static void record(void* u, int32_t leaf, const void*, size_t) {
+    auto* self = static_cast<order_log*>(u);
+    CHECK_FALSE(self->off->in_leaf);
+    CHECK(self->off->ended.back() == leaf);  // the callback comes after leaf_end: outside the timing
+    self->callbacks.push_back(leaf);
+  }
+};
+
+static_assert(rt::offload_hook<ref_offload, int8_t>);
+static_assert(!rt::offload_hook<ref_offload, float>);
+static_assert(rt::offload_hook<rt::no_offload, float>);
+static_assert(!rt::offload_hook<int, int8_t>);
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("an offload hook runs the leaves it takes, the CPU the others, with identical outputs", Net,
+                   zoo::lenet5, net_conv, net_graph) {
+  harness<Net, int8_t> h(11);
+  recorder cpu;
+  REQUIRE(h.run(rt::backend::reference, cpu).ok());
+  for (auto be : {rt::backend::reference, rt::backend::optimized}) {
+    ref_offload off;
+    order_log log{&off, {}};
+    aligned_bytes arena(static_cast<size_t>(h.plan.arena_bytes));
+    std::memset(arena.data, 0x5A, arena.size);
+    std::memcpy(arena.data + h.plan.offset_of(0), h.input.data(), h.input.size());
+    std::vector<std::vector<uint8_t>> outs(static_cast<size_t>(Net::leaf_count));
+    struct both {
+      order_log* log;
+      std::vector<std::vector<uint8_t>>* outs;
+    } u{&log, &outs};
+    auto cb = [](void* p, int32_t leaf, const void* o, size_t n) {
+      auto* b = static_cast<both*>(p);
+      order_log::record(b->log, leaf, o, n);
+      const auto* bytes = static_cast<const uint8_t*>(o);
+      (*b->outs)[static_cast<size_t>(leaf)].assign(bytes, bytes + n);
+    };
+    const rt::run_status s =
+        rt::run<Net, int8_t>(arena.data, arena.size, h.params.data, h.params.size, be, off, cb, &u);
+    REQUIRE(s.ok());
+    std::vector<int32_t> all(static_cast<size_t>(Net::leaf_count)), gemms;
+    for (int32_t i = 0; i < Net::leaf_count; ++i) {
+      all[static_cast<size_t>(i)] = i;
+      if (Net::layer(i).kind == op::conv2d || Net::layer(i).kind == op::linear) gemms.push_back(i);
+      CHECK(outs[static_cast<size_t>(i)] == cpu.outputs[static_cast<size_t>(i)]);
+    }
+    CHECK(off.begun == all);
+    CHECK(off.ended == all);
+    CHECK(off.offered == all);
+    CHECK(log.callbacks == all);
+    CHECK(off.taken == gemms);
+    CHECK_FALSE(gemms.empty());
+  }
+}
+
+TEST_CASE("a failing offload stops the run with fault::offload, the leaf and the hook's code") {
+  using net = zoo::lenet5;
+  harness<net, int8_t> h(12);
+  for (int32_t fail_at : {0, 3, 11}) {  // conv1, conv2, fc3 (the last leaf)
+    REQUIRE(net::layer(fail_at).kind != op::relu);
+    ref_offload off;
+    off.fail_at = fail_at;
+    aligned_bytes arena(static_cast<size_t>(h.plan.arena_bytes));
+    std::memcpy(arena.data + h.plan.offset_of(0), h.input.data(), h.input.size());
+    int calls = 0;
+    auto count = [](void* u, int32_t, const void*, size_t) { ++*static_cast<int*>(u); };
+    const rt::run_status s = rt::run<net, int8_t>(arena.data, arena.size, h.params.data, h.params.size,
+                                                  rt::backend::optimized, off, count, &calls);
+    CHECK(s.code == rt::fault::offload);
+    CHECK(s.leaf == fail_at);
+    CHECK(s.detail == 0xE7u);
+    CHECK(std::string(rt::name_of(s.code)) == "offload");
+    CHECK(calls == fail_at);                                   // no callback for the failed leaf
+    CHECK(off.ended.back() == fail_at);                         // leaf_end still brackets it
+    CHECK(off.offered.size() == static_cast<size_t>(fail_at + 1));  // nothing after it
+  }
+  // a hook that declines everything is the plain run
+  rt::no_offload none;
+  recorder plain;
+  REQUIRE(h.run(rt::backend::optimized, plain).ok());
+  aligned_bytes arena(static_cast<size_t>(h.plan.arena_bytes));
+  std::memcpy(arena.data + h.plan.offset_of(0), h.input.data(), h.input.size());
+  recorder rec;
+  rec.outputs.assign(static_cast<size_t>(net::leaf_count), {});
+  REQUIRE(rt::run<net, int8_t>(arena.data, arena.size, h.params.data, h.params.size, rt::backend::optimized, none,
+                               &recorder::record, &rec)
+              .ok());
+  CHECK(rec.outputs == plain.outputs);
 }

@@ -11,6 +11,12 @@
 // The caller places the input at offset_of(0) and finds the output at
 // offset_of(Net::output_tensor). The GEMM packing workspace of the optimized kernels is the
 // static workspace of tiled.hpp (it depends on the tiling only): run() is not reentrant.
+//
+// Offload: run(..., off) first asks off.offload(leaf) for each leaf, which may run the leaf on a
+// device (done), refuse it (declined: the CPU kernels run it) or fail (the run stops with
+// fault::offload, the leaf and the hook's code). Optional members off.leaf_begin(i) and
+// off.leaf_end(i) bracket the execution of leaf i alone (offload attempt and CPU kernel), for
+// per-layer profiles that leave out the executor's bookkeeping and the layer callback.
 #pragma once
 #include "ctnn/kernels/layers.hpp"
 #include "ctnn/kernels/ref_layers.hpp"
@@ -36,6 +42,7 @@ enum class fault : uint8_t {
   kernel,            ///< a kernel returned a status (see `kernel`)
   unsupported,       ///< the leaf's configuration has no kernel (e.g. dilated pooling)
   quant_mismatch,    ///< int8: tensors that must share a quantization do not (concat, pooling)
+  offload,           ///< the offload hook failed the leaf (its code in run_status::detail)
 };
 
 constexpr const char* name_of(fault f) {
@@ -49,6 +56,7 @@ constexpr const char* name_of(fault f) {
     case fault::kernel: return "kernel";
     case fault::unsupported: return "unsupported";
     case fault::quant_mismatch: return "quant_mismatch";
+    case fault::offload: return "offload";
   }
   return "?";
 }
@@ -58,31 +66,79 @@ struct run_status {
   fault code = fault::none;
   kernels::status kernel = kernels::status::ok;
   int32_t leaf = -1;
+  uint32_t detail = 0;  ///< fault::offload: the code the offload hook returned
   [[nodiscard]] constexpr bool ok() const { return code == fault::none; }
 };
 
 /// @brief Called after each leaf with its index, its output and the output's size in bytes.
 using layer_callback = void (*)(void* user, int32_t leaf, const void* output, size_t bytes);
 
-namespace detail {
-
-/// Everything one leaf needs, resolved from the plan and the layout (independent of Net).
+/// @brief One leaf as the executor resolved it from the plan and the parameter layout
+/// (independent of Net): what the CPU kernels and an offload hook receive.
 template <class T>
 struct leaf_call {
-  const row* r = nullptr;
+  using acc_type = conditional_t<is_same_v<T, int8_t>, int32_t, float>;
+  int32_t index = -1;                      ///< the leaf's execution position
+  const row* r = nullptr;                  ///< its row: kind, shapes, geometry, name
   T* out = nullptr;
   const T* in[max_inputs] = {};
-  uint64_t in_offset[max_inputs] = {};
+  uint64_t in_offset[max_inputs] = {};     ///< byte offsets in the arena
   int64_t in_elems[max_inputs] = {};
   uint64_t out_offset = 0;
-  void* scratch = nullptr;
+  void* scratch = nullptr;                 ///< the plan's im2col panel for this leaf, or null
   size_t scratch_bytes = 0;
   int64_t panel_rows = 0;
-  const uint8_t* params = nullptr;
-  const leaf_param_layout* lp = nullptr;
+  const uint8_t* params = nullptr;         ///< the whole blob
+  const leaf_param_layout* lp = nullptr;   ///< this leaf's regions of it
   tensor_quant q_in[max_inputs] = {};
   tensor_quant q_out{};
+
+  /// Weights (OIHW or [out][in]), or null.
+  [[nodiscard]] const T* weights() const { return region<T>(lp->w, lp->w_bytes); }
+  /// Bias (int32 for int8, float for float32), or null when the layer has none.
+  [[nodiscard]] const acc_type* bias() const { return region<acc_type>(lp->b, lp->b_bytes); }
+  /// int8: per-output-channel requantization multipliers and shifts, or null.
+  [[nodiscard]] const int32_t* multipliers() const { return region<int32_t>(lp->mult, has_requant() ? 1 : 0); }
+  [[nodiscard]] const int32_t* shifts() const { return region<int32_t>(lp->shift, has_requant() ? 1 : 0); }
+
+ private:
+  [[nodiscard]] bool has_requant() const { return lp->mult != 0 || lp->shift != 0; }
+  template <class U>
+  [[nodiscard]] const U* region(uint64_t offset, uint64_t bytes) const {
+    return bytes == 0 ? nullptr : reinterpret_cast<const U*>(params + offset);
+  }
 };
+
+/// @brief What an offload hook did with a leaf.
+struct offload_result {
+  enum class verdict : uint8_t {
+    declined,  ///< not for this device: the CPU kernels run the leaf
+    done,      ///< the device wrote the leaf's output
+    failed,    ///< the device failed: run() stops with fault::offload and `code`
+  };
+  verdict v = verdict::declined;
+  uint32_t code = 0;  ///< failed: the hook's reason (e.g. a device error cause)
+  static constexpr offload_result declined() { return {verdict::declined, 0}; }
+  static constexpr offload_result done() { return {verdict::done, 0}; }
+  static constexpr offload_result failed(uint32_t why) { return {verdict::failed, why}; }
+};
+
+/// @brief An offload hook for element type T: `offload_result o.offload(const leaf_call<T>&)`.
+/// Optional: `o.leaf_begin(int32_t)` and `o.leaf_end(int32_t)`, called around each leaf.
+template <class O, class T>
+concept offload_hook = requires(O& o, const leaf_call<T>& c) {
+  requires is_same_v<decltype(o.offload(c)), offload_result>;
+};
+
+/// @brief The hook that declines every leaf (run() without offload).
+struct no_offload {
+  template <class T>
+  constexpr offload_result offload(const leaf_call<T>&) const {
+    return offload_result::declined();
+  }
+};
+
+namespace detail {
 
 template <class U>
 inline const U* param(const uint8_t* blob, uint64_t offset, uint64_t bytes) {
@@ -323,13 +379,11 @@ inline leaf_result run_leaf(const leaf_call<T>& c, backend be) {
 
 }  // namespace detail
 
-/// @brief Runs Net on `arena` (plan_of<Net, dtype_of<T>>.arena_bytes bytes, 16-byte aligned, the
-/// input at offset_of(0)) with the parameters of `params` (param_layout_of<Net, dtype_of<T>>),
-/// on backend `be`. After each leaf, `callback(user, leaf, output, bytes)` when given.
-/// @tparam Net a network  @tparam T float or int8_t
-template <Network Net, class T>
-inline run_status run(uint8_t* arena, size_t arena_bytes, const uint8_t* params, size_t params_bytes, backend be,
-                      layer_callback callback = nullptr, void* user = nullptr) {
+namespace detail {
+
+template <Network Net, class T, class Offload>
+inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* params, size_t params_bytes, backend be,
+                           Offload& off, layer_callback callback, void* user) {
   static_assert(is_same_v<T, float> || is_same_v<T, int8_t>, "ctnn: runtime::run: T must be float or int8_t");
   constexpr dtype dt = dtype_of<T>;
   constexpr auto& plan = memory::plan_of<Net, dt>;
@@ -353,7 +407,8 @@ inline run_status run(uint8_t* arena, size_t arena_bytes, const uint8_t* params,
   for (int32_t i = 0; i < Net::leaf_count; ++i) {
     const row& r = Net::layer(i);
     const auto ui = static_cast<size_t>(i);
-    detail::leaf_call<T> c{};
+    leaf_call<T> c{};
+    c.index = i;
     c.r = &r;
     c.out_offset = plan.offset_of(r.output);
     c.out = reinterpret_cast<T*>(arena + c.out_offset);
@@ -369,11 +424,40 @@ inline run_status run(uint8_t* arena, size_t arena_bytes, const uint8_t* params,
     c.panel_rows = plan.panel_rows[ui];
     c.params = params;
     c.lp = &layout.leaves[ui];
-    const detail::leaf_result res = detail::run_leaf<T>(c, be);
+    if constexpr (requires { off.leaf_begin(i); }) off.leaf_begin(i);
+    const offload_result o = off.offload(c);
+    leaf_result res = done;
+    if (o.v == offload_result::verdict::declined) res = run_leaf<T>(c, be);
+    if constexpr (requires { off.leaf_end(i); }) off.leaf_end(i);
+    if (o.v == offload_result::verdict::failed) return {fault::offload, kernels::status::ok, i, o.code};
     if (res.code != fault::none) return {res.code, res.kernel, i};
     if (callback != nullptr) callback(user, i, c.out, static_cast<size_t>(r.out.elems()) * sizeof(T));
   }
   return {};
+}
+
+}  // namespace detail
+
+/// @brief Runs Net on `arena` (plan_of<Net, dtype_of<T>>.arena_bytes bytes, 16-byte aligned, the
+/// input at offset_of(0)) with the parameters of `params` (param_layout_of<Net, dtype_of<T>>),
+/// on backend `be`. After each leaf, `callback(user, leaf, output, bytes)` when given.
+/// @tparam Net a network  @tparam T float or int8_t
+template <Network Net, class T>
+inline run_status run(uint8_t* arena, size_t arena_bytes, const uint8_t* params, size_t params_bytes, backend be,
+                      layer_callback callback = nullptr, void* user = nullptr) {
+  no_offload none;
+  return detail::run_with<Net, T>(arena, arena_bytes, params, params_bytes, be, none, callback, user);
+}
+
+/// @brief As run() above, but each leaf is first offered to `off` (see offload_hook): the leaves
+/// it declines run on the CPU kernels of backend `be`; a leaf it fails stops the run with
+/// fault::offload, the leaf and the hook's code in run_status::detail.
+/// @tparam Net a network  @tparam T float or int8_t  @tparam Offload an offload_hook for T
+template <Network Net, class T, class Offload>
+  requires offload_hook<Offload, T>
+inline run_status run(uint8_t* arena, size_t arena_bytes, const uint8_t* params, size_t params_bytes, backend be,
+                      Offload& off, layer_callback callback = nullptr, void* user = nullptr) {
+  return detail::run_with<Net, T>(arena, arena_bytes, params, params_bytes, be, off, callback, user);
 }
 
 }  // namespace ctnn::runtime
