@@ -2,6 +2,14 @@
 // C[MxN] = requant(A[MxK] . B[KxN] + bias) with int8 A and B, int8 or int32 (raw) C, computed by
 // the accelerator's DMA straight from RAM. One job at a time, polled; a job that does not finish
 // within the poll budget returns timeout, never hangs.
+//
+// Convolution mode (gemm::conv): B is not in memory but the implicit im2col of a CHW tensor,
+//   B[k][n] = x[c][oy*SH + ky - PT][ox*SW + kx - PL],  k = (c*KH + ky)*KW + kx,  n = oy*OUT_W + ox,
+// the padding reading as B's zero point. With gemm::row_params the bias, multiplier and shift
+// vectors have one entry per row of C (an output channel when A holds OIHW weights).
+//
+// Addresses: Addr::of(pointer) gives the bus address the DMA uses (the pointer itself on the
+// target; a host test maps its buffers into a 32-bit window).
 #pragma once
 #include <stdint.h>
 
@@ -18,6 +26,16 @@ enum class result : uint8_t {
   timeout,   ///< still busy after the poll budget
 };
 
+/// @brief The implicit im2col view of CFG.CONV (geometry of the CHW int8 tensor at gemm::b).
+struct conv_view {
+  uint32_t h = 0, w = 0;       ///< input height and width
+  uint32_t cstride = 0;        ///< bytes from one input channel to the next (h * w when dense)
+  uint32_t kh = 1, kw = 1;     ///< kernel
+  uint32_t sh = 1, sw = 1;     ///< stride
+  uint32_t out_w = 0;          ///< output width: column n of B is pixel (n / out_w, n % out_w)
+  uint32_t pt = 0, pl = 0;     ///< top and left padding
+};
+
 /// @brief One GEMM. Strides in elements of their matrix (bytes for A and B, elements of C).
 struct gemm {
   int m = 0, n = 0, k = 0;
@@ -30,6 +48,8 @@ struct gemm {
   const int32_t* bias = nullptr;   ///< N entries, or nullptr
   bool out_raw = false;            ///< int32 accumulators + bias, no requantization
   ctnn::ref::gemm_s8_params q{};   ///< zero points, requantization, clamp (as ctnn::ref::gemm_s8)
+  bool row_params = false;         ///< bias, multiplier, shift: one entry per row of C (M entries)
+  const conv_view* conv = nullptr; ///< non-null: B is this implicit im2col of the tensor at b (ldb unused)
 };
 
 struct job_status {
@@ -41,14 +61,43 @@ struct job_status {
 
 inline uint32_t address_of(const void* p) { return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(p)); }
 
-template <ctnn::mmio::bus Bus = ctnn::mmio::volatile_bus>
-struct driver {
-  /// True when the identification register reads the accelerator's magic number.
-  static bool present() { return ctnn::mmio::read<Bus, ctnn::regs::accel::id::magic>() == 0xc7aau; }
+/// The target's address map: a pointer is its bus address.
+struct direct_address {
+  static uint32_t of(const void* p) { return address_of(p); }
+};
 
-  /// PE array side and largest K of this instance (HWCFG).
+/// ERR_CAUSE.CODE names (fpga/regs/ctnn.toml, ERR_CAUSE).
+inline const char* cause_name(uint32_t code) {
+  switch (code) {
+    case 0: return "NONE";
+    case 1: return "ZERO_SIZE";
+    case 2: return "START_BUSY";
+    case 3: return "ADDR_RANGE";
+    case 4: return "ALIGN";
+    case 5: return "BUS_ERR";
+    case 6: return "K_TOO_BIG";
+    case 7: return "BAD_SHIFT";
+    case 8: return "ROWS";
+    case 9: return "CONV_GEOM";
+    default: return "?";
+  }
+}
+
+/// True when a word read from the ID register carries the accelerator's magic number.
+inline bool is_accel_id(uint32_t id_word) {
+  return ctnn::regs::accel::id::magic::get(id_word) == ctnn::regs::accel::id::magic::reset;
+}
+
+template <ctnn::mmio::bus Bus = ctnn::mmio::volatile_bus, class Addr = direct_address>
+struct driver {
+  /// True when the identification register reads the accelerator's magic number (the register
+  /// must exist: on a machine without the device, probe the address first, see is_accel_id).
+  static bool present() { return is_accel_id(ctnn::mmio::read<Bus, ctnn::regs::accel::id>()); }
+
+  /// PE array side, largest K and rows of a CFG.ROW_PARAMS job of this instance (HWCFG).
   static uint32_t dim() { return ctnn::mmio::read<Bus, ctnn::regs::accel::hwcfg::dim>(); }
   static uint32_t k_max() { return uint32_t{1} << ctnn::mmio::read<Bus, ctnn::regs::accel::hwcfg::log2_kmax>(); }
+  static uint32_t max_row_params() { return 2u * ctnn::mmio::read<Bus, ctnn::regs::accel::hwcfg::block_cols>(); }
 
   /// Runs g and waits at most max_polls status reads for it.
   static job_status run(const gemm& g, uint32_t max_polls) {
@@ -59,23 +108,34 @@ struct driver {
     write<Bus>(r::m::value{static_cast<uint32_t>(g.m)});
     write<Bus>(r::n::value{static_cast<uint32_t>(g.n)});
     write<Bus>(r::k::value{static_cast<uint32_t>(g.k)});
-    write<Bus>(r::a_addr::value{address_of(g.a)});
-    write<Bus>(r::b_addr::value{address_of(g.b)});
-    write<Bus>(r::c_addr::value{address_of(g.c)});
+    write<Bus>(r::a_addr::value{Addr::of(g.a)});
+    write<Bus>(r::b_addr::value{Addr::of(g.b)});
+    write<Bus>(r::c_addr::value{Addr::of(g.c)});
     write<Bus>(r::lda::value{static_cast<uint32_t>(g.lda)});
     write<Bus>(r::ldb::value{static_cast<uint32_t>(g.ldb)});
     write<Bus>(r::ldc::value{static_cast<uint32_t>(g.ldc) * elem});
+    // every CFG field in one store: a bit left from the previous job (CONV, ROW_PARAMS) must not stay
     write<Bus>(r::cfg::out_raw{g.out_raw ? 1u : 0u}, r::cfg::relu{0u}, r::cfg::per_channel{per_channel ? 1u : 0u},
-               r::cfg::bias_en{g.bias != nullptr ? 1u : 0u});
-    if (g.bias != nullptr) write<Bus>(r::bias_addr::value{address_of(g.bias)});
+               r::cfg::bias_en{g.bias != nullptr ? 1u : 0u}, r::cfg::conv{g.conv != nullptr ? 1u : 0u},
+               r::cfg::row_params{g.row_params ? 1u : 0u});
+    static_assert(ctnn::mmio::single_store<r::cfg::out_raw, r::cfg::relu, r::cfg::per_channel, r::cfg::bias_en,
+                                           r::cfg::conv, r::cfg::row_params>);
+    if (g.conv != nullptr) {
+      const conv_view& v = *g.conv;
+      write<Bus>(r::conv_in::h{v.h}, r::conv_in::w{v.w});
+      write<Bus>(r::conv_cstride::value{v.cstride});
+      write<Bus>(r::conv_kernel::kh{v.kh}, r::conv_kernel::kw{v.kw}, r::conv_kernel::sh{v.sh}, r::conv_kernel::sw{v.sw});
+      write<Bus>(r::conv_out::out_w{v.out_w}, r::conv_out::pt{v.pt}, r::conv_out::pl{v.pl});
+    }
+    if (g.bias != nullptr) write<Bus>(r::bias_addr::value{Addr::of(g.bias)});
     write<Bus>(r::zp::a_zp{static_cast<uint32_t>(g.q.a_zp)}, r::zp::b_zp{static_cast<uint32_t>(g.q.b_zp)},
                r::zp::out_zp{static_cast<uint32_t>(g.q.out_zp)});
     if (!g.out_raw) {
       write<Bus>(r::clamp::act_min{static_cast<uint32_t>(g.q.act_min)},
                  r::clamp::act_max{static_cast<uint32_t>(g.q.act_max)});
       if (per_channel) {
-        write<Bus>(r::mult_addr::value{address_of(g.q.multiplier)});
-        write<Bus>(r::shift_addr::value{address_of(g.q.shift)});
+        write<Bus>(r::mult_addr::value{Addr::of(g.q.multiplier)});
+        write<Bus>(r::shift_addr::value{Addr::of(g.q.shift)});
       } else {
         write<Bus>(r::mult::value{static_cast<uint32_t>(g.q.multiplier[0])});
         write<Bus>(r::shift::value{static_cast<uint32_t>(g.q.shift[0])});

@@ -1,0 +1,157 @@
+// The accelerator as an offload hook of ctnn::runtime::run (int8): conv2d and linear leaves run on
+// the GEMM accelerator, every other leaf declines to the CPU kernels.
+//
+//   conv2d, per group g (M = Cout/groups rows of C, one per output channel):
+//     A = OIHW weights of g's output channels   M x K, K = Cin/groups * KH * KW, LDA = K
+//     B = implicit im2col (CFG.CONV) of g's input channels at in + g * Cin/groups * H * W
+//     C = out + g * M * OH * OW                  M x N, N = OH * OW, LDC = N
+//     bias, multiplier, shift: one per row (CFG.ROW_PARAMS), M cut into jobs of at most
+//     2 x HWCFG.BLOCK_COLS rows
+//   linear: the same with H = W = KH = KW = 1, N = 1 (A = W[out][in], B = the input vector)
+//
+// Declined (the CPU runs them): dilated convolutions, K above 2^HWCFG.LOG2_KMAX, geometry that
+// does not fit the CONV_* fields. A job that stops on ERROR or does not finish within its poll
+// budget fails the leaf: run() returns fault::offload with failure_error | ERR_CAUSE or
+// failure_timeout in run_status::detail, and `failure` keeps the job's status.
+#pragma once
+#include <stdint.h>
+
+#include "ctnn/runtime/executor.hpp"
+#include "ctnn_accel_driver.hpp"
+
+namespace ctnn_fw::accel {
+
+/// run_status::detail of a failed leaf: failure_error | ERR_CAUSE.CODE, or failure_timeout.
+inline constexpr uint32_t failure_error = 0x100;
+inline constexpr uint32_t failure_timeout = 0x200;
+
+/// @brief The offload hook. Call init() once (it reads HWCFG) before handing it to run().
+template <ctnn::mmio::bus Bus = ctnn::mmio::volatile_bus, class Addr = direct_address>
+struct offloader {
+  using drv = driver<Bus, Addr>;
+  using leaf = ctnn::runtime::leaf_call<int8_t>;
+  using result_type = ctnn::runtime::offload_result;
+
+  uint32_t k_max = 0;            ///< HWCFG: largest K
+  uint32_t max_rows = 0;         ///< HWCFG: largest M of a ROW_PARAMS job
+  uint32_t poll_base = 100'000;  ///< poll budget of a job: poll_base + 2 polls per MAC
+  // counters since the last clear_counters()
+  uint32_t jobs = 0;             ///< jobs run
+  uint32_t leaves = 0;           ///< leaves taken
+  uint64_t device_cycles = 0;    ///< CYCLES of the jobs, summed
+  uint64_t macs = 0;             ///< MACS of the jobs, summed
+  job_status failure{};          ///< the status of the job that failed a leaf
+
+  void init() {
+    k_max = drv::k_max();
+    max_rows = drv::max_row_params();
+  }
+  void clear_counters() {
+    jobs = leaves = 0;
+    device_cycles = macs = 0;
+    failure = {};
+  }
+
+  result_type offload(const leaf& c) {
+    const ctnn::row& r = *c.r;
+    if (r.kind == ctnn::op::conv2d) return conv(c);
+    if (r.kind == ctnn::op::linear) return linear(c);
+    return result_type::declined();
+  }
+
+ private:
+  static bool fits(int64_t v, int64_t max) { return v >= 0 && v <= max; }
+
+  /// Runs the rows [0, m) of one GEMM in jobs of at most max_rows rows.
+  result_type rows(gemm j, int64_t m, const int8_t* a, int8_t* out, const int32_t* bias, const int32_t* mult,
+                   const int32_t* shift) {
+    for (int64_t m0 = 0; m0 < m; m0 += max_rows) {
+      const int64_t rows_here = m - m0 < max_rows ? m - m0 : max_rows;
+      j.m = static_cast<int>(rows_here);
+      j.a = a + m0 * j.lda;
+      j.c = out + m0 * j.ldc;
+      j.bias = bias != nullptr ? bias + m0 : nullptr;
+      j.q.multiplier = mult + m0;
+      j.q.shift = shift + m0;
+      const uint64_t job_macs = static_cast<uint64_t>(j.m) * static_cast<uint64_t>(j.n) * static_cast<uint64_t>(j.k);
+      const uint64_t polls = poll_base + 2 * job_macs;
+      const job_status s = drv::run(j, polls > 0xFFFFFFFFu ? 0xFFFFFFFFu : static_cast<uint32_t>(polls));
+      ++jobs;
+      device_cycles += s.cycles;
+      macs += s.macs;
+      if (s.res != result::ok) {
+        failure = s;
+        return result_type::failed(s.res == result::timeout ? failure_timeout : failure_error | s.cause);
+      }
+    }
+    return result_type::done();
+  }
+
+  static gemm base_job(const leaf& c, int64_t k, int64_t n, int64_t ldc) {
+    gemm j;
+    j.n = static_cast<int>(n);
+    j.k = static_cast<int>(k);
+    j.lda = static_cast<int>(k);
+    j.ldb = static_cast<int>((n + 3) & ~int64_t{3});  // unused in CONV mode; a valid stride anyway
+    j.ldc = static_cast<int>(ldc);
+    j.row_params = true;
+    // A = weights (zero point 0), B = activations: the input's zero point
+    j.q = ctnn::ref::gemm_s8_params{0, c.q_in[0].zero_point, c.q_out.zero_point, nullptr, nullptr, true, -128, 127};
+    return j;
+  }
+
+  result_type conv(const leaf& c) {
+    const ctnn::row& r = *c.r;
+    const ctnn::layer_geometry& g = r.geometry;
+    const int64_t groups = g.groups;
+    if (g.dilation.h != 1 || g.dilation.w != 1 || groups <= 0) return result_type::declined();
+    const int64_t cin_g = r.in.c / groups, m = r.out.c / groups;
+    const int64_t k = cin_g * g.kernel.h * g.kernel.w, n = r.out.h * r.out.w;
+    const int64_t plane = r.in.h * r.in.w;
+    if (k > static_cast<int64_t>(k_max) || !fits(n, 0xFFFF) || !fits(r.in.h, 0xFFFF) || !fits(r.in.w, 0xFFFF) ||
+        !fits(plane, 0xFFFFFF) || !fits(g.kernel.h, 0xFF) || !fits(g.kernel.w, 0xFF) || !fits(g.stride.h, 0xFF) ||
+        !fits(g.stride.w, 0xFF) || !fits(g.padding.top, 0xFF) || !fits(g.padding.left, 0xFF) ||
+        !fits(r.out.w, 0xFFFF) || max_rows == 0 || c.multipliers() == nullptr || c.shifts() == nullptr)
+      return result_type::declined();
+    conv_view v;
+    v.h = static_cast<uint32_t>(r.in.h);
+    v.w = static_cast<uint32_t>(r.in.w);
+    v.cstride = static_cast<uint32_t>(plane);
+    v.kh = static_cast<uint32_t>(g.kernel.h);
+    v.kw = static_cast<uint32_t>(g.kernel.w);
+    v.sh = static_cast<uint32_t>(g.stride.h);
+    v.sw = static_cast<uint32_t>(g.stride.w);
+    v.out_w = static_cast<uint32_t>(r.out.w);
+    v.pt = static_cast<uint32_t>(g.padding.top);
+    v.pl = static_cast<uint32_t>(g.padding.left);
+    gemm j = base_job(c, k, n, n);
+    j.conv = &v;
+    ++leaves;
+    for (int64_t grp = 0; grp < groups; ++grp) {
+      const int64_t ch = grp * m;  // first output channel of the group
+      j.b = c.in[0] + grp * cin_g * plane;
+      const result_type res = rows(j, m, c.weights() + ch * k, c.out + ch * n, c.bias() != nullptr ? c.bias() + ch : nullptr,
+                                   c.multipliers() + ch, c.shifts() + ch);
+      if (res.v != result_type::verdict::done) return res;
+    }
+    return result_type::done();
+  }
+
+  result_type linear(const leaf& c) {
+    const ctnn::row& r = *c.r;
+    const int64_t k = r.in.elems(), m = r.out.c;
+    if (k > static_cast<int64_t>(k_max) || max_rows == 0 || c.multipliers() == nullptr || c.shifts() == nullptr)
+      return result_type::declined();
+    conv_view v;  // the input vector as a 1x1 image of K channels, one output pixel
+    v.h = v.w = 1;
+    v.cstride = 1;
+    v.out_w = 1;
+    gemm j = base_job(c, k, 1, 1);
+    j.conv = &v;
+    j.b = c.in[0];
+    ++leaves;
+    return rows(j, m, c.weights(), c.out, c.bias(), c.multipliers(), c.shifts());
+  }
+};
+
+}  // namespace ctnn_fw::accel

@@ -1,0 +1,340 @@
+// The accelerator's offload hook (firmware/drivers/ctnn_accel_offload.hpp) on the host: the
+// driver programs a fake accelerator (a bus that computes each job from the registers, following
+// fpga/regs/REGISTERS.md: implicit im2col, per-row parameters, zero points, clamp) and every leaf
+// of LeNet-5, the CIFAR demo network and a grouped / strided / padded / dilated mix must equal the
+// reference backend; jobs are cut at 2 x BLOCK_COLS rows, K above 2^LOG2_KMAX and dilated
+// convolutions are declined, and an ERROR or a job that never finishes fails the leaf.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "ctnn/host/run_buffers.hpp"
+#include "ctnn/nn/layers.hpp"
+#include "ctnn/runtime/runtime.hpp"
+#include "ctnn/zoo/cifar_resnet.hpp"
+#include "ctnn/zoo/lenet5.hpp"
+#include "ctnn_accel_offload.hpp"
+
+using namespace ctnn;
+namespace rt = ctnn::runtime;
+namespace r = ctnn::regs::accel;
+
+namespace {
+
+/// Host memory seen by the fake accelerator's DMA at 0x8000_0000 (the SoC's RAM base).
+struct window {
+  static inline uint8_t* base = nullptr;
+  static inline size_t bytes = 0;
+  static constexpr uint32_t bus_base = 0x80000000u;
+  static uint32_t of(const void* p) {
+    const auto* b = static_cast<const uint8_t*>(p);
+    REQUIRE(b >= base);
+    REQUIRE(static_cast<size_t>(b - base) < bytes);
+    return bus_base + static_cast<uint32_t>(b - base);
+  }
+  static const uint8_t* at(uint32_t addr) { return base + (addr - bus_base); }
+};
+
+/// A fake accelerator behind a bus: registers in an array, a job computed on CTRL.START.
+struct fake_accel {
+  static inline uint32_t regs[0x80 / 4] = {};
+  static inline uint32_t log2_kmax = 12, block_cols = 64;
+  static inline int jobs = 0;
+  static inline int fail_job = -1;   ///< this job stops with ERROR ...
+  static inline uint32_t fail_cause = 0;  ///< ... and this ERR_CAUSE
+  static inline bool hang = false;   ///< every job stays BUSY
+  static inline unsigned status_reads = 0;
+
+  static void reset() {
+    std::memset(regs, 0, sizeof regs);
+    log2_kmax = 12;
+    block_cols = 64;
+    jobs = 0;
+    fail_job = -1;
+    fail_cause = 0;
+    hang = false;
+    status_reads = 0;
+  }
+  template <class R>
+  static uint32_t& reg() {
+    return regs[(R::address - r::base) / 4];
+  }
+  template <class F>
+  static uint32_t get() {
+    return F::get(reg<typename F::reg_type>());
+  }
+  template <class F>
+  static int32_t get_signed() {
+    return F::get_signed(reg<typename F::reg_type>());
+  }
+  static uint32_t load(uint32_t addr) {
+    REQUIRE(addr >= r::base);
+    REQUIRE(addr - r::base < sizeof regs);
+    if (addr == r::id::address) return r::id::reset;
+    if (addr == r::hwcfg::address) return 8u | log2_kmax << 8 | 4u << 16 | block_cols << 20;
+    if (addr == r::status::address) ++status_reads;
+    return regs[(addr - r::base) / 4];
+  }
+  static void store(uint32_t addr, uint32_t v) {
+    REQUIRE(addr >= r::base);
+    REQUIRE(addr - r::base < sizeof regs);
+    if (addr == r::ctrl::address) {
+      if (r::ctrl::start::get(v) != 0) start();
+      return;
+    }
+    if (addr == r::status::address) {  // w1c
+      reg<r::status>() &= ~(v & (r::status::done::mask | r::status::error::mask));
+      return;
+    }
+    regs[(addr - r::base) / 4] = v;
+  }
+
+  static void finish(uint32_t cause) {
+    reg<r::err_cause>() = cause;
+    reg<r::status>() = cause == 0 ? r::status::done::mask : r::status::error::mask;
+  }
+
+  static void start() {
+    const int job = jobs++;
+    reg<r::err_cause>() = 0;
+    if (hang) {
+      reg<r::status>() = r::status::busy::mask;
+      return;
+    }
+    if (job == fail_job) return finish(fail_cause);
+    const int M = static_cast<int>(get<r::m::value>()), N = static_cast<int>(get<r::n::value>()),
+              K = static_cast<int>(get<r::k::value>());
+    const bool conv = get<r::cfg::conv>() != 0, row = get<r::cfg::row_params>() != 0;
+    const bool per_channel = get<r::cfg::per_channel>() != 0, bias_en = get<r::cfg::bias_en>() != 0;
+    REQUIRE(get<r::cfg::out_raw>() == 0);  // the offload always requantizes
+    if (M == 0 || N == 0 || K == 0) return finish(1);
+    if (K > (1 << log2_kmax)) return finish(6);
+    if (row && M > static_cast<int>(2 * block_cols)) return finish(8);
+    const uint32_t H = get<r::conv_in::h>(), W = get<r::conv_in::w>(), cs = get<r::conv_cstride::value>();
+    const uint32_t KH = get<r::conv_kernel::kh>(), KW = get<r::conv_kernel::kw>(), SH = get<r::conv_kernel::sh>(),
+                   SW = get<r::conv_kernel::sw>(), OW = get<r::conv_out::out_w>();
+    const int PT = static_cast<int>(get<r::conv_out::pt>()), PL = static_cast<int>(get<r::conv_out::pl>());
+    if (conv && (KH == 0 || KW == 0 || SH == 0 || SW == 0 || OW == 0 || H == 0 || W == 0)) return finish(9);
+    const auto* A = reinterpret_cast<const int8_t*>(window::at(get<r::a_addr::value>()));
+    const auto* B = reinterpret_cast<const int8_t*>(window::at(get<r::b_addr::value>()));
+    auto* C = const_cast<int8_t*>(reinterpret_cast<const int8_t*>(window::at(get<r::c_addr::value>())));
+    const uint32_t lda = get<r::lda::value>(), ldb = get<r::ldb::value>(), ldc = get<r::ldc::value>();
+    const int32_t a_zp = get_signed<r::zp::a_zp>(), b_zp = get_signed<r::zp::b_zp>(),
+                  out_zp = get_signed<r::zp::out_zp>();
+    const int32_t lo = get_signed<r::clamp::act_min>(), hi = get_signed<r::clamp::act_max>();
+    const auto* bias = bias_en ? reinterpret_cast<const int32_t*>(window::at(get<r::bias_addr::value>())) : nullptr;
+    int32_t mult1 = static_cast<int32_t>(get<r::mult::value>()), shift1 = get_signed<r::shift::value>();
+    const int32_t* mult = per_channel ? reinterpret_cast<const int32_t*>(window::at(get<r::mult_addr::value>())) : &mult1;
+    const int32_t* shift = per_channel ? reinterpret_cast<const int32_t*>(window::at(get<r::shift_addr::value>())) : &shift1;
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) {
+        const int v = row ? m : n;
+        int32_t acc = bias != nullptr ? bias[v] : 0;
+        for (int k = 0; k < K; ++k) {
+          int32_t b = b_zp;
+          if (conv) {
+            const int c = k / static_cast<int>(KH * KW), ky = k / static_cast<int>(KW) % static_cast<int>(KH),
+                      kx = k % static_cast<int>(KW);
+            const int y = n / static_cast<int>(OW) * static_cast<int>(SH) + ky - PT;
+            const int x = n % static_cast<int>(OW) * static_cast<int>(SW) + kx - PL;
+            if (y >= 0 && x >= 0 && y < static_cast<int>(H) && x < static_cast<int>(W))
+              b = B[static_cast<size_t>(c) * cs + static_cast<size_t>(y) * W + static_cast<size_t>(x)];
+          } else {
+            b = B[static_cast<size_t>(k) * ldb + static_cast<size_t>(n)];
+          }
+          acc += (A[static_cast<size_t>(m) * lda + static_cast<size_t>(k)] - a_zp) * (b - b_zp);
+        }
+        const int i = per_channel ? v : 0;
+        int32_t o = quant::multiply_by_quantized_multiplier(acc, mult[i], shift[i]) + out_zp;
+        o = o < lo ? lo : (o > hi ? hi : o);
+        C[static_cast<size_t>(m) * ldc + static_cast<size_t>(n)] = static_cast<int8_t>(o);
+      }
+    reg<r::cycles>() = 100;
+    reg<r::macs>() = static_cast<uint32_t>(M * N * K);
+    finish(0);
+  }
+};
+
+using hook = ctnn_fw::accel::offloader<fake_accel, window>;
+static_assert(rt::offload_hook<hook, int8_t>);
+
+// grouped + asymmetric padding + stride (2 groups of 3 rows), dilated (declined), grouped 3x3/2 with
+// padding, 10 output channels (cut into jobs), pointwise, depthwise, then a linear layer
+using net_mix = network<"OffloadMix", shape{4, 9, 9},
+    conv2d_layer<conv2d_config{4, 6, {3, 2}, {2, 1}, {1, 0, 2, 1}, {1, 1}, 2, true}>, relu,
+    conv2d_layer<conv2d_config{6, 6, {3, 3}, {1, 1}, {2, 2, 2, 2}, {2, 2}, 1, true}>,
+    conv2d<6, 6, 3, 2, 1, 1, 3, true>,
+    conv2d<6, 10, 3, 1, 1, 1, 1, false>, relu,
+    conv2d<10, 4, 1>,
+    depthwise_conv2d<4, 3, 1, 1, true>,
+    flatten, linear<48, 7>>;
+
+/// Arena and parameters in one host window, the input filled; the reference run's outputs.
+template <Network Net>
+struct setup {
+  static constexpr auto& plan = memory::plan_of<Net, dtype::int8>;
+  static constexpr auto& layout = rt::param_layout_of<Net, dtype::int8>;
+  static constexpr size_t params_at = (plan.arena_bytes + 15) / 16 * 16;
+  host::aligned_bytes mem{params_at + layout.total_bytes};
+  host::layer_recorder ref;
+  uint8_t* arena() { return mem.data; }
+  uint8_t* params() { return mem.data + params_at; }
+  setup() {
+    window::base = mem.data;
+    window::bytes = mem.size;
+    REQUIRE(rt::fill_params<Net, dtype::int8>(params(), layout.total_bytes, 21));
+    fill();
+    ref.outputs.assign(static_cast<size_t>(Net::leaf_count), {});
+    REQUIRE(rt::run<Net, int8_t>(arena(), plan.arena_bytes, params(), layout.total_bytes, rt::backend::reference,
+                                 &host::layer_recorder::record, &ref)
+                .ok());
+    fill();
+  }
+  void fill() {
+    std::memset(arena(), 0x6B, plan.arena_bytes);
+    rt::fill_input<int8_t>(reinterpret_cast<int8_t*>(arena() + plan.offset_of(0)), Net::input_shape.elems(), 22,
+                           rt::default_tensor_quant<Net>(0));
+  }
+  rt::run_status run(hook& h, host::layer_recorder& rec) {
+    rec.outputs.assign(static_cast<size_t>(Net::leaf_count), {});
+    return rt::run<Net, int8_t>(arena(), plan.arena_bytes, params(), layout.total_bytes, rt::backend::optimized, h,
+                                &host::layer_recorder::record, &rec);
+  }
+};
+
+template <Network Net>
+int expected_jobs(uint32_t max_rows, uint32_t k_max, int& leaves) {
+  int jobs = 0;
+  leaves = 0;
+  for (int32_t i = 0; i < Net::leaf_count; ++i) {
+    const row& l = Net::layer(i);
+    const int64_t groups = l.kind == op::conv2d ? l.geometry.groups : 1;
+    const int64_t k = l.kind == op::conv2d ? l.in.c / groups * l.geometry.kernel.h * l.geometry.kernel.w : l.in.elems();
+    const bool dilated = l.kind == op::conv2d && (l.geometry.dilation.h != 1 || l.geometry.dilation.w != 1);
+    if ((l.kind != op::conv2d && l.kind != op::linear) || dilated || k > static_cast<int64_t>(k_max)) continue;
+    ++leaves;
+    const int64_t m = l.out.c / groups;
+    jobs += static_cast<int>(groups * ((m + max_rows - 1) / max_rows));
+  }
+  return jobs;
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("offloaded conv2d and linear leaves equal the reference backend", Net, zoo::lenet5,
+                   zoo::cifar_resnet, net_mix) {
+  for (uint32_t block_cols : {64u, 2u}) {  // 128 rows per job, or 4: M cut into several jobs
+    for (uint32_t log2_kmax : {12u, 7u}) {   // K <= 4096, or K <= 128: the deep layers decline
+      fake_accel::reset();
+      fake_accel::block_cols = block_cols;
+      fake_accel::log2_kmax = log2_kmax;
+      setup<Net> s;
+      hook h;
+      h.init();
+      CHECK(h.max_rows == 2 * block_cols);
+      CHECK(h.k_max == (1u << log2_kmax));
+      host::layer_recorder rec;
+      const rt::run_status st = s.run(h, rec);
+      REQUIRE(st.ok());
+      for (int32_t i = 0; i < Net::leaf_count; ++i) {
+        CAPTURE(i);
+        CHECK(rec.outputs[static_cast<size_t>(i)] == s.ref.outputs[static_cast<size_t>(i)]);
+      }
+      int leaves = 0;
+      const int jobs = expected_jobs<Net>(h.max_rows, h.k_max, leaves);
+      CHECK(fake_accel::jobs == jobs);
+      CHECK(h.jobs == static_cast<uint32_t>(jobs));
+      CHECK(h.leaves == static_cast<uint32_t>(leaves));
+      CHECK(leaves > 0);
+      CHECK(h.device_cycles == 100u * static_cast<uint64_t>(jobs));
+    }
+  }
+}
+
+TEST_CASE("the mix network declines its dilated convolution and cuts 10 rows into jobs of 4") {
+  fake_accel::reset();
+  fake_accel::block_cols = 2;
+  setup<net_mix> s;
+  hook h;
+  h.init();
+  host::layer_recorder rec;
+  REQUIRE(s.run(h, rec).ok());
+  // leaves: conv (2 groups x 1 job), relu, dilated (declined), grouped (3 x 1), conv 10 rows (3 jobs),
+  // relu, pointwise (1), depthwise (4 groups x 1), flatten, linear 7 rows (2)
+  CHECK(h.leaves == 6);
+  CHECK(fake_accel::jobs == 2 + 3 + 3 + 1 + 4 + 2);
+}
+
+TEST_CASE("an accelerator ERROR or a job that never finishes fails the leaf with its cause") {
+  using net = zoo::lenet5;
+  SUBCASE("error") {
+    fake_accel::reset();
+    fake_accel::fail_job = 1;  // conv2's job (conv1 is job 0)
+    fake_accel::fail_cause = 3;
+    setup<net> s;
+    hook h;
+    h.init();
+    host::layer_recorder rec;
+    const rt::run_status st = s.run(h, rec);
+    CHECK(st.code == rt::fault::offload);
+    CHECK(st.leaf == 3);
+    CHECK(st.detail == (ctnn_fw::accel::failure_error | 3u));
+    CHECK(h.failure.res == ctnn_fw::accel::result::error);
+    CHECK(h.failure.cause == 3u);
+    CHECK(std::string(ctnn_fw::accel::cause_name(h.failure.cause)) == "ADDR_RANGE");
+    CHECK(rec.outputs[3].empty());  // no callback for the failed leaf
+  }
+  SUBCASE("timeout") {
+    fake_accel::reset();
+    fake_accel::hang = true;
+    setup<net> s;
+    hook h;
+    h.init();
+    h.poll_base = 50;
+    host::layer_recorder rec;
+    const rt::run_status st = s.run(h, rec);
+    CHECK(st.code == rt::fault::offload);
+    CHECK(st.leaf == 0);
+    CHECK(st.detail == ctnn_fw::accel::failure_timeout);
+    CHECK(h.failure.res == ctnn_fw::accel::result::timeout);
+    CHECK(fake_accel::jobs == 1);
+    // the budget: poll_base + 2 polls per MAC of conv1 (6 x 784 x 25), then the run stops
+    CHECK(fake_accel::status_reads == 50u + 2u * 6u * 784u * 25u);
+  }
+}
+
+TEST_CASE("a plain GEMM job after a convolution job clears CFG.CONV and CFG.ROW_PARAMS") {
+  fake_accel::reset();
+  setup<zoo::lenet5> s;
+  hook h;
+  h.init();
+  host::layer_recorder rec;
+  REQUIRE(s.run(h, rec).ok());
+  CHECK(fake_accel::get<r::cfg::conv>() == 1u);
+  CHECK(fake_accel::get<r::cfg::row_params>() == 1u);
+  // C[2x3] = A[2x2] . B[2x3], per-tensor requantization by 1 (multiplier 2^30, shift 1)
+  alignas(16) static int8_t buf[64] = {1, 2, 3, 4, /* B */ 1, 0, 2, 0, 0, 1, 1, 0};
+  window::base = reinterpret_cast<uint8_t*>(buf);
+  window::bytes = sizeof buf;
+  const int32_t mult = 1 << 30, shift = 1;
+  ctnn_fw::accel::gemm g;
+  g.m = 2;
+  g.n = 3;
+  g.k = 2;
+  g.a = buf;
+  g.lda = 2;
+  g.b = buf + 4;
+  g.ldb = 4;
+  g.c = buf + 16;
+  g.ldc = 4;
+  g.q = {0, 0, 0, &mult, &shift, false, -128, 127};
+  using drv = ctnn_fw::accel::driver<fake_accel, window>;
+  REQUIRE(drv::run(g, 10).res == ctnn_fw::accel::result::ok);
+  CHECK(fake_accel::get<r::cfg::conv>() == 0u);
+  CHECK(fake_accel::get<r::cfg::row_params>() == 0u);
+  const int8_t want[8] = {1, 2, 4, 0, 3, 4, 10, 0};  // [1 2; 3 4] . [1 0 2; 0 1 1]
+  CHECK(std::memcmp(buf + 16, want, 8) == 0);
+}
