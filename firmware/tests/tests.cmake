@@ -10,10 +10,13 @@
 #   EXPECT_LINE: the line the runner requires on stdout (default the pass line).
 #   EXTRA_LINE:  a second required line.
 #   EXPECT_REGEX: a regular expression stdout must match.
+#   SOC_EXPECT_REGEX: on the SoC (soc.<name>) this regular expression instead of EXPECT_REGEX.
 #   HOST_TWIN:   a host source (in firmware/host/); every line it prints must be printed by the target.
+#   GOLDEN:      the sources include golden_<net>.hpp, written at build time by the host program
+#                ctnn-fw-golden into CTNN_FW_GOLDEN_DIR (the host build passes it to the cross build).
 set(CTNN_FW_TESTS "")
 macro(ctnn_fw_test name)
-  cmake_parse_arguments(fwt "OWN_MAIN" "EXPECT_RC;EXPECT_LINE;EXTRA_LINE;EXPECT_REGEX;MAX_CYCLES;HOST_TWIN" "SOURCES;PLATFORMS" ${ARGN})
+  cmake_parse_arguments(fwt "OWN_MAIN;GOLDEN" "EXPECT_RC;EXPECT_LINE;EXTRA_LINE;EXPECT_REGEX;SOC_EXPECT_REGEX;MAX_CYCLES;HOST_TWIN" "SOURCES;PLATFORMS" ${ARGN})
   list(APPEND CTNN_FW_TESTS ${name})
   set(CTNN_FW_TEST_${name}_SOURCES ${fwt_SOURCES})
   set(CTNN_FW_TEST_${name}_PLATFORMS ${fwt_PLATFORMS})
@@ -29,6 +32,11 @@ macro(ctnn_fw_test name)
   set(CTNN_FW_TEST_${name}_EXTRA_LINE "${fwt_EXTRA_LINE}")
   set(CTNN_FW_TEST_${name}_HOST_TWIN "${fwt_HOST_TWIN}")
   set(CTNN_FW_TEST_${name}_EXPECT_REGEX "${fwt_EXPECT_REGEX}")
+  set(CTNN_FW_TEST_${name}_SOC_EXPECT_REGEX "${fwt_EXPECT_REGEX}")
+  if(DEFINED fwt_SOC_EXPECT_REGEX)
+    set(CTNN_FW_TEST_${name}_SOC_EXPECT_REGEX "${fwt_SOC_EXPECT_REGEX}")
+  endif()
+  set(CTNN_FW_TEST_${name}_GOLDEN ${fwt_GOLDEN})
   set(CTNN_FW_TEST_${name}_MAX_CYCLES 20000000)
   if(DEFINED fwt_MAX_CYCLES)
     set(CTNN_FW_TEST_${name}_MAX_CYCLES ${fwt_MAX_CYCLES})
@@ -57,5 +65,13 @@ ctnn_fw_test(c_workload       SOURCES c_workload.c       PLATFORMS qemu soc core
 # The accelerator exists only on the SoC (QEMU has no device at its address).
 ctnn_fw_test(accel_gemm       SOURCES accel_gemm.cpp     PLATFORMS soc
              EXTRA_LINE "accel: refused jobs ok" MAX_CYCLES 60000000)
-ctnn_fw_test(lenet5_int8      SOURCES lenet5_int8.cpp    PLATFORMS qemu soc core
-             HOST_TWIN lenet5_int8_host.cpp MAX_CYCLES 60000000)
+# The network demos (demo_runner.hpp): CPU only on QEMU and ctnn-core-sim, CPU then accelerated on
+# the SoC, where the summary line must carry both cycle counts and the speedup.
+ctnn_fw_test(demo_lenet5       SOURCES demo_lenet5.cpp       PLATFORMS qemu soc core GOLDEN
+             EXPECT_REGEX "lenet5: match=yes cycles_cpu=[0-9]+ accelerator=absent"
+             SOC_EXPECT_REGEX "lenet5: match=yes cycles_cpu=[0-9]+ cycles_accel=[0-9]+ speedup=[0-9]+[.][0-9][0-9]?\n"
+             MAX_CYCLES 60000000)
+ctnn_fw_test(demo_cifar_resnet SOURCES demo_cifar_resnet.cpp PLATFORMS qemu soc GOLDEN
+             EXPECT_REGEX "cifar_resnet: match=yes cycles_cpu=[0-9]+ accelerator=absent"
+             SOC_EXPECT_REGEX "cifar_resnet: match=yes cycles_cpu=[0-9]+ cycles_accel=[0-9]+ speedup=[0-9]+[.][0-9][0-9]?\n"
+             MAX_CYCLES 60000000)

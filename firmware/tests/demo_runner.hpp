@@ -1,0 +1,321 @@
+// The firmware demos: a network type from demo_nets.hpp run by ctnn::runtime::run<Net, int8_t> on a
+// static arena of exactly plan_of<Net, int8>.arena_bytes, with the library's seeded parameters and
+// input, on the CPU (backend::optimized) and, when the accelerator answers at its address, with
+// conv2d and linear offloaded to it (ctnn_accel_offload.hpp). Every run's per-leaf CRC-32 must equal
+// the host's golden table (golden_<net>.hpp, generated from the same type at build time).
+//
+// Per network and backend: one profiled run (cycles and instret of each leaf alone, between the
+// executor's leaf_begin/leaf_end hooks; the CRC is taken in the layer callback, outside the timing)
+// and one plain run timed as a whole (the network's cycles, no hooks, no callback). Output: the
+// per-leaf table, subtotals per kind (conv2d, linear, other), then one summary line
+//   <tag>: match=yes cycles_cpu=A cycles_accel=B speedup=S      (accelerator present)
+//   <tag>: match=yes cycles_cpu=A accelerator=absent           (QEMU)
+// Exit codes: 0 all equal; 2 parameters or input differ from the host's; 3 a run failed (the
+// message names the leaf and the cause: accelerator ERROR with ERR_CAUSE, timeout, kernel status);
+// 4 a CRC differs from the golden table.
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctnn/analysis/budget.hpp"
+#include "ctnn/core/crc32.hpp"
+#include "ctnn/regs/accel.hpp"
+#include "ctnn/runtime/runtime.hpp"
+#include "ctnn_accel_offload.hpp"
+#include "ctnn_platform.h"
+#include "demo_nets.hpp"
+
+namespace ctnn_fw::demo {
+
+namespace rt = ctnn::runtime;
+using accel_hook = ctnn_fw::accel::offloader<>;
+
+/// One leaf of one run: cycles and retired instructions of the leaf alone, CRC-32 of its output.
+struct sample {
+  uint32_t cycles = 0;
+  uint32_t instret = 0;
+  uint32_t crc = 0;
+};
+
+/// The profiling hook: counters around each leaf; offers the leaf to `inner` (none: the CPU).
+struct profiler {
+  accel_hook* inner = nullptr;
+  sample* samples = nullptr;
+  uint64_t c0 = 0, i0 = 0;
+  void leaf_begin(int32_t) {
+    i0 = ctnn_instret();
+    c0 = ctnn_cycles();
+  }
+  void leaf_end(int32_t i) {
+    const uint64_t c1 = ctnn_cycles();
+    const uint64_t i1 = ctnn_instret();
+    samples[i].cycles = static_cast<uint32_t>(c1 - c0);
+    samples[i].instret = static_cast<uint32_t>(i1 - i0);
+  }
+  rt::offload_result offload(const rt::leaf_call<int8_t>& c) {
+    return inner != nullptr ? inner->offload(c) : rt::offload_result::declined();
+  }
+};
+
+inline void record_crc(void* user, int32_t leaf, const void* out, size_t bytes) {
+  static_cast<sample*>(user)[leaf].crc = ctnn::crc32(static_cast<const uint8_t*>(out), bytes);
+}
+
+// ---- console helpers -------------------------------------------------------------------------
+
+inline void put(const char* s) { ctnn_console_puts(s); }
+inline void put_dec(uint32_t v, int width = 0) {
+  char b[12];
+  int n = 0;
+  do {
+    b[n++] = static_cast<char>('0' + v % 10u);
+    v /= 10u;
+  } while (v != 0);
+  for (int i = n; i < width; ++i) ctnn_console_putc(' ');
+  while (n > 0) ctnn_console_putc(b[--n]);
+}
+inline void put_text(const char* s, int width) {
+  int n = 0;
+  for (; s[n] != '\0'; ++n) ctnn_console_putc(s[n]);
+  for (; n < width; ++n) ctnn_console_putc(' ');
+}
+inline void put_crc(uint32_t v) {
+  static const char digits[] = "0123456789abcdef";
+  put("0x");
+  for (int s = 28; s >= 0; s -= 4) ctnn_console_putc(digits[(v >> s) & 0xFu]);
+}
+/// a / b with two decimals ("-" when b is 0).
+inline void put_ratio(uint64_t a, uint64_t b, int width = 0) {
+  if (b == 0) {
+    for (int i = 1; i < width; ++i) ctnn_console_putc(' ');
+    ctnn_console_putc('-');
+    return;
+  }
+  const uint64_t v = (a * 100u + b / 2u) / b;
+  const auto whole = static_cast<uint32_t>(v / 100u), frac = static_cast<uint32_t>(v % 100u);
+  int digits = 1;
+  for (uint32_t w = whole; w >= 10u; w /= 10u) ++digits;
+  for (int i = digits + 3; i < width; ++i) ctnn_console_putc(' ');
+  put_dec(whole);
+  ctnn_console_putc('.');
+  ctnn_console_putc(static_cast<char>('0' + frac / 10u));
+  ctnn_console_putc(static_cast<char>('0' + frac % 10u));
+}
+
+inline bool accelerator_present() {
+  uint32_t id = 0;
+  return ctnn_probe_load32(ctnn::regs::accel::id::address, &id) == 0 && ctnn_fw::accel::is_accel_id(id);
+}
+
+/// Prints why a run stopped: the leaf, its name and type, and the fault.
+template <ctnn::Network Net>
+void report_failure(const char* tag, const char* what, const rt::run_status& s, const accel_hook* h) {
+  put(tag);
+  put(": FAIL ");
+  put(what);
+  put(" run stopped at leaf ");
+  put_dec(static_cast<uint32_t>(s.leaf));
+  if (s.leaf >= 0) {
+    const ctnn::row& r = Net::layer(s.leaf);
+    put(" (");
+    put(r.name != nullptr ? r.name : "-");
+    put(" ");
+    put(r.type);
+    put(")");
+  }
+  put(": ");
+  put(rt::name_of(s.code));
+  if (s.code == rt::fault::kernel) {
+    put(" ");
+    put(ctnn::kernels::name_of(s.kernel));
+  }
+  if (s.code == rt::fault::offload && h != nullptr) {
+    if (s.detail == ctnn_fw::accel::failure_timeout) {
+      put(" accelerator timeout (still BUSY after the poll budget)");
+    } else {
+      put(" accelerator ERROR, ERR_CAUSE ");
+      put_dec(h->failure.cause);
+      put(" ");
+      put(ctnn_fw::accel::cause_name(h->failure.cause));
+    }
+  }
+  ctnn_console_putc('\n');
+}
+
+enum exit_code : int { ok = 0, input_differs = 2, run_failed = 3, mismatch = 4 };
+
+/// Runs Net (golden table G) on the CPU and, when present, with the accelerator.
+template <ctnn::Network Net, class G>
+int run_demo(const char* tag) {
+  constexpr auto& plan = ctnn::memory::plan_of<Net, ctnn::dtype::int8>;
+  constexpr auto& layout = rt::param_layout_of<Net, ctnn::dtype::int8>;
+  constexpr int32_t leaves = Net::leaf_count;
+  static_assert(G::leaf_count == leaves && G::arena_bytes == plan.arena_bytes && G::param_bytes == layout.total_bytes,
+                "demo: the golden table was generated from another network (rebuild the host tools)");
+  static_assert(G::param_seed == param_seed && G::input_seed == input_seed,
+                "demo: the golden table was generated with other seeds (rebuild the host tools)");
+  alignas(16) static uint8_t arena[plan.arena_bytes];
+  static_assert(sizeof(arena) == plan.arena_bytes && ctnn::fits<Net, int8_t>(sizeof(arena)));
+  alignas(16) static uint8_t params[layout.total_bytes];
+  static sample cpu[leaves], acc[leaves];
+
+  put(tag);
+  put(": ");
+  put(Net::name);
+  put(" int8, arena ");
+  put_dec(static_cast<uint32_t>(sizeof arena));
+  put(" bytes, parameters ");
+  put_dec(static_cast<uint32_t>(sizeof params));
+  put(" bytes\n");
+  if (!rt::fill_params<Net, ctnn::dtype::int8>(params, sizeof params, param_seed)) return run_failed;
+  auto* input = reinterpret_cast<int8_t*>(arena + plan.offset_of(0));
+  constexpr auto in_elems = Net::input_shape.elems();
+  auto fill = [&] { rt::fill_input<int8_t>(input, in_elems, input_seed, rt::default_tensor_quant<Net>(0)); };
+  fill();
+  const uint32_t pcrc = ctnn::crc32(params, sizeof params);
+  const uint32_t icrc = ctnn::crc32(reinterpret_cast<const uint8_t*>(input), static_cast<size_t>(in_elems));
+  if (pcrc != G::params_crc || icrc != G::input_crc) {
+    put(tag);
+    put(": FAIL the seeded parameters / input differ from the host's: params crc ");
+    put_crc(pcrc);
+    put(" (host ");
+    put_crc(G::params_crc);
+    put("), input crc ");
+    put_crc(icrc);
+    put(" (host ");
+    put_crc(G::input_crc);
+    put(")\n");
+    return input_differs;
+  }
+  const uint8_t* out = arena + plan.offset_of(Net::output_tensor);
+  constexpr auto out_bytes = static_cast<size_t>(Net::output_shape.elems());
+  const uint32_t want_out = G::leaf_crc[Net::output_tensor - 1];
+
+  const bool has_accel = accelerator_present();
+  accel_hook hook;
+  if (has_accel) {
+    hook.init();
+    put(tag);
+    put(": accelerator found, DIM ");
+    put_dec(accel_hook::drv::dim());
+    put(", K max ");
+    put_dec(hook.k_max);
+    put(", rows per job ");
+    put_dec(hook.max_rows);
+    ctnn_console_putc('\n');
+  }
+
+  // ---- the runs ----
+  profiler prof{nullptr, cpu};
+  rt::run_status s = rt::run<Net, int8_t>(arena, sizeof arena, params, sizeof params, rt::backend::optimized, prof,
+                                          &record_crc, cpu);
+  if (!s.ok()) return report_failure<Net>(tag, "CPU", s, nullptr), run_failed;
+  fill();
+  uint64_t t0 = ctnn_cycles();
+  s = rt::run<Net, int8_t>(arena, sizeof arena, params, sizeof params, rt::backend::optimized);
+  const uint64_t cycles_cpu = ctnn_cycles() - t0;
+  if (!s.ok()) return report_failure<Net>(tag, "CPU", s, nullptr), run_failed;
+  bool match = ctnn::crc32(out, out_bytes) == want_out;
+
+  uint64_t cycles_accel = 0;
+  if (has_accel) {
+    fill();
+    hook.clear_counters();
+    profiler aprof{&hook, acc};
+    s = rt::run<Net, int8_t>(arena, sizeof arena, params, sizeof params, rt::backend::optimized, aprof, &record_crc,
+                             acc);
+    if (!s.ok()) return report_failure<Net>(tag, "accelerated", s, &hook), run_failed;
+    put(tag);
+    put(": accelerator jobs ");
+    put_dec(hook.jobs);
+    put(", leaves offloaded ");
+    put_dec(hook.leaves);
+    put(", busy cycles ");
+    put_dec(static_cast<uint32_t>(hook.device_cycles));
+    put(", MACs ");
+    put_dec(static_cast<uint32_t>(hook.macs));
+    ctnn_console_putc('\n');
+    fill();
+    t0 = ctnn_cycles();
+    s = rt::run<Net, int8_t>(arena, sizeof arena, params, sizeof params, rt::backend::optimized, hook);
+    cycles_accel = ctnn_cycles() - t0;
+    if (!s.ok()) return report_failure<Net>(tag, "accelerated", s, &hook), run_failed;
+    match = match && ctnn::crc32(out, out_bytes) == want_out;
+  }
+
+  // ---- the table ----
+  put(tag);
+  put(": leaf name      type           cycles_cpu cycles_accel  speedup instret_cpu instret_accel crc        match\n");
+  uint64_t sum_cpu[3] = {}, sum_acc[3] = {};
+  for (int32_t i = 0; i < leaves; ++i) {
+    const ctnn::row& r = Net::layer(i);
+    const auto ui = static_cast<size_t>(i);
+    const bool ok_cpu = cpu[ui].crc == G::leaf_crc[ui];
+    const bool ok_acc = !has_accel || acc[ui].crc == G::leaf_crc[ui];
+    match = match && ok_cpu && ok_acc;
+    const int kind = r.kind == ctnn::op::conv2d ? 0 : (r.kind == ctnn::op::linear ? 1 : 2);
+    sum_cpu[kind] += cpu[ui].cycles;
+    sum_acc[kind] += acc[ui].cycles;
+    put(tag);
+    put(": ");
+    put_dec(static_cast<uint32_t>(i), 4);
+    put(" ");
+    put_text(r.name != nullptr ? r.name : "-", 9);
+    put(" ");
+    put_text(r.type, 12);
+    put_dec(cpu[ui].cycles, 12);
+    if (has_accel) {
+      put_dec(acc[ui].cycles, 13);
+      put_ratio(cpu[ui].cycles, acc[ui].cycles, 9);
+    } else {
+      put("            -        -");
+    }
+    put_dec(cpu[ui].instret, 12);
+    if (has_accel) put_dec(acc[ui].instret, 14);
+    else put("             -");
+    put(" ");
+    put_crc(G::leaf_crc[ui]);
+    put(ok_cpu && ok_acc ? " yes" : " NO");
+    if (!ok_cpu) {
+      put(" cpu=");
+      put_crc(cpu[ui].crc);
+    }
+    if (!ok_acc) {
+      put(" accel=");
+      put_crc(acc[ui].crc);
+    }
+    ctnn_console_putc('\n');
+  }
+  static const char* const kinds[3] = {"conv2d", "linear", "other"};
+  for (int k = 0; k < 3; ++k) {
+    put(tag);
+    put(": subtotal ");
+    put_text(kinds[k], 7);
+    put("cycles_cpu=");
+    put_dec(static_cast<uint32_t>(sum_cpu[k]));
+    if (has_accel) {
+      put(" cycles_accel=");
+      put_dec(static_cast<uint32_t>(sum_acc[k]));
+      put(" speedup=");
+      put_ratio(sum_cpu[k], sum_acc[k]);
+    }
+    ctnn_console_putc('\n');
+  }
+  put(tag);
+  put(": match=");
+  put(match ? "yes" : "no");
+  put(" cycles_cpu=");
+  put_dec(static_cast<uint32_t>(cycles_cpu));
+  if (has_accel) {
+    put(" cycles_accel=");
+    put_dec(static_cast<uint32_t>(cycles_accel));
+    put(" speedup=");
+    put_ratio(cycles_cpu, cycles_accel);
+  } else {
+    put(" accelerator=absent");
+  }
+  ctnn_console_putc('\n');
+  return match ? ok : mismatch;
+}
+
+}  // namespace ctnn_fw::demo
