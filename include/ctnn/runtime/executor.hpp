@@ -197,8 +197,28 @@ constexpr leaf_result from(kernels::status s) {
 }
 inline constexpr leaf_result done{fault::none, kernels::status::ok};
 
-/// Runs one leaf. T: float or int8_t.
-template <class T>
+/// The bit of op kind k in a set of kinds (a uint64_t).
+constexpr uint64_t kind_bit(op k) { return uint64_t{1} << static_cast<unsigned>(k); }
+inline constexpr uint64_t all_kinds = ~uint64_t{0};
+inline constexpr leaf_result not_in_net{fault::unsupported, kernels::status::ok};
+
+/// The op kinds of Net's leaves: run_leaf<T, kinds_of<Net>> compiles the kernels of those kinds
+/// only (a firmware image carries no softmax when its network has none).
+template <Network Net>
+inline constexpr uint64_t kinds_of = [] {
+  uint64_t k = 0;
+  for (int32_t i = 0; i < Net::leaf_count; ++i) k |= kind_bit(Net::layer(i).kind);
+  return k;
+}();
+
+/// True when an int8 ReLU keeps its input's quantization: then dequantize, ReLU, quantize is
+/// max(x, zero point) exactly (|x - zp| <= 255 survives the float round trip), no table needed.
+inline bool relu_is_clamp(const tensor_quant& in, const tensor_quant& out) {
+  return same(in, out) && in.scale >= 0x1p-100f && in.scale <= 0x1p100f;
+}
+
+/// Runs one leaf. T: float or int8_t. Uses: the op kinds that may occur (others: unsupported).
+template <class T, uint64_t Uses = all_kinds>
 inline leaf_result run_leaf(const leaf_call<T>& c, backend be) {
   constexpr bool q = is_same_v<T, int8_t>;
   using acc_t = conditional_t<q, int32_t, float>;
@@ -218,6 +238,7 @@ inline leaf_result run_leaf(const leaf_call<T>& c, backend be) {
   switch (r.kind) {
     case op::container: return done;
     case op::conv2d: {
+      if constexpr ((Uses & (kind_bit(op::conv2d))) == 0) return not_in_net;
       const kernels::conv_geometry g = conv_of(r);
       if constexpr (q) {
         if (opt) {
@@ -234,6 +255,7 @@ inline leaf_result run_leaf(const leaf_call<T>& c, backend be) {
       }
     }
     case op::linear: {
+      if constexpr ((Uses & (kind_bit(op::linear))) == 0) return not_in_net;
       const int in_f = static_cast<int>(r.in.elems()), out_f = static_cast<int>(r.out.c);
       if constexpr (q) {
         using tiling = kernels::default_s8_tiling;
@@ -253,12 +275,14 @@ inline leaf_result run_leaf(const leaf_call<T>& c, backend be) {
       }
     }
     case op::max_pool2d: {
+      if constexpr ((Uses & (kind_bit(op::max_pool2d))) == 0) return not_in_net;
       if (r.geometry.dilation.h != 1 || r.geometry.dilation.w != 1) return {fault::unsupported, kernels::status::ok};
       if (q && !keeps_quant) return {fault::quant_mismatch, kernels::status::ok};
       const kernels::pool_geometry g = pool_of(r);
       return from(opt ? kernels::max_pool2d<T>(g, c.in[0], c.out) : ref::max_pool2d<T>(g, c.in[0], c.out));
     }
     case op::avg_pool2d: {
+      if constexpr ((Uses & (kind_bit(op::avg_pool2d))) == 0) return not_in_net;
       const kernels::pool_geometry g = pool_of(r);
       if constexpr (q) {
         if (!keeps_quant) return {fault::quant_mismatch, kernels::status::ok};
@@ -269,9 +293,11 @@ inline leaf_result run_leaf(const leaf_call<T>& c, backend be) {
       }
     }
     case op::adaptive_avg_pool2d:
+      if constexpr ((Uses & (kind_bit(op::adaptive_avg_pool2d))) == 0) return not_in_net;
       if (q && !keeps_quant) return {fault::quant_mismatch, kernels::status::ok};
       return from(ref::adaptive_avg_pool2d<T>(r.in.c, r.in.h, r.in.w, r.out.h, r.out.w, c.in[0], c.out));
     case op::batch_norm2d:
+      if constexpr ((Uses & (kind_bit(op::batch_norm2d))) == 0) return not_in_net;
       if constexpr (q) {
         return from(ref::batchnorm2d_s8(r.out.c, hw, c.in[0], w, bias, c.out, gp));
       } else {
@@ -279,9 +305,11 @@ inline leaf_result run_leaf(const leaf_call<T>& c, backend be) {
                                          param<float>(c.params, l.var, 1), w, bias, 1e-5f, c.out));
       }
     case op::channel_scale:
+      if constexpr ((Uses & (kind_bit(op::channel_scale))) == 0) return not_in_net;
       if constexpr (q) return from(ref::batchnorm2d_s8(r.out.c, hw, c.in[0], w, nullptr, c.out, gp));
       else return from(ref::channel_scale_f32(r.out.c, hw, c.in[0], w, c.out));
     case op::layer_norm2d: {
+      if constexpr ((Uses & (kind_bit(op::layer_norm2d))) == 0) return not_in_net;
       const float* gamma = param<float>(c.params, l.w, l.w_bytes);
       const float* beta = param<float>(c.params, l.b, l.b_bytes);
       if constexpr (q)
@@ -291,8 +319,19 @@ inline leaf_result run_leaf(const leaf_call<T>& c, backend be) {
     }
     case op::relu: case op::relu6: case op::sigmoid: case op::silu: case op::hardswish: case op::hardsigmoid:
     case op::tanh: case op::gelu: {
+      if constexpr ((Uses & (kind_bit(op::relu) | kind_bit(op::relu6) | kind_bit(op::sigmoid) | kind_bit(op::silu) |
+                             kind_bit(op::hardswish) | kind_bit(op::hardsigmoid) | kind_bit(op::tanh) |
+                             kind_bit(op::gelu))) == 0)
+        return not_in_net;
       const ref::activation a = activation_of(r.kind);
       if constexpr (q) {
+        if (opt && r.kind == op::relu && relu_is_clamp(c.q_in[0], c.q_out)) {
+          const auto zp = static_cast<int8_t>(c.q_out.zero_point);
+          const int8_t* x = c.in[0];
+          int8_t* y = c.out;
+          for (size_t i = 0, e = static_cast<size_t>(n); i < e; ++i) y[i] = x[i] < zp ? zp : x[i];  // size_t: rv32
+          return done;
+        }
         if (opt) {
           if (!ref::valid(ap)) return from(kernels::status::bad_quant_param);
           const kernels::activation_table t = kernels::make_activation_table(a, ap);
@@ -305,10 +344,12 @@ inline leaf_result run_leaf(const leaf_call<T>& c, backend be) {
     }
     case op::flatten:
     case op::dropout:
+      if constexpr ((Uses & (kind_bit(op::flatten) | kind_bit(op::dropout))) == 0) return not_in_net;
       if (q && !keeps_quant) return {fault::quant_mismatch, kernels::status::ok};
       move_elems(c.out, c.in[0], n);  // nothing moves when the plan aliased the buffers
       return done;
     case op::softmax: {
+      if constexpr ((Uses & (kind_bit(op::softmax))) == 0) return not_in_net;
       const int64_t ch = r.out.c;
       if constexpr (q) {
         if (c.q_out.scale != ref::softmax_out_scale || c.q_out.zero_point != ref::softmax_out_zp)
@@ -320,6 +361,7 @@ inline leaf_result run_leaf(const leaf_call<T>& c, backend be) {
       }
     }
     case op::zero_pad2d: {
+      if constexpr ((Uses & (kind_bit(op::zero_pad2d))) == 0) return not_in_net;
       if (q && !keeps_quant) return {fault::quant_mismatch, kernels::status::ok};
       const pad4& p = r.geometry.padding;
       const T pad_value = q ? static_cast<T>(c.q_in[0].zero_point) : T{};
@@ -327,13 +369,16 @@ inline leaf_result run_leaf(const leaf_call<T>& c, backend be) {
                                      pad_value));
     }
     case op::channel_shuffle:
+      if constexpr ((Uses & (kind_bit(op::channel_shuffle))) == 0) return not_in_net;
       if (q && !keeps_quant) return {fault::quant_mismatch, kernels::status::ok};
       return from(ref::channel_shuffle<T>(r.out.c, hw, r.geometry.groups, c.in[0], c.out));
     case op::channel_slice:
+      if constexpr ((Uses & (kind_bit(op::channel_slice))) == 0) return not_in_net;
       if (q && !keeps_quant) return {fault::quant_mismatch, kernels::status::ok};
       move_elems(c.out, c.in[0] + r.geometry.first_channel * hw, n);
       return done;
     case op::add:
+      if constexpr ((Uses & (kind_bit(op::add))) == 0) return not_in_net;
       if constexpr (q) {
         const ref::add_s8_params p = ref::make_add_s8_params(c.q_in[0].scale, c.q_in[0].zero_point, c.q_in[1].scale,
                                                              c.q_in[1].zero_point, c.q_out.scale, c.q_out.zero_point);
@@ -342,6 +387,7 @@ inline leaf_result run_leaf(const leaf_call<T>& c, backend be) {
         return from(opt ? kernels::add_f32(n, c.in[0], c.in[1], c.out) : ref::add_f32(n, c.in[0], c.in[1], c.out));
       }
     case op::mul: {
+      if constexpr ((Uses & (kind_bit(op::mul))) == 0) return not_in_net;
       // inputs: x (the output's shape) and the gate, (C, 1, 1) broadcast over H x W or x's shape
       const int64_t gate_elems = c.in_elems[1];
       if constexpr (q) {
@@ -355,6 +401,7 @@ inline leaf_result run_leaf(const leaf_call<T>& c, backend be) {
       }
     }
     case op::concat: {
+      if constexpr ((Uses & (kind_bit(op::concat))) == 0) return not_in_net;
       // inputs the plan embedded already sit at their slice; copy only the others
       uint64_t slice = 0;
       for (int32_t k = 0; k < r.n_inputs; ++k) {
@@ -427,7 +474,7 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
     if constexpr (requires { off.leaf_begin(i); }) off.leaf_begin(i);
     const offload_result o = off.offload(c);
     leaf_result res = done;
-    if (o.v == offload_result::verdict::declined) res = run_leaf<T>(c, be);
+    if (o.v == offload_result::verdict::declined) res = run_leaf<T, kinds_of<Net>>(c, be);
     if constexpr (requires { off.leaf_end(i); }) off.leaf_end(i);
     if (o.v == offload_result::verdict::failed) return {fault::offload, kernels::status::ok, i, o.code};
     if (res.code != fault::none) return {res.code, res.kernel, i};
