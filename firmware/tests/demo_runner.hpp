@@ -11,8 +11,8 @@
 //   <tag>: match=yes cycles_cpu=A cycles_accel=B speedup=S      (accelerator present)
 //   <tag>: match=yes cycles_cpu=A accelerator=absent           (QEMU)
 // Exit codes: 0 all equal; 2 parameters or input differ from the host's; 3 a run failed (the
-// message names the leaf and the cause: accelerator ERROR with ERR_CAUSE, timeout, kernel status);
-// 4 a CRC differs from the golden table.
+// message names the leaf and the cause: accelerator ERROR with ERR_CAUSE, timeout, kernel status)
+// or the accelerator answered but took no leaf; 4 a CRC differs from the golden table.
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
@@ -167,7 +167,15 @@ int run_demo(const char* tag) {
   put(" bytes, parameters ");
   put_dec(static_cast<uint32_t>(sizeof params));
   put(" bytes\n");
+  const uint64_t f0 = ctnn_cycles();
   if (!rt::fill_params<Net, ctnn::dtype::int8>(params, sizeof params, param_seed)) return run_failed;
+  const uint64_t f1 = ctnn_cycles();
+  put(tag);
+  put(": parameters filled (fill_params, seed ");
+  put_dec(static_cast<uint32_t>(param_seed));
+  put(") in ");
+  put_dec(static_cast<uint32_t>(f1 - f0));
+  put(" cycles\n");
   auto* input = reinterpret_cast<int8_t*>(arena + plan.offset_of(0));
   constexpr auto in_elems = Net::input_shape.elems();
   auto fill = [&] { rt::fill_input<int8_t>(input, in_elems, input_seed, rt::default_tensor_quant<Net>(0)); };
@@ -225,6 +233,17 @@ int run_demo(const char* tag) {
     s = rt::run<Net, int8_t>(arena, sizeof arena, params, sizeof params, rt::backend::optimized, aprof, &record_crc,
                              acc);
     if (!s.ok()) return report_failure<Net>(tag, "accelerated", s, &hook), run_failed;
+    if (hook.leaves == 0) {
+      // an accelerator that takes no leaf (e.g. an older register map without HWCFG.BLOCK_COLS)
+      // would make the "accelerated" figures CPU figures: refuse to report them as such
+      put(tag);
+      put(": FAIL the accelerator is present but took no leaf (rows per job ");
+      put_dec(hook.max_rows);
+      put(", K max ");
+      put_dec(hook.k_max);
+      put(")\n");
+      return run_failed;
+    }
     put(tag);
     put(": accelerator jobs ");
     put_dec(hook.jobs);

@@ -163,9 +163,10 @@ struct splitmix64 {
   constexpr float uniform(float lo, float hi) {
     return lo + (hi - lo) * static_cast<float>(next() >> 40) * (1.0f / 16777216.0f);
   }
-  /// Uniform integer in [lo, hi].
+  /// Uniform integer in [lo, hi] (hi - lo < 2^31): the high 32 bits modulo the span, a 32-bit
+  /// remainder (rv32 has no 64-bit one: the firmware fills 60 k weights with this).
   constexpr int32_t range(int32_t lo, int32_t hi) {
-    return lo + static_cast<int32_t>(next() % static_cast<uint64_t>(hi - lo + 1));
+    return lo + static_cast<int32_t>(static_cast<uint32_t>(next() >> 32) % static_cast<uint32_t>(hi - lo + 1));
   }
 };
 
