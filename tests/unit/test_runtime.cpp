@@ -15,6 +15,7 @@
 #include "ctnn/nn/layers.hpp"
 #include "ctnn/runtime/runtime.hpp"
 #include "ctnn/zoo/lenet5.hpp"
+#include "test_kernels_rng.hpp"
 
 using namespace ctnn;
 namespace rt = ctnn::runtime;
@@ -508,4 +509,84 @@ TEST_CASE("a failing offload stops the run with fault::offload, the leaf and the
                                &recorder::record, &rec)
               .ok());
   CHECK(rec.outputs == plain.outputs);
+}
+
+// ---- the executor's fast paths (runtime/fast_paths.hpp) against the reference kernels ------------
+
+TEST_CASE("fast int8 ReLU equals ref::activation_s8 for every input, scale and zero point tested") {
+  for (float s : {1.0f / 32.0f, 0.3f, 7.1f, 1e-3f, 0x1p-20f})
+    for (int32_t zp : {-128, -5, 0, 77, 127}) {
+      CAPTURE(s);
+      CAPTURE(zp);
+      const rt::tensor_quant tq{s, zp};
+      REQUIRE(rt::fast::relu_is_clamp(tq, tq));
+      int8_t x[256], want[256], got[256];
+      for (int i = 0; i < 256; ++i) x[i] = static_cast<int8_t>(i - 128);
+      REQUIRE(ref::activation_s8(ref::activation::relu, 256, x, want, {s, zp, s, zp}) == status::ok);
+      rt::fast::relu_clamp_s8(256, x, got, zp);
+      CHECK(std::memcmp(want, got, 256) == 0);
+    }
+  CHECK_FALSE(rt::fast::relu_is_clamp({0.5f, 0}, {0.25f, 0}));
+  CHECK_FALSE(rt::fast::relu_is_clamp({0.5f, 0}, {0.5f, 1}));
+}
+
+TEST_CASE("fast int8 add of equally scaled tensors equals ref::add_s8 on all 65,536 input pairs") {
+  struct zps {
+    int32_t a, b, out;
+  };
+  for (float s : {1.0f / 32.0f, 0.3f, 1e-3f})
+    for (zps z : {zps{0, 0, 0}, zps{-128, 127, 5}, zps{3, -7, -128}, zps{127, 127, 127}, zps{-128, -128, -128}}) {
+      CAPTURE(s);
+      CAPTURE(z.a);
+      CAPTURE(z.b);
+      CAPTURE(z.out);
+      REQUIRE(rt::fast::add_is_integer({s, z.a}, {s, z.b}, {s, z.out}));
+      const ref::add_s8_params p = ref::make_add_s8_params(s, z.a, s, z.b, s, z.out);
+      std::vector<int8_t> a(65536), b(65536), want(65536), got(65536);
+      for (int i = 0; i < 65536; ++i) {
+        a[size_t(i)] = static_cast<int8_t>(i / 256 - 128);
+        b[size_t(i)] = static_cast<int8_t>(i % 256 - 128);
+      }
+      REQUIRE(ref::add_s8(65536, a.data(), b.data(), want.data(), p) == status::ok);
+      rt::fast::add_integer_s8(65536, a.data(), b.data(), got.data(), z.a, z.b, z.out);
+      CHECK(want == got);
+    }
+  CHECK_FALSE(rt::fast::add_is_integer({0.5f, 0}, {0.25f, 0}, {0.5f, 0}));
+  CHECK_FALSE(rt::fast::add_is_integer({0.5f, 0}, {0.5f, 0}, {0.25f, 0}));
+}
+
+TEST_CASE_TEMPLATE("fast max pooling over windows inside the input equals ref::max_pool2d", T, float, int8_t) {
+  ctnn_test::rng r(99);
+  int checked = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    kernels::pool_geometry g{};
+    g.c = r.range(1, 4);
+    g.in_h = r.range(1, 12);
+    g.in_w = r.range(1, 12);
+    g.kh = r.range(1, 4);
+    g.kw = r.range(1, 4);
+    g.sh = r.range(1, 3);
+    g.sw = r.range(1, 3);
+    g.ceil_mode = r.range(0, 1) == 1;
+    if (!g.valid()) continue;
+    const int64_t oh = g.out_h(), ow = g.out_w();
+    const bool inside = rt::fast::pool_windows_inside(g, oh, ow);
+    // ceil_mode's extra window sticks out of the input unless the sizes divide
+    if (!inside) continue;
+    std::vector<T> in(static_cast<size_t>(g.in_elems())), want(static_cast<size_t>(g.c * oh * ow)),
+        got(want.size());
+    for (T& v : in) v = static_cast<T>(r.range(-128, 127));
+    if constexpr (std::is_same_v<T, float>)
+      if (trial % 7 == 0) in[0] = std::nanf("");  // the first element's NaN: same order as ref
+    REQUIRE(ref::max_pool2d<T>(g, in.data(), want.data()) == status::ok);
+    rt::fast::max_pool_inside<T>(g, oh, ow, in.data(), got.data());
+    CHECK(std::memcmp(want.data(), got.data(), want.size() * sizeof(T)) == 0);
+    ++checked;
+  }
+  CHECK(checked > 100);
+  kernels::pool_geometry padded{};
+  padded.in_h = padded.in_w = 4;
+  padded.kh = padded.kw = 3;
+  padded.pt = padded.pb = padded.pl = padded.pr = 1;
+  CHECK_FALSE(rt::fast::pool_windows_inside(padded, padded.out_h(), padded.out_w()));
 }

@@ -21,6 +21,7 @@
 #include "ctnn/kernels/layers.hpp"
 #include "ctnn/kernels/ref_layers.hpp"
 #include "ctnn/memory/planner.hpp"
+#include "ctnn/runtime/fast_paths.hpp"
 #include "ctnn/runtime/params.hpp"
 
 namespace ctnn::runtime {
@@ -211,12 +212,6 @@ inline constexpr uint64_t kinds_of = [] {
   return k;
 }();
 
-/// True when an int8 ReLU keeps its input's quantization: then dequantize, ReLU, quantize is
-/// max(x, zero point) exactly (|x - zp| <= 255 survives the float round trip), no table needed.
-inline bool relu_is_clamp(const tensor_quant& in, const tensor_quant& out) {
-  return same(in, out) && in.scale >= 0x1p-100f && in.scale <= 0x1p100f;
-}
-
 /// Runs one leaf. T: float or int8_t. Uses: the op kinds that may occur (others: unsupported).
 template <class T, uint64_t Uses = all_kinds>
 inline leaf_result run_leaf(const leaf_call<T>& c, backend be) {
@@ -279,6 +274,10 @@ inline leaf_result run_leaf(const leaf_call<T>& c, backend be) {
       if (r.geometry.dilation.h != 1 || r.geometry.dilation.w != 1) return {fault::unsupported, kernels::status::ok};
       if (q && !keeps_quant) return {fault::quant_mismatch, kernels::status::ok};
       const kernels::pool_geometry g = pool_of(r);
+      if (opt && fast::pool_windows_inside(g, r.out.h, r.out.w)) {
+        fast::max_pool_inside<T>(g, r.out.h, r.out.w, c.in[0], c.out);
+        return done;
+      }
       return from(opt ? kernels::max_pool2d<T>(g, c.in[0], c.out) : ref::max_pool2d<T>(g, c.in[0], c.out));
     }
     case op::avg_pool2d: {
@@ -325,11 +324,8 @@ inline leaf_result run_leaf(const leaf_call<T>& c, backend be) {
         return not_in_net;
       const ref::activation a = activation_of(r.kind);
       if constexpr (q) {
-        if (opt && r.kind == op::relu && relu_is_clamp(c.q_in[0], c.q_out)) {
-          const auto zp = static_cast<int8_t>(c.q_out.zero_point);
-          const int8_t* x = c.in[0];
-          int8_t* y = c.out;
-          for (size_t i = 0, e = static_cast<size_t>(n); i < e; ++i) y[i] = x[i] < zp ? zp : x[i];  // size_t: rv32
+        if (opt && r.kind == op::relu && fast::relu_is_clamp(c.q_in[0], c.q_out)) {
+          fast::relu_clamp_s8(static_cast<size_t>(n), c.in[0], c.out, c.q_out.zero_point);
           return done;
         }
         if (opt) {
@@ -380,6 +376,11 @@ inline leaf_result run_leaf(const leaf_call<T>& c, backend be) {
     case op::add:
       if constexpr ((Uses & (kind_bit(op::add))) == 0) return not_in_net;
       if constexpr (q) {
+        if (opt && fast::add_is_integer(c.q_in[0], c.q_in[1], c.q_out)) {
+          fast::add_integer_s8(static_cast<size_t>(n), c.in[0], c.in[1], c.out, c.q_in[0].zero_point,
+                               c.q_in[1].zero_point, c.q_out.zero_point);
+          return done;
+        }
         const ref::add_s8_params p = ref::make_add_s8_params(c.q_in[0].scale, c.q_in[0].zero_point, c.q_in[1].scale,
                                                              c.q_in[1].zero_point, c.q_out.scale, c.q_out.zero_point);
         return from(opt ? kernels::add_s8(n, c.in[0], c.in[1], c.out, p) : ref::add_s8(n, c.in[0], c.in[1], c.out, p));
