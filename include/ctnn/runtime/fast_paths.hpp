@@ -1,6 +1,6 @@
 // Special cases the executor takes on the optimized backend when the plan's geometry or the
 // tensors' quantization reduce a layer to plain integer work, each bit-exact with the reference
-// kernel by construction (and tested exhaustively or on every zoo shape in tests/unit/test_runtime.cpp):
+// kernel by construction (tests/unit/test_runtime.cpp: ReLU and add exhaustively, pooling on random shapes):
 //
 //   ReLU, int8, same quantization in and out     y = max(x, zp): dequantize, ReLU, quantize is the
 //                                                identity on x >= zp (|x - zp| <= 255 survives the
