@@ -34,7 +34,8 @@ struct offloader {
 
   uint32_t k_max = 0;            ///< HWCFG: largest K
   uint32_t max_rows = 0;         ///< HWCFG: largest M of a ROW_PARAMS job
-  uint32_t poll_base = 100'000;  ///< poll budget of a job: poll_base + 2 polls per MAC
+  uint32_t poll_base = 100'000;  ///< poll budget of a job: poll_base + polls_per_mac * MACs
+  uint32_t polls_per_mac = 2;
   // counters since the last clear_counters()
   uint32_t jobs = 0;             ///< jobs run
   uint32_t leaves = 0;           ///< leaves taken
@@ -74,7 +75,7 @@ struct offloader {
       j.q.multiplier = mult + m0;
       j.q.shift = shift + m0;
       const uint64_t job_macs = static_cast<uint64_t>(j.m) * static_cast<uint64_t>(j.n) * static_cast<uint64_t>(j.k);
-      const uint64_t polls = poll_base + 2 * job_macs;
+      const uint64_t polls = poll_base + polls_per_mac * job_macs;
       const job_status s = drv::run(j, polls > 0xFFFFFFFFu ? 0xFFFFFFFFu : static_cast<uint32_t>(polls));
       ++jobs;
       device_cycles += s.cycles;

@@ -118,9 +118,11 @@ void report_failure(const char* tag, const char* what, const rt::run_status& s, 
   put(tag);
   put(": FAIL ");
   put(what);
-  put(" run stopped at leaf ");
-  put_dec(static_cast<uint32_t>(s.leaf));
+  put(" run stopped ");
+  if (s.leaf < 0) put("before the first leaf");
   if (s.leaf >= 0) {
+    put("at leaf ");
+    put_dec(static_cast<uint32_t>(s.leaf));
     const ctnn::row& r = Net::layer(s.leaf);
     put(" (");
     put(r.name != nullptr ? r.name : "-");

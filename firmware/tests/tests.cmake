@@ -65,6 +65,9 @@ ctnn_fw_test(c_workload       SOURCES c_workload.c       PLATFORMS qemu soc core
 # The accelerator exists only on the SoC (QEMU has no device at its address).
 ctnn_fw_test(accel_gemm       SOURCES accel_gemm.cpp     PLATFORMS soc
              EXTRA_LINE "accel: refused jobs ok" MAX_CYCLES 60000000)
+# The accelerated executor's failure paths on the real accelerator (ERROR cause and poll timeout).
+ctnn_fw_test(accel_faults     SOURCES accel_faults.cpp   PLATFORMS soc
+             EXTRA_LINE "accel_faults: ok" MAX_CYCLES 40000000)
 # The network demos (demo_runner.hpp): CPU only on QEMU and ctnn-core-sim, CPU then accelerated on
 # the SoC, where the summary line must carry both cycle counts and the speedup.
 ctnn_fw_test(demo_lenet5       SOURCES demo_lenet5.cpp       PLATFORMS qemu soc core GOLDEN
