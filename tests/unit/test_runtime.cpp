@@ -590,3 +590,45 @@ TEST_CASE_TEMPLATE("fast max pooling over windows inside the input equals ref::m
   padded.pt = padded.pb = padded.pl = padded.pr = 1;
   CHECK_FALSE(rt::fast::pool_windows_inside(padded, padded.out_h(), padded.out_w()));
 }
+
+TEST_CASE("fast int8 ReLU four bytes at a time: every byte against every zero point, every lane and offset") {
+  // the word step on its own: each byte value in each lane, with random neighbours
+  ctnn_test::rng r(5);
+  for (int zp = -128; zp < 128; ++zp) {
+    const uint32_t zp4 = static_cast<uint32_t>(static_cast<uint8_t>(zp)) * 0x01010101u;
+    for (int v = -128; v < 128; ++v)
+      for (int lane = 0; lane < 4; ++lane) {
+        uint8_t bytes[4];
+        for (auto& b : bytes) b = static_cast<uint8_t>(r.range(0, 255));
+        bytes[lane] = static_cast<uint8_t>(v);
+        uint32_t w;
+        std::memcpy(&w, bytes, 4);
+        const uint32_t m = rt::fast::max_s8x4(w, zp4);
+        uint8_t out[4];
+        std::memcpy(out, &m, 4);
+        for (int k = 0; k < 4; ++k) {
+          const auto x = static_cast<int8_t>(bytes[k]);
+          const int8_t want = x < zp ? static_cast<int8_t>(zp) : x;
+          if (static_cast<int8_t>(out[k]) != want) FAIL("zp " << zp << " value " << int(x) << " lane " << k);
+        }
+      }
+  }
+  // the whole routine: aligned, misaligned and in-place buffers with tails
+  alignas(16) int8_t src[300], dst[300];
+  for (int i = 0; i < 300; ++i) src[i] = static_cast<int8_t>(r.range(-128, 127));
+  for (int zp : {-128, -1, 0, 1, 100, 127})
+    for (size_t off : {size_t{0}, size_t{1}, size_t{4}})
+      for (size_t n : {size_t{0}, size_t{3}, size_t{4}, size_t{7}, size_t{256}, size_t{291}}) {
+        std::memset(dst, 0x11, sizeof dst);
+        rt::fast::relu_clamp_s8(n, src + off, dst + off, zp);
+        for (size_t i = 0; i < sizeof dst; ++i) {
+          const bool inside = i >= off && i < off + n;
+          const int8_t want = inside ? (src[i] < zp ? static_cast<int8_t>(zp) : src[i]) : int8_t{0x11};
+          CHECK(dst[i] == want);
+        }
+        int8_t inplace[300];
+        std::memcpy(inplace, src, sizeof inplace);
+        rt::fast::relu_clamp_s8(n, inplace + off, inplace + off, zp);
+        for (size_t i = off; i < off + n; ++i) CHECK(inplace[i] == (src[i] < zp ? static_cast<int8_t>(zp) : src[i]));
+      }
+}
