@@ -10,7 +10,13 @@
 // Bad use is detected before or during the job and stops it cleanly with STATUS.ERROR and a
 // cause in ERR_CAUSE: 1 zero size, 2 start while busy, 3 DMA range outside RAM, 4 unaligned
 // address or stride (or a stride shorter than a row), 5 bus error response, 6 K above 2^Log2KMax,
-// 7 shift outside [-31, 30]. Dim must be a power of two from 4 to 16.
+// 7 shift outside [-31, 30], 8 row parameters for more than 2 x NB rows, 9 a convolution
+// geometry with a zero. Dim must be a power of two from 4 to 16.
+//
+// CFG.CONV makes B the implicit im2col of a CHW tensor (ctnn_accel_load gathers it byte by byte),
+// so a convolution is one job: A = OIHW weights (M = out channels), C = the CHW output, with
+// CFG.ROW_PARAMS for per-output-channel bias and requantization. A may have any alignment
+// (byte reads), and an int8 C too (byte writes).
 `default_nettype none
 
 module ctnn_accel #(
@@ -55,32 +61,36 @@ module ctnn_accel #(
   localparam integer ADEPTH = 1 << (Log2KMax - 1);             // 2 slots x KMax/4 words
   localparam integer BDEPTH = 1 << (Log2KMax + TB + 1);        // 2 slots x NbTiles x KMax
   localparam [3:0] E_ZERO = 4'd1, E_BUSY = 4'd2, E_RANGE = 4'd3, E_ALIGN = 4'd4,
-                   E_BUS = 4'd5, E_KBIG = 4'd6, E_SHIFT = 4'd7;
+                   E_BUS = 4'd5, E_KBIG = 4'd6, E_SHIFT = 4'd7, E_ROWS = 4'd8, E_GEOM = 4'd9;
+  localparam integer ROWS_MAX_I = 2 * NB;
+  localparam [16:0] ROWS_MAX = ROWS_MAX_I[16:0];
 
   // Verilog-2005 has no static_assert: an impossible configuration leaves a port unconnected
   // by making this generate block instantiate a module that does not exist.
   generate
     if (Dim < 4 || Dim > 16 || (Dim & (Dim - 1)) != 0 || Dim % TileDim != 0 ||
         (NbTiles & (NbTiles - 1)) != 0 || KMIN > (1 << Log2KMax) || Log2KMax > 14 ||
-        Log2KMax < 4) begin : g_bad_parameters
+        Log2KMax < 4 || Log2KMax + TB > 16) begin : g_bad_parameters
       ctnn_accel_unsupported_parameters u_bad ();
     end
   endgenerate
 
   // ---- registers ---------------------------------------------------------------------------
   wire        start;
-  wire [3:0]  cfg;
+  wire [5:0]  cfg;
   wire [15:0] r_m, r_n, r_k;
   wire [31:0] r_a, r_b, r_c, r_bias, r_mult_addr, r_shift_addr, r_mult;
   wire [19:0] r_lda, r_ldb, r_ldc;
   wire [23:0] r_zp;
   wire [15:0] r_clamp;
   wire [7:0]  r_shift;
+  wire [31:0] r_cv_in, r_cv_kernel, r_cv_out;
+  wire [23:0] r_cv_cstride;
   reg         busy_q, done_set_q, err_set_q;
   reg  [3:0]  err_code_q;
   reg  [31:0] cycles_q, macs_q;
 
-  ctnn_accel_regs #(.Dim(Dim), .Log2KMax(Log2KMax)) u_regs (
+  ctnn_accel_regs #(.Dim(Dim), .NbTiles(NbTiles), .Log2KMax(Log2KMax)) u_regs (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .req_valid_i (s_req_valid_i),
@@ -110,6 +120,10 @@ module ctnn_accel #(
     .clamp_o     (r_clamp),
     .mult_o      (r_mult),
     .shift_o     (r_shift),
+    .conv_in_o   (r_cv_in),
+    .conv_cstride_o(r_cv_cstride),
+    .conv_kernel_o(r_cv_kernel),
+    .conv_out_o  (r_cv_out),
     .busy_i      (busy_q),
     .done_set_i  (done_set_q),
     .err_set_i   (err_set_q),
@@ -120,14 +134,27 @@ module ctnn_accel #(
   );
 
   // ---- job snapshot (registers may change while a job runs) ----------------------------------
-  reg  [3:0]  j_cfg;
+  reg  [5:0]  j_cfg;
   reg  [15:0] j_m, j_n, j_k;
   reg  [31:0] j_a, j_b, j_c, j_bias, j_mult_addr, j_shift_addr, j_mult;
   reg  [19:0] j_lda, j_ldb, j_ldc;
   reg  [23:0] j_zp;
   reg  [15:0] j_clamp;
   reg  [7:0]  j_shift;
+  reg  [31:0] j_cv_in, j_cv_kernel, j_cv_out;
+  reg  [23:0] j_cv_cstride;
   wire        j_raw = j_cfg[0], j_relu = j_cfg[1], j_perch = j_cfg[2], j_bias_en = j_cfg[3];
+  wire        j_conv = j_cfg[4], j_rowp = j_cfg[5];
+  wire [15:0] cv_h = j_cv_in[15:0], cv_w = j_cv_in[31:16], cv_ow = j_cv_out[15:0];
+  wire [7:0]  cv_kh = j_cv_kernel[7:0], cv_kw = j_cv_kernel[15:8];
+  wire [7:0]  cv_sh = j_cv_kernel[23:16], cv_sw = j_cv_kernel[31:24];
+  wire [7:0]  cv_pt = j_cv_out[23:16], cv_pl = j_cv_out[31:24];
+  wire [23:0] cv_shw24 = cv_sh * cv_w;
+  wire [23:0] cv_ptw24 = cv_pt * cv_w;
+  wire [31:0] cv_shw = {8'd0, cv_shw24}, cv_ptw = {8'd0, cv_ptw24};
+  // byte-granular A (any alignment) and int8 C (unaligned address or stride)
+  wire        a_byte = (j_a[1:0] != 2'd0) || (j_lda[1:0] != 2'd0);
+  wire        c_byte = !j_raw && ((j_c[1:0] != 2'd0) || (j_ldc[1:0] != 2'd0));
 
   wire [15:0] mt_count = (j_m + (Dim[15:0] - 16'd1)) >> LOG2_DIM;
   wire [15:0] nblk_count = (j_n + (NB[15:0] - 16'd1)) >> LOG2_NB;
@@ -148,14 +175,17 @@ module ctnn_accel #(
   reg  [1:0]  rstep_q;               // range check step: A, B, C
   reg  [3:0]  stop_code_q;
   wire        run = (state_q == S_RUN);
-  wire        dma_idle, feed_done, store_idle, dma_err, shift_err;
+  wire        dma_idle, feed_done, store_idle, dma_err, shift_err, gather_range_err;
 
   wire [19:0] row_c = j_raw ? {2'd0, j_n, 2'b00} : {4'd0, j_n};   // bytes of a C row
-  wire        misaligned = (j_a[1:0] != 2'd0) || (j_b[1:0] != 2'd0) || (j_c[1:0] != 2'd0) ||
-                           (j_lda[1:0] != 2'd0) || (j_ldb[1:0] != 2'd0) || (j_ldc[1:0] != 2'd0) ||
+  wire        misaligned = (!j_conv && (j_b[1:0] != 2'd0 || j_ldb[1:0] != 2'd0 || j_ldb < {4'd0, j_n})) ||
+                           (j_raw && (j_c[1:0] != 2'd0 || j_ldc[1:0] != 2'd0)) ||
                            (j_bias_en && j_bias[1:0] != 2'd0) ||
                            (j_perch && (j_mult_addr[1:0] != 2'd0 || j_shift_addr[1:0] != 2'd0)) ||
-                           (j_lda < {4'd0, j_k}) || (j_ldb < {4'd0, j_n}) || (j_ldc < row_c);
+                           (j_lda < {4'd0, j_k}) || (j_ldc < row_c);
+  wire        bad_rows = j_rowp && ({1'b0, j_m} > ROWS_MAX);
+  wire        bad_geom = j_conv && (cv_h == 16'd0 || cv_w == 16'd0 || cv_ow == 16'd0 || cv_kh == 8'd0 ||
+                                    cv_kw == 8'd0 || cv_sh == 8'd0 || cv_sw == 8'd0);
   wire signed [7:0] shift_s = j_shift;
   wire        bad_shift = !j_perch && (shift_s < -8'sd31 || shift_s > 8'sd30);
 
@@ -176,8 +206,10 @@ module ctnn_accel #(
   function automatic in_ram(input [31:0] base, input [36:0] bytes);
     in_ram = (base >= RamBase) && ({5'd0, base} + bytes <= ram_end);
   endfunction
-  wire [36:0] vec_bytes = {19'd0, j_n, 2'b00};
-  wire        ext_ok = in_ram(ext_base, {1'd0, ext_prod} + {17'd0, ext_row});
+  wire [36:0] vec_bytes = {19'd0, j_rowp ? j_m : j_n, 2'b00};
+  // CFG.CONV: the gathered B addresses are checked one by one; B_ADDR itself is read for padding
+  wire        ext_ok = (rstep_q == 2'd1 && j_conv) ? in_ram(j_b, 37'd1)
+                                                  : in_ram(ext_base, {1'd0, ext_prod} + {17'd0, ext_row});
   wire        vec_ok = (!j_bias_en || in_ram(j_bias, vec_bytes)) &&
                        (!j_perch || (in_ram(j_mult_addr, vec_bytes) && in_ram(j_shift_addr, vec_bytes)));
 
@@ -192,11 +224,12 @@ module ctnn_accel #(
       err_code_q <= 4'd0;
       cycles_q <= 32'd0;
       macs_q <= 32'd0;
-      j_cfg <= 4'd0; j_m <= 16'd0; j_n <= 16'd0; j_k <= 16'd0;
+      j_cfg <= 6'd0; j_m <= 16'd0; j_n <= 16'd0; j_k <= 16'd0;
       j_a <= 32'd0; j_b <= 32'd0; j_c <= 32'd0; j_bias <= 32'd0;
       j_mult_addr <= 32'd0; j_shift_addr <= 32'd0; j_mult <= 32'd0;
       j_lda <= 20'd0; j_ldb <= 20'd0; j_ldc <= 20'd0;
       j_zp <= 24'd0; j_clamp <= 16'd0; j_shift <= 8'd0;
+      j_cv_in <= 32'd0; j_cv_kernel <= 32'd0; j_cv_out <= 32'd0; j_cv_cstride <= 24'd0;
     end else begin
       done_set_q <= 1'b0;
       err_set_q <= 1'b0;
@@ -213,6 +246,8 @@ module ctnn_accel #(
           j_mult_addr <= r_mult_addr; j_shift_addr <= r_shift_addr; j_mult <= r_mult;
           j_lda <= r_lda; j_ldb <= r_ldb; j_ldc <= r_ldc;
           j_zp <= r_zp; j_clamp <= r_clamp; j_shift <= r_shift;
+          j_cv_in <= r_cv_in; j_cv_kernel <= r_cv_kernel; j_cv_out <= r_cv_out;
+          j_cv_cstride <= r_cv_cstride;
         end
         S_CHECK: begin
           rstep_q <= 2'd0;
@@ -221,6 +256,8 @@ module ctnn_accel #(
           else if ({1'b0, j_k} > (17'd1 << Log2KMax)) begin stop_code_q <= E_KBIG; state_q <= S_STOP; end
           else if (misaligned) begin stop_code_q <= E_ALIGN; state_q <= S_STOP; end
           else if (bad_shift) begin stop_code_q <= E_SHIFT; state_q <= S_STOP; end
+          else if (bad_rows) begin stop_code_q <= E_ROWS; state_q <= S_STOP; end
+          else if (bad_geom) begin stop_code_q <= E_GEOM; state_q <= S_STOP; end
           else if (!vec_ok) begin stop_code_q <= E_RANGE; state_q <= S_STOP; end
           else state_q <= S_RANGE;
         end
@@ -234,6 +271,7 @@ module ctnn_accel #(
           if (start) begin stop_code_q <= E_BUSY; state_q <= S_STOP; end
           else if (dma_err) begin stop_code_q <= E_BUS; state_q <= S_STOP; end
           else if (shift_err) begin stop_code_q <= E_SHIFT; state_q <= S_STOP; end
+          else if (gather_range_err) begin stop_code_q <= E_RANGE; state_q <= S_STOP; end
           else if (feed_done && store_idle && dma_idle) begin
             state_q <= S_IDLE;
             busy_q <= 1'b0;
@@ -302,7 +340,8 @@ module ctnn_accel #(
   wire [1:0]  p_kind;
   wire [$clog2(NB/4):0] p_waddr;
 
-  ctnn_accel_load #(.Dim(Dim), .NbTiles(NbTiles), .Log2KMax(Log2KMax)) u_load (
+  ctnn_accel_load #(.Dim(Dim), .NbTiles(NbTiles), .Log2KMax(Log2KMax), .RamBase(RamBase),
+                    .RamSize(RamSize)) u_load (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .run_i        (run),
@@ -321,6 +360,23 @@ module ctnn_accel #(
     .mt_count_i   (mt_count),
     .nblk_count_i (nblk_count),
     .dim_lda_i    (dim_lda),
+    .a_byte_i     (a_byte),
+    .conv_i       (j_conv),
+    .row_params_i (j_rowp),
+    .b_zp_i       (j_zp[15:8]),
+    .cv_h_i       (cv_h),
+    .cv_w_i       (cv_w),
+    .cv_cstride_i (j_cv_cstride),
+    .cv_kh_i      (cv_kh),
+    .cv_kw_i      (cv_kw),
+    .cv_sh_i      (cv_sh),
+    .cv_sw_i      (cv_sw),
+    .cv_ow_i      (cv_ow),
+    .cv_pt_i      (cv_pt),
+    .cv_pl_i      (cv_pl),
+    .cv_shw_i     (cv_shw),
+    .cv_ptw_i     (cv_ptw),
+    .range_err_o  (gather_range_err),
     .a_free_i     (a_free),
     .b_free_i     (b_free),
     .p_free_i     (p_free),
@@ -433,6 +489,8 @@ module ctnn_accel #(
     .m_i          (j_m),
     .n_i          (j_n),
     .raw_i        (j_raw),
+    .c_byte_i     (c_byte),
+    .row_params_i (j_rowp),
     .bias_en_i    (j_bias_en),
     .per_channel_i(j_perch),
     .mult_i       (j_mult),

@@ -9,12 +9,22 @@
 //
 // Both streams skip rows and words outside M and N. A slot is filled only when the feeder has
 // freed it; a B slot only when the feeder and the writer (its parameters) have freed it.
+//
+// Byte items: an A that is not word aligned (A_ADDR or LDA) is read one byte per request, and in
+// CFG.CONV the B rows are gathered one byte per request from the CHW input (the implicit im2col:
+// row k = (c, ky, kx), column n = (oy, ox), padding reads as B_ZP). A byte item's tag carries its
+// lane in the scratchpad word and whether it ends the word; the response side assembles the
+// word and writes it with the last byte. A gathered address outside RAM stops the job (range_err_o)
+// before it is requested. With CFG.ROW_PARAMS the bias, multiplier and shift vectors (M entries)
+// are loaded once, before the first block, to parameter address row / 4, lane row % 4.
 `default_nettype none
 
 module ctnn_accel_load #(
   parameter integer Dim      = 8,
   parameter integer NbTiles  = 8,
-  parameter integer Log2KMax = 12
+  parameter integer Log2KMax = 12,
+  parameter [31:0]  RamBase  = 32'h8000_0000,
+  parameter [31:0]  RamSize  = 32'h0010_0000
 ) (
   input  wire                clk_i,
   input  wire                rst_ni,
@@ -35,6 +45,23 @@ module ctnn_accel_load #(
   input  wire [15:0]         mt_count_i,   // ceil(M / DIM)
   input  wire [15:0]         nblk_count_i, // ceil(N / NB)
   input  wire [31:0]         dim_lda_i,    // DIM * LDA
+  input  wire                a_byte_i,     // A read one byte per request (unaligned A or LDA)
+  input  wire                conv_i,       // CFG.CONV: B is the implicit im2col of a CHW tensor
+  input  wire                row_params_i, // CFG.ROW_PARAMS: parameter vectors per row of C
+  input  wire [7:0]          b_zp_i,       // the value of a padding byte
+  input  wire [15:0]         cv_h_i,       // input height, width
+  input  wire [15:0]         cv_w_i,
+  input  wire [23:0]         cv_cstride_i, // bytes between input channels
+  input  wire [7:0]          cv_kh_i,
+  input  wire [7:0]          cv_kw_i,
+  input  wire [7:0]          cv_sh_i,
+  input  wire [7:0]          cv_sw_i,
+  input  wire [15:0]         cv_ow_i,      // output width
+  input  wire [7:0]          cv_pt_i,
+  input  wire [7:0]          cv_pl_i,
+  input  wire [31:0]         cv_shw_i,     // SH * W
+  input  wire [31:0]         cv_ptw_i,     // PT * W
+  output wire                range_err_o,  // a gathered B address is outside RAM
   // slot handshakes
   input  wire [1:0]          a_free_i,
   input  wire [1:0]          b_free_i,
@@ -77,6 +104,12 @@ module ctnn_accel_load #(
 
   // Parameters of a B slot stay in use until the writer has stored the block's last tile.
   reg [1:0] b_pbusy_q;
+  // A slot is owned from the start of its fill until the feeder frees it. The full flags come
+  // back from the responses a few cycles after the last request, too late to guard a refill
+  // when panels are short (a one-request panel after a small K or a last partial M tile).
+  reg [1:0] a_own_q, b_own_q;
+
+  wire a_start, b_start;
 
   // ---- stream A --------------------------------------------------------------------------
   reg        a_active_q, a_slot_q, a_all_q;
@@ -85,15 +118,20 @@ module ctnn_accel_load #(
   reg [4:0]  a_i_q, a_rows_q;     // row in panel, valid rows (<= 16)
   reg [15:0] a_w_q;               // word in row
   reg [31:0] a_addr_q, a_row_addr_q, a_panel_q;
-  wire [15:0] a_kw = (k_i + 16'd3) >> 2;
+  wire [15:0] a_kw = a_byte_i ? k_i : ((k_i + 16'd3) >> 2);   // items per row
+  wire [KW_BITS-1:0] a_word = a_byte_i ? a_w_q[KW_BITS+1:2] : a_w_q[KW_BITS-1:0];
+  wire        a_wend = !a_byte_i || a_w_q[1:0] == 2'd3 || a_w_q == a_kw - 16'd1;
   wire [15:0] a_left = m_i - a_row0_q;
   wire [4:0]  a_rows_now = (a_left >= DIM16) ? DIM16[4:0] : a_left[4:0];
   wire a_last = (a_i_q == a_rows_q - 5'd1) && (a_w_q == a_kw - 16'd1);
 
+  assign a_start = !a_active_q && !a_all_q && !a_own_q[a_slot_q] && !a_free_i[a_slot_q];
   assign a_valid_o = a_active_q && run_i;
-  assign a_req_addr_o = a_addr_q;
-  // tag: [31] last, [30] slot, [29:25] bank, [KW_BITS-1:0] word
-  assign a_tag_o = {a_last, a_slot_q, a_i_q, {(25-KW_BITS){1'b0}}, a_w_q[KW_BITS-1:0]};
+  assign a_req_addr_o = {a_addr_q[31:2], 2'b00};
+  // tag: [31] last, [30] slot, [29:25] bank, [24:23] byte in bus word, [22:21] lane,
+  //      [20] word end, [19] byte item, [KW_BITS-1:0] word
+  assign a_tag_o = {a_last, a_slot_q, a_i_q, a_addr_q[1:0], a_w_q[1:0], a_wend, a_byte_i,
+                    {(19-KW_BITS){1'b0}}, a_word};
 
   always @(posedge clk_i) begin
     if (!rst_ni || !run_i) begin
@@ -102,7 +140,7 @@ module ctnn_accel_load #(
       a_i_q <= 5'd0; a_rows_q <= 5'd0; a_w_q <= 16'd0;
       a_addr_q <= 32'd0; a_row_addr_q <= 32'd0; a_panel_q <= a_addr_i;
     end else if (!a_active_q) begin
-      if (!a_all_q && !a_full_o[a_slot_q] && !(a_free_i[a_slot_q])) begin
+      if (a_start) begin
         a_active_q <= 1'b1;
         a_i_q <= 5'd0;
         a_w_q <= 16'd0;
@@ -132,7 +170,7 @@ module ctnn_accel_load #(
         a_addr_q <= a_row_addr_q + {12'd0, lda_i};
       end else begin
         a_w_q <= a_w_q + 16'd1;
-        a_addr_q <= a_addr_q + 32'd4;
+        a_addr_q <= a_addr_q + (a_byte_i ? 32'd1 : 32'd4);
       end
     end
   end
@@ -141,32 +179,68 @@ module ctnn_accel_load #(
   reg        b_active_q, b_slot_q, b_all_q;
   reg [1:0]  b_phase_q;
   reg [15:0] b_blk_q, b_col0_q;
-  reg [15:0] b_c_q;               // parameter column in block
+  reg [15:0] b_c_q;               // parameter entry (column in block, or row)
   reg [15:0] b_k_q;               // B row
-  reg [15:0] b_q_q;               // word in B row (0 .. ceil(cols/4)-1)
+  reg [15:0] b_q_q;               // item in B row: word (dense) or column (conv)
   reg [15:0] b_cols_q;            // valid columns in block
   reg [31:0] b_addr_q, b_row_addr_q;
   wire [15:0] b_left = n_i - b_col0_q;
   wire [15:0] b_cols_now = (b_left >= NB16) ? NB16 : b_left;
-  wire [15:0] b_nbw = (b_cols_q + 16'd3) >> 2;
+  wire [15:0] b_nbw = conv_i ? b_cols_q : ((b_cols_q + 16'd3) >> 2);
   wire b_row_end = (b_q_q == b_nbw - 16'd1);
-  wire b_par_end = (b_c_q == b_cols_q - 16'd1);
+  wire [15:0] b_npar = row_params_i ? m_i : b_cols_q;
+  wire b_par_end = (b_c_q == b_npar - 16'd1);
   wire b_last = (b_phase_q == PH_B) && b_row_end && (b_k_q == k_i - 16'd1);
-  wire [1:0] b_first_phase = bias_en_i ? PH_BIAS : (per_channel_i ? PH_MULT : PH_B);
+  // row parameters are loaded with the first block only
+  wire b_params = (bias_en_i || per_channel_i) && (!row_params_i || b_blk_q == 16'd0);
+  wire [1:0] b_first_phase = !b_params ? PH_B : (bias_en_i ? PH_BIAS : PH_MULT);
   wire [1:0] b_after_bias = per_channel_i ? PH_MULT : PH_B;
   wire [31:0] b_col0_bytes = {16'd0, b_col0_q};
-  wire [31:0] b_col0_words = {14'd0, b_col0_q, 2'b00};
+  wire [31:0] b_col0_words = row_params_i ? 32'd0 : {14'd0, b_col0_q, 2'b00};
   // tile and bank of word q (q = tile * DIM/4 + bank)
-  wire [15:0] b_tile = b_q_q >> QB;
-  wire [3:0]  b_bank = b_q_q[3:0] & ((4'd1 << QB) - 4'd1);
-  wire [23:0] b_addr_b = ({23'd0, b_slot_q} << (TB + Log2KMax)) | ({8'd0, b_tile} << Log2KMax)
-                        | {8'd0, b_k_q};
-  wire [15:0] b_paddr = ({15'd0, b_slot_q} << $clog2(NB / 4)) | (b_c_q >> 2);
-  // tag: [31] last, [30] slot, [29:28] kind, [27:24] bank or lane, [23:0] address
-  assign b_valid_o = b_active_q && run_i;
-  assign b_req_addr_o = b_addr_q;
+  wire [15:0] b_wq = conv_i ? (b_q_q >> 2) : b_q_q;
+  wire [15:0] b_tile = b_wq >> QB;
+  wire [3:0]  b_bank = b_wq[3:0] & ((4'd1 << QB) - 4'd1);
+  wire [16:0] b_addr_b = ({16'd0, b_slot_q} << (TB + Log2KMax)) | ({1'd0, b_tile} << Log2KMax)
+                        | {1'd0, b_k_q};
+  wire [15:0] b_paddr = row_params_i ? (b_c_q >> 2)
+                                     : (({15'd0, b_slot_q} << $clog2(NB / 4)) | (b_c_q >> 2));
+
+  // implicit im2col walk: the column state (output pixel) and the row state (c, ky, kx)
+  reg [15:0] cv_ox_q, cvb_ox_q;                 // output x of the column, of the block start
+  reg signed [17:0] cv_x0_q, cvb_x0_q;          // ox * SW - PL
+  reg signed [17:0] cv_y0_q, cvb_y0_q;          // oy * SH - PT
+  reg [31:0] cv_y0w_q, cvb_y0w_q;               // (oy * SH - PT) * W, two's complement
+  reg [7:0]  cv_kx_q, cv_ky_q;
+  reg [31:0] cv_kyw_q, cv_chan_q;               // ky * W, c * CSTRIDE
+  wire signed [17:0] cv_iy = cv_y0_q + $signed({10'd0, cv_ky_q});
+  wire signed [17:0] cv_ix = cv_x0_q + $signed({10'd0, cv_kx_q});
+  wire cv_in = (cv_iy >= 18'sd0) && (cv_iy < $signed({2'd0, cv_h_i})) &&
+               (cv_ix >= 18'sd0) && (cv_ix < $signed({2'd0, cv_w_i}));
+  wire [31:0] cv_addr = b_addr_i + cv_chan_q + cv_kyw_q + cv_y0w_q + {{14{cv_ix[17]}}, cv_ix};
+  wire [31:0] cv_rel = cv_addr - RamBase;
+  wire b_gather = conv_i && b_phase_q == PH_B;
+  wire b_pad = b_gather && !cv_in;
+  wire b_oob = b_gather && cv_in && (cv_rel >= RamSize);
+  wire [31:0] b_byte_addr = !b_gather ? b_addr_q : (cv_in ? cv_addr : b_addr_i);
+  // the column after this one
+  wire cv_wrap = (cv_ox_q == cv_ow_i - 16'd1);
+  wire [15:0] cv_ox_n = cv_wrap ? 16'd0 : cv_ox_q + 16'd1;
+  wire signed [17:0] cv_x0_n = cv_wrap ? -$signed({10'd0, cv_pl_i}) : cv_x0_q + $signed({10'd0, cv_sw_i});
+  wire signed [17:0] cv_y0_n = cv_wrap ? cv_y0_q + $signed({10'd0, cv_sh_i}) : cv_y0_q;
+  wire [31:0] cv_y0w_n = cv_wrap ? cv_y0w_q + cv_shw_i : cv_y0w_q;
+  wire b_wend = !conv_i || b_q_q[1:0] == 2'd3 || b_row_end;
+
+  // tag: [31] last, [30] slot, [29:28] kind, [27:24] bank or lane, [23:0] address; B items
+  // also [23:22] byte in bus word, [21:20] lane, [19] word end, [18] padding, [17] byte item
+  assign b_start = !b_active_q && !b_all_q && !b_own_q[b_slot_q] && !b_pbusy_q[b_slot_q] &&
+                   !b_free_i[b_slot_q];
+  assign b_valid_o = b_active_q && run_i && !b_oob;
+  assign range_err_o = b_active_q && run_i && b_oob;
+  assign b_req_addr_o = {b_byte_addr[31:2], 2'b00};
   assign b_tag_o = (b_phase_q == PH_B)
-      ? {b_last, b_slot_q, PH_B, b_bank, b_addr_b}
+      ? {b_last, b_slot_q, PH_B, b_bank, b_byte_addr[1:0], b_q_q[1:0], b_wend, b_pad, conv_i,
+         b_addr_b}
       : {1'b0, b_slot_q, b_phase_q, 2'b00, b_c_q[1:0], 8'd0, b_paddr};
 
   always @(posedge clk_i) begin
@@ -174,8 +248,13 @@ module ctnn_accel_load #(
       b_active_q <= 1'b0; b_slot_q <= 1'b0; b_all_q <= 1'b0; b_phase_q <= PH_B;
       b_blk_q <= 16'd0; b_col0_q <= 16'd0; b_c_q <= 16'd0; b_k_q <= 16'd0; b_q_q <= 16'd0;
       b_cols_q <= 16'd0; b_addr_q <= 32'd0; b_row_addr_q <= 32'd0;
+      cv_ox_q <= 16'd0; cvb_ox_q <= 16'd0;
+      cv_x0_q <= -$signed({10'd0, cv_pl_i}); cvb_x0_q <= -$signed({10'd0, cv_pl_i});
+      cv_y0_q <= -$signed({10'd0, cv_pt_i}); cvb_y0_q <= -$signed({10'd0, cv_pt_i});
+      cv_y0w_q <= 32'd0 - cv_ptw_i; cvb_y0w_q <= 32'd0 - cv_ptw_i;
+      cv_kx_q <= 8'd0; cv_ky_q <= 8'd0; cv_kyw_q <= 32'd0; cv_chan_q <= 32'd0;
     end else if (!b_active_q) begin
-      if (!b_all_q && !b_full_o[b_slot_q] && !b_pbusy_q[b_slot_q] && !b_free_i[b_slot_q]) begin
+      if (b_start) begin
         b_active_q <= 1'b1;
         b_cols_q <= b_cols_now;
         b_phase_q <= b_first_phase;
@@ -205,21 +284,60 @@ module ctnn_accel_load #(
           b_c_q <= b_c_q + 16'd1;
           b_addr_q <= b_addr_q + 32'd4;
         end
-      end else if (b_last) begin
-        b_active_q <= 1'b0;
-        b_slot_q <= !b_slot_q;
-        b_blk_q <= b_blk_q + 16'd1;
-        b_col0_q <= b_col0_q + NB16;
-        if (b_blk_q == nblk_count_i - 16'd1) b_all_q <= 1'b1;
-      end else if (b_row_end) begin
-        b_q_q <= 16'd0;
-        b_k_q <= b_k_q + 16'd1;
-        b_row_addr_q <= b_row_addr_q + {12'd0, ldb_i};
-        b_addr_q <= b_row_addr_q + {12'd0, ldb_i};
       end else begin
-        b_q_q <= b_q_q + 16'd1;
-        b_addr_q <= b_addr_q + 32'd4;
+        // the im2col column walk: the next column, back to the block start at a row end, the
+        // next block's start after the block's last column
+        if (conv_i) begin
+          if (b_row_end && !b_last) begin
+            cv_ox_q <= cvb_ox_q; cv_x0_q <= cvb_x0_q; cv_y0_q <= cvb_y0_q; cv_y0w_q <= cvb_y0w_q;
+            if (cv_kx_q == cv_kw_i - 8'd1) begin
+              cv_kx_q <= 8'd0;
+              if (cv_ky_q == cv_kh_i - 8'd1) begin
+                cv_ky_q <= 8'd0;
+                cv_kyw_q <= 32'd0;
+                cv_chan_q <= cv_chan_q + {8'd0, cv_cstride_i};
+              end else begin
+                cv_ky_q <= cv_ky_q + 8'd1;
+                cv_kyw_q <= cv_kyw_q + {16'd0, cv_w_i};
+              end
+            end else begin
+              cv_kx_q <= cv_kx_q + 8'd1;
+            end
+          end else begin
+            cv_ox_q <= cv_ox_n; cv_x0_q <= cv_x0_n; cv_y0_q <= cv_y0_n; cv_y0w_q <= cv_y0w_n;
+          end
+          if (b_last) begin
+            cvb_ox_q <= cv_ox_n; cvb_x0_q <= cv_x0_n; cvb_y0_q <= cv_y0_n; cvb_y0w_q <= cv_y0w_n;
+            cv_kx_q <= 8'd0; cv_ky_q <= 8'd0; cv_kyw_q <= 32'd0; cv_chan_q <= 32'd0;
+          end
+        end
+        if (b_last) begin
+          b_active_q <= 1'b0;
+          b_slot_q <= !b_slot_q;
+          b_blk_q <= b_blk_q + 16'd1;
+          b_col0_q <= b_col0_q + NB16;
+          if (b_blk_q == nblk_count_i - 16'd1) b_all_q <= 1'b1;
+        end else if (b_row_end) begin
+          b_q_q <= 16'd0;
+          b_k_q <= b_k_q + 16'd1;
+          b_row_addr_q <= b_row_addr_q + {12'd0, ldb_i};
+          b_addr_q <= b_row_addr_q + {12'd0, ldb_i};
+        end else begin
+          b_q_q <= b_q_q + 16'd1;
+          b_addr_q <= b_addr_q + 32'd4;
+        end
       end
+    end
+  end
+
+  // slot ownership (see a_own_q)
+  always @(posedge clk_i) begin
+    if (!rst_ni || !run_i) begin
+      a_own_q <= 2'b00;
+      b_own_q <= 2'b00;
+    end else begin
+      a_own_q <= (a_own_q | (a_start ? (2'b01 << a_slot_q) : 2'b00)) & ~a_free_i;
+      b_own_q <= (b_own_q | (b_start ? (2'b01 << b_slot_q) : 2'b00)) & ~b_free_i;
     end
   end
 
@@ -231,6 +349,21 @@ module ctnn_accel_load #(
   wire r_b = r_valid_i && (r_stream_i == 2'd2);
   wire [1:0] r_kind = r_tag_i[29:28];
   wire signed [31:0] r_shift = r_rdata_i;
+  // byte items: the byte, the word assembled so far with it, whether the word is complete
+  wire        r_a_byte = r_tag_i[19];
+  wire        r_b_byte = r_kind == PH_B && r_tag_i[17];
+  wire [1:0]  r_boff = r_a ? r_tag_i[24:23] : r_tag_i[23:22];
+  wire [1:0]  r_lane = r_a ? r_tag_i[22:21] : r_tag_i[21:20];
+  wire        r_wend = r_a ? r_tag_i[20] : r_tag_i[19];
+  wire [7:0]  r_byte = (r_b && r_tag_i[18]) ? b_zp_i : r_rdata_i[8*r_boff +: 8];
+  reg  [31:0] asm_a_q, asm_b_q;
+  reg  [31:0] r_asm;
+  always @(*) begin
+    r_asm = r_a ? asm_a_q : asm_b_q;
+    r_asm[8*r_lane +: 8] = r_byte;
+  end
+  wire r_is_byte = (r_a && r_a_byte) || (r_b && r_b_byte);
+  wire r_write = !r_is_byte || r_wend;
 
   always @(posedge clk_i) begin
     if (!rst_ni || !run_i) begin
@@ -249,23 +382,28 @@ module ctnn_accel_load #(
       a_last_q <= 1'b0;
       b_last_q <= 1'b0;
       last_slot_q <= 1'b0;
+      asm_a_q <= 32'd0;
+      asm_b_q <= 32'd0;
     end else begin
-      a_we_o <= r_a ? (A_ONE << r_tag_i[29:25]) : {Dim{1'b0}};
+      if (r_a && r_a_byte) asm_a_q <= r_wend ? 32'd0 : r_asm;
+      if (r_b && r_b_byte) asm_b_q <= r_wend ? 32'd0 : r_asm;
+      a_we_o <= (r_a && r_write) ? (A_ONE << r_tag_i[29:25]) : {Dim{1'b0}};
       a_waddr_o <= {r_tag_i[30], r_tag_i[KW_BITS-1:0]};
-      b_we_o <= (r_b && r_kind == PH_B) ? (B_ONE << r_tag_i[27:24])
+      b_we_o <= (r_b && r_kind == PH_B && r_write) ? (B_ONE << r_tag_i[27:24])
                                         : {(Dim/4){1'b0}};
-      b_waddr_o <= r_tag_i[Log2KMax+TB:0];
+      b_waddr_o <= r_tag_i[Log2KMax+TB:0];   // Log2KMax + TB <= 16 (ctnn_accel checks)
       p_we_o <= (r_b && r_kind != PH_B) ? (4'b0001 << r_tag_i[25:24]) : 4'd0;
       p_kind_o <= r_kind;
       p_waddr_o <= r_tag_i[$clog2(NB/4):0];
-      wdata_o <= r_rdata_i;
+      wdata_o <= r_is_byte ? r_asm : r_rdata_i;
       shift_err_o <= r_b && r_kind == PH_SHIFT && (r_shift < -32'sd31 || r_shift > 32'sd30);
       a_last_q <= r_a && r_tag_i[31];
       b_last_q <= r_b && r_tag_i[31];
       last_slot_q <= r_tag_i[30];
       a_full_o <= (a_full_o | (a_last_q ? (2'b01 << last_slot_q) : 2'b00)) & ~a_free_i;
       b_full_o <= (b_full_o | (b_last_q ? (2'b01 << last_slot_q) : 2'b00)) & ~b_free_i;
-      b_pbusy_q <= (b_pbusy_q | (b_last_q ? (2'b01 << last_slot_q) : 2'b00)) & ~p_free_i;
+      // row parameters stay for the whole job: they never hold a B slot
+      b_pbusy_q <= (b_pbusy_q | ((b_last_q && !row_params_i) ? (2'b01 << last_slot_q) : 2'b00)) & ~p_free_i;
     end
   end
 endmodule

@@ -6,6 +6,7 @@
 
 module ctnn_accel_regs #(
   parameter integer Dim      = 8,
+  parameter integer NbTiles  = 8,
   parameter integer Log2KMax = 12
 ) (
   input  wire        clk_i,
@@ -22,7 +23,7 @@ module ctnn_accel_regs #(
   output reg         rsp_err_o,
   // to the controller
   output reg         start_o,        // CTRL.START written with 1
-  output reg  [3:0]  cfg_o,          // {BIAS_EN, PER_CHANNEL, RELU, OUT_RAW}
+  output reg  [5:0]  cfg_o,          // {ROW_PARAMS, CONV, BIAS_EN, PER_CHANNEL, RELU, OUT_RAW}
   output reg  [15:0] m_o,
   output reg  [15:0] n_o,
   output reg  [15:0] k_o,
@@ -39,6 +40,10 @@ module ctnn_accel_regs #(
   output reg  [15:0] clamp_o,        // {ACT_MAX, ACT_MIN}
   output reg  [31:0] mult_o,
   output reg  [7:0]  shift_o,
+  output reg  [31:0] conv_in_o,      // {W, H}
+  output reg  [23:0] conv_cstride_o,
+  output reg  [31:0] conv_kernel_o,  // {SW, SH, KW, KH}
+  output reg  [31:0] conv_out_o,     // {PL, PT, OUT_W}
   // from the controller
   input  wire        busy_i,
   input  wire        done_set_i,
@@ -52,6 +57,8 @@ module ctnn_accel_regs #(
 
   localparam [7:0] DIM8 = Dim[7:0];
   localparam [7:0] LOG2K8 = Log2KMax[7:0];
+  localparam integer NB = NbTiles * Dim;
+  localparam [11:0] NB12 = NB[11:0];
 
   reg       done_q, error_q;
   reg [3:0] cause_q;
@@ -74,6 +81,7 @@ module ctnn_accel_regs #(
         rdata[CTNN_ACCEL_HWCFG_DIM_MSB:CTNN_ACCEL_HWCFG_DIM_LSB] = DIM8;
         rdata[CTNN_ACCEL_HWCFG_LOG2_KMAX_MSB:CTNN_ACCEL_HWCFG_LOG2_KMAX_LSB] = LOG2K8;
         rdata[CTNN_ACCEL_HWCFG_BUS_BYTES_MSB:CTNN_ACCEL_HWCFG_BUS_BYTES_LSB] = 4'd4;
+        rdata[CTNN_ACCEL_HWCFG_BLOCK_COLS_MSB:CTNN_ACCEL_HWCFG_BLOCK_COLS_LSB] = NB12;
         writable = 1'b0;
       end
       CTNN_ACCEL_CTRL_OFFSET: rdata = 32'd0;  // write only
@@ -95,6 +103,8 @@ module ctnn_accel_regs #(
         rdata[CTNN_ACCEL_CFG_RELU_LSB] = cfg_o[1];
         rdata[CTNN_ACCEL_CFG_PER_CHANNEL_LSB] = cfg_o[2];
         rdata[CTNN_ACCEL_CFG_BIAS_EN_LSB] = cfg_o[3];
+        rdata[CTNN_ACCEL_CFG_CONV_LSB] = cfg_o[4];
+        rdata[CTNN_ACCEL_CFG_ROW_PARAMS_LSB] = cfg_o[5];
       end
       CTNN_ACCEL_M_OFFSET: rdata[CTNN_ACCEL_M_VALUE_MSB:CTNN_ACCEL_M_VALUE_LSB] = m_o;
       CTNN_ACCEL_N_OFFSET: rdata[CTNN_ACCEL_N_VALUE_MSB:CTNN_ACCEL_N_VALUE_LSB] = n_o;
@@ -119,6 +129,23 @@ module ctnn_accel_regs #(
       end
       CTNN_ACCEL_MULT_OFFSET: rdata = mult_o;
       CTNN_ACCEL_SHIFT_OFFSET: rdata[CTNN_ACCEL_SHIFT_VALUE_MSB:CTNN_ACCEL_SHIFT_VALUE_LSB] = shift_o;
+      CTNN_ACCEL_CONV_IN_OFFSET: begin
+        rdata[CTNN_ACCEL_CONV_IN_H_MSB:CTNN_ACCEL_CONV_IN_H_LSB] = conv_in_o[15:0];
+        rdata[CTNN_ACCEL_CONV_IN_W_MSB:CTNN_ACCEL_CONV_IN_W_LSB] = conv_in_o[31:16];
+      end
+      CTNN_ACCEL_CONV_CSTRIDE_OFFSET:
+        rdata[CTNN_ACCEL_CONV_CSTRIDE_VALUE_MSB:CTNN_ACCEL_CONV_CSTRIDE_VALUE_LSB] = conv_cstride_o;
+      CTNN_ACCEL_CONV_KERNEL_OFFSET: begin
+        rdata[CTNN_ACCEL_CONV_KERNEL_KH_MSB:CTNN_ACCEL_CONV_KERNEL_KH_LSB] = conv_kernel_o[7:0];
+        rdata[CTNN_ACCEL_CONV_KERNEL_KW_MSB:CTNN_ACCEL_CONV_KERNEL_KW_LSB] = conv_kernel_o[15:8];
+        rdata[CTNN_ACCEL_CONV_KERNEL_SH_MSB:CTNN_ACCEL_CONV_KERNEL_SH_LSB] = conv_kernel_o[23:16];
+        rdata[CTNN_ACCEL_CONV_KERNEL_SW_MSB:CTNN_ACCEL_CONV_KERNEL_SW_LSB] = conv_kernel_o[31:24];
+      end
+      CTNN_ACCEL_CONV_OUT_OFFSET: begin
+        rdata[CTNN_ACCEL_CONV_OUT_OUT_W_MSB:CTNN_ACCEL_CONV_OUT_OUT_W_LSB] = conv_out_o[15:0];
+        rdata[CTNN_ACCEL_CONV_OUT_PT_MSB:CTNN_ACCEL_CONV_OUT_PT_LSB] = conv_out_o[23:16];
+        rdata[CTNN_ACCEL_CONV_OUT_PL_MSB:CTNN_ACCEL_CONV_OUT_PL_LSB] = conv_out_o[31:24];
+      end
       CTNN_ACCEL_CYCLES_OFFSET: begin rdata = cycles_i; writable = 1'b0; end
       CTNN_ACCEL_MACS_OFFSET: begin rdata = macs_i; writable = 1'b0; end
       default: begin known = 1'b0; writable = 1'b0; end
@@ -139,7 +166,11 @@ module ctnn_accel_regs #(
       error_q <= 1'b0;
       cause_q <= 4'd0;
       irq_en_q <= CTNN_ACCEL_IRQ_EN_RESET[1:0];
-      cfg_o <= CTNN_ACCEL_CFG_RESET[3:0];
+      cfg_o <= CTNN_ACCEL_CFG_RESET[5:0];
+      conv_in_o <= CTNN_ACCEL_CONV_IN_RESET;
+      conv_cstride_o <= CTNN_ACCEL_CONV_CSTRIDE_RESET[23:0];
+      conv_kernel_o <= CTNN_ACCEL_CONV_KERNEL_RESET;
+      conv_out_o <= CTNN_ACCEL_CONV_OUT_RESET;
       m_o <= 16'd0; n_o <= 16'd0; k_o <= 16'd0;
       a_addr_o <= 32'd0; b_addr_o <= 32'd0; c_addr_o <= 32'd0;
       bias_addr_o <= 32'd0; mult_addr_o <= 32'd0; shift_addr_o <= 32'd0;
@@ -165,7 +196,8 @@ module ctnn_accel_regs #(
           CTNN_ACCEL_IRQ_EN_OFFSET:
             irq_en_q <= {d[CTNN_ACCEL_IRQ_EN_ERROR_LSB], d[CTNN_ACCEL_IRQ_EN_DONE_LSB]};
           CTNN_ACCEL_CFG_OFFSET:
-            cfg_o <= {d[CTNN_ACCEL_CFG_BIAS_EN_LSB], d[CTNN_ACCEL_CFG_PER_CHANNEL_LSB],
+            cfg_o <= {d[CTNN_ACCEL_CFG_ROW_PARAMS_LSB], d[CTNN_ACCEL_CFG_CONV_LSB],
+                      d[CTNN_ACCEL_CFG_BIAS_EN_LSB], d[CTNN_ACCEL_CFG_PER_CHANNEL_LSB],
                       d[CTNN_ACCEL_CFG_RELU_LSB], d[CTNN_ACCEL_CFG_OUT_RAW_LSB]};
           CTNN_ACCEL_M_OFFSET: m_o <= d[CTNN_ACCEL_M_VALUE_MSB:CTNN_ACCEL_M_VALUE_LSB];
           CTNN_ACCEL_N_OFFSET: n_o <= d[CTNN_ACCEL_N_VALUE_MSB:CTNN_ACCEL_N_VALUE_LSB];
@@ -188,6 +220,11 @@ module ctnn_accel_regs #(
                         d[CTNN_ACCEL_CLAMP_ACT_MIN_MSB:CTNN_ACCEL_CLAMP_ACT_MIN_LSB]};
           CTNN_ACCEL_MULT_OFFSET: mult_o <= d;
           CTNN_ACCEL_SHIFT_OFFSET: shift_o <= d[CTNN_ACCEL_SHIFT_VALUE_MSB:CTNN_ACCEL_SHIFT_VALUE_LSB];
+          CTNN_ACCEL_CONV_IN_OFFSET: conv_in_o <= d;
+          CTNN_ACCEL_CONV_CSTRIDE_OFFSET:
+            conv_cstride_o <= d[CTNN_ACCEL_CONV_CSTRIDE_VALUE_MSB:CTNN_ACCEL_CONV_CSTRIDE_VALUE_LSB];
+          CTNN_ACCEL_CONV_KERNEL_OFFSET: conv_kernel_o <= d;
+          CTNN_ACCEL_CONV_OUT_OFFSET: conv_out_o <= d;
           default: ;
         endcase
       end

@@ -15,13 +15,15 @@ localparam integer CTNN_ACCEL_ID_MAGIC_MSB = 31;
 
 // HWCFG: Build parameters of this instance
 localparam [11:0] CTNN_ACCEL_HWCFG_OFFSET = 12'h004;
-localparam [31:0] CTNN_ACCEL_HWCFG_RESET = 32'h00040c08;
+localparam [31:0] CTNN_ACCEL_HWCFG_RESET = 32'h04040c08;
 localparam integer CTNN_ACCEL_HWCFG_DIM_LSB = 0;  // ro, bits 7:0
 localparam integer CTNN_ACCEL_HWCFG_DIM_MSB = 7;
 localparam integer CTNN_ACCEL_HWCFG_LOG2_KMAX_LSB = 8;  // ro, bits 15:8
 localparam integer CTNN_ACCEL_HWCFG_LOG2_KMAX_MSB = 15;
 localparam integer CTNN_ACCEL_HWCFG_BUS_BYTES_LSB = 16;  // ro, bits 19:16
 localparam integer CTNN_ACCEL_HWCFG_BUS_BYTES_MSB = 19;
+localparam integer CTNN_ACCEL_HWCFG_BLOCK_COLS_LSB = 20;  // ro, bits 31:20
+localparam integer CTNN_ACCEL_HWCFG_BLOCK_COLS_MSB = 31;
 
 // CTRL: Command
 localparam [11:0] CTNN_ACCEL_CTRL_OFFSET = 12'h008;
@@ -64,6 +66,10 @@ localparam integer CTNN_ACCEL_CFG_PER_CHANNEL_LSB = 2;  // rw, bits 2:2
 localparam integer CTNN_ACCEL_CFG_PER_CHANNEL_MSB = 2;
 localparam integer CTNN_ACCEL_CFG_BIAS_EN_LSB = 3;  // rw, bits 3:3
 localparam integer CTNN_ACCEL_CFG_BIAS_EN_MSB = 3;
+localparam integer CTNN_ACCEL_CFG_CONV_LSB = 4;  // rw, bits 4:4
+localparam integer CTNN_ACCEL_CFG_CONV_MSB = 4;
+localparam integer CTNN_ACCEL_CFG_ROW_PARAMS_LSB = 5;  // rw, bits 5:5
+localparam integer CTNN_ACCEL_CFG_ROW_PARAMS_MSB = 5;
 
 // M: Rows of A and C
 localparam [11:0] CTNN_ACCEL_M_OFFSET = 12'h01c;
@@ -178,3 +184,39 @@ localparam [11:0] CTNN_ACCEL_MACS_OFFSET = 12'h060;
 localparam [31:0] CTNN_ACCEL_MACS_RESET = 32'h00000000;
 localparam integer CTNN_ACCEL_MACS_VALUE_LSB = 0;  // ro, bits 31:0
 localparam integer CTNN_ACCEL_MACS_VALUE_MSB = 31;
+
+// CONV_IN: CFG.CONV: height and width of the input tensor
+localparam [11:0] CTNN_ACCEL_CONV_IN_OFFSET = 12'h064;
+localparam [31:0] CTNN_ACCEL_CONV_IN_RESET = 32'h00000000;
+localparam integer CTNN_ACCEL_CONV_IN_H_LSB = 0;  // rw, bits 15:0
+localparam integer CTNN_ACCEL_CONV_IN_H_MSB = 15;
+localparam integer CTNN_ACCEL_CONV_IN_W_LSB = 16;  // rw, bits 31:16
+localparam integer CTNN_ACCEL_CONV_IN_W_MSB = 31;
+
+// CONV_CSTRIDE: CFG.CONV: bytes from one input channel to the next (H x W for a dense CHW tensor)
+localparam [11:0] CTNN_ACCEL_CONV_CSTRIDE_OFFSET = 12'h068;
+localparam [31:0] CTNN_ACCEL_CONV_CSTRIDE_RESET = 32'h00000000;
+localparam integer CTNN_ACCEL_CONV_CSTRIDE_VALUE_LSB = 0;  // rw, bits 23:0
+localparam integer CTNN_ACCEL_CONV_CSTRIDE_VALUE_MSB = 23;
+
+// CONV_KERNEL: CFG.CONV: kernel size and stride
+localparam [11:0] CTNN_ACCEL_CONV_KERNEL_OFFSET = 12'h06c;
+localparam [31:0] CTNN_ACCEL_CONV_KERNEL_RESET = 32'h01010101;
+localparam integer CTNN_ACCEL_CONV_KERNEL_KH_LSB = 0;  // rw, bits 7:0
+localparam integer CTNN_ACCEL_CONV_KERNEL_KH_MSB = 7;
+localparam integer CTNN_ACCEL_CONV_KERNEL_KW_LSB = 8;  // rw, bits 15:8
+localparam integer CTNN_ACCEL_CONV_KERNEL_KW_MSB = 15;
+localparam integer CTNN_ACCEL_CONV_KERNEL_SH_LSB = 16;  // rw, bits 23:16
+localparam integer CTNN_ACCEL_CONV_KERNEL_SH_MSB = 23;
+localparam integer CTNN_ACCEL_CONV_KERNEL_SW_LSB = 24;  // rw, bits 31:24
+localparam integer CTNN_ACCEL_CONV_KERNEL_SW_MSB = 31;
+
+// CONV_OUT: CFG.CONV: output width and the top and left padding
+localparam [11:0] CTNN_ACCEL_CONV_OUT_OFFSET = 12'h070;
+localparam [31:0] CTNN_ACCEL_CONV_OUT_RESET = 32'h00000000;
+localparam integer CTNN_ACCEL_CONV_OUT_OUT_W_LSB = 0;  // rw, bits 15:0
+localparam integer CTNN_ACCEL_CONV_OUT_OUT_W_MSB = 15;
+localparam integer CTNN_ACCEL_CONV_OUT_PT_LSB = 16;  // rw, bits 23:16
+localparam integer CTNN_ACCEL_CONV_OUT_PT_MSB = 23;
+localparam integer CTNN_ACCEL_CONV_OUT_PL_LSB = 24;  // rw, bits 31:24
+localparam integer CTNN_ACCEL_CONV_OUT_PL_MSB = 31;

@@ -3,8 +3,11 @@
 //
 //   int8 out: word g of a row = columns col0+4g .. col0+4g+3, wstrb masks columns >= N
 //   int32 out (OUT_RAW): one word per column, acc + bias
+//   int8 out to an unaligned C (C_ADDR or LDC not a multiple of 4): one byte write per column
 // Rows >= M are dropped. Per-channel bias, multiplier and shift come from the parameter RAMs
-// (written by ctnn_accel_load, slot per N block); the last row of a block frees its slot.
+// (written by ctnn_accel_load, slot per N block); the last row of a block frees its slot. With
+// row parameters (CFG.ROW_PARAMS) entry r sits at address r / 4 of lane r % 4 for the whole job
+// and every column of row r uses it.
 `default_nettype none
 
 module ctnn_accel_store #(
@@ -18,6 +21,8 @@ module ctnn_accel_store #(
   input  wire [15:0]       m_i,
   input  wire [15:0]       n_i,
   input  wire              raw_i,
+  input  wire              c_byte_i,      // int8 C written one byte per request
+  input  wire              row_params_i,
   input  wire              bias_en_i,
   input  wire              per_channel_i,
   input  wire [31:0]       mult_i,
@@ -78,7 +83,8 @@ module ctnn_accel_store #(
   reg  [15:0] g_q;
   wire [15:0] cols_left = n_i - h_col0;
   wire [15:0] cols_v = (cols_left >= DIM16) ? DIM16 : cols_left;
-  wire [15:0] groups = raw_i ? cols_v : ((cols_v + 16'd3) >> 2);
+  wire        single = raw_i || c_byte_i;                    // one column per item
+  wire [15:0] groups = single ? cols_v : ((cols_v + 16'd3) >> 2);
   wire        row_ok = h_row < m_i;
 
   wire        v3;              // last pipeline stage holds a request
@@ -88,9 +94,10 @@ module ctnn_accel_store #(
   wire        pop = row_done && en;
 
   // lanes of this item
-  wire [15:0] col_first = raw_i ? g_q : (g_q << 2);         // column inside the tile
+  wire [15:0] col_first = single ? g_q : (g_q << 2);         // column inside the tile
   wire [15:0] pcol = h_coloff + col_first;                   // column inside the block
-  wire [PW-1:0] p_raddr = {h_pslot, pcol[PW:2]};
+  wire [PW-1:0] p_raddr = row_params_i ? h_row[PW+1:2] : {h_pslot, pcol[PW:2]};
+  wire [1:0]  p_lane = row_params_i ? h_row[1:0] : pcol[1:0];
   reg  [127:0] lanes;
   reg  [3:0]   strb;
   reg  [15:0]  lcol;
@@ -101,12 +108,16 @@ module ctnn_accel_store #(
       lanes[32*l +: 32] = h_data[32*(lcol % DIM16) +: 32];
       strb[l] = (h_col0 + lcol) < n_i;
     end
-    if (raw_i) begin
+    if (single) begin
       lanes[127:32] = 96'd0;
       strb = 4'hF;
     end
   end
-  wire [31:0] addr = raw_i ? h_caddr + {14'd0, h_col0 + g_q, 2'b00} : h_caddr + {16'd0, h_col0} + {14'd0, g_q, 2'b00};
+  wire [31:0] byte_addr = h_caddr + {16'd0, h_col0} + {16'd0, g_q};
+  wire [31:0] addr = raw_i ? h_caddr + {14'd0, h_col0 + g_q, 2'b00}
+                   : c_byte_i ? {byte_addr[31:2], 2'b00}
+                   : h_caddr + {16'd0, h_col0} + {14'd0, g_q, 2'b00};
+  wire [3:0]  strb_item = c_byte_i ? (4'b0001 << byte_addr[1:0]) : strb;
 
   always @(posedge clk_i) begin
     if (!rst_ni || !run_i) begin
@@ -171,14 +182,16 @@ module ctnn_accel_store #(
 
   generate
     for (gl = 0; gl < 4; gl = gl + 1) begin : g_rq
-      wire [31:0] x = acc1_q[32*gl +: 32] + (bias_en_i ? bias_rd[32*gl +: 32] : 32'd0);
+      // the parameters of this lane's column, or of the item's only column / the row
+      wire [1:0]  pl = (single || row_params_i) ? lane1 : gl[1:0];
+      wire [31:0] x = acc1_q[32*gl +: 32] + (bias_en_i ? bias_rd[32*pl +: 32] : 32'd0);
       ctnn_accel_requant u_rq (
         .clk_i   (clk_i),
         .rst_ni  (rst_ni),
         .en_i    (en),
         .x_i     (x),
-        .mult_i  (per_channel_i ? mult_rd[32*gl +: 32] : mult_i),
-        .shift_i (per_channel_i ? shift_rd[32*gl +: 8] : shift_i),
+        .mult_i  (per_channel_i ? mult_rd[32*pl +: 32] : mult_i),
+        .shift_i (per_channel_i ? shift_rd[32*pl +: 8] : shift_i),
         .out_zp_i(out_zp_i),
         .lo_i    (lo_i),
         .hi_i    (hi_i),
@@ -197,9 +210,9 @@ module ctnn_accel_store #(
     end else if (en) begin
       v1_q <= issue;
       acc1_q <= lanes;
-      lane1_q <= pcol[1:0];
+      lane1_q <= p_lane;
       addr1_q <= addr;
-      strb1_q <= strb;
+      strb1_q <= strb_item;
       v2_q <= v1_q; addr2_q <= addr1_q; strb2_q <= strb1_q; raw2_q <= raw_val;
       v3_q <= v2_q; addr3_q <= addr2_q; strb3_q <= strb2_q; raw3_q <= raw2_q;
       v4_q <= v3_q; addr4_q <= addr3_q; strb4_q <= strb3_q; raw4_q <= raw3_q;
@@ -209,7 +222,7 @@ module ctnn_accel_store #(
   assign v3 = v4_q;
   assign w_valid_o = v4_q;
   assign w_addr_o = addr4_q;
-  assign w_data_o = raw_i ? raw4_q : y_word;
+  assign w_data_o = raw_i ? raw4_q : (c_byte_i ? {4{y_word[7:0]}} : y_word);
   assign w_strb_o = strb4_q;
   assign idle_o = !nonempty && !v1_q && !v2_q && !v3_q && !v4_q;
 endmodule

@@ -155,6 +155,9 @@ struct gemm_job {
   int32_t a_zp = 0, b_zp = 0, out_zp = 0, act_min = -128, act_max = 127;
   int32_t multiplier = 1 << 30, shift_amount = 0;
   bool raw = false, relu = false, per_channel = false, bias_en = false;
+  bool row_params = false;  ///< bias, multiplier, shift per row of C (M entries)
+  bool conv = false;        ///< B = implicit im2col of the CHW tensor at b (geometry below)
+  uint32_t h = 0, w = 0, cstride = 0, kh = 1, kw = 1, sh = 1, sw = 1, ow = 0, pt = 0, pl = 0;
 };
 
 /// @brief Programs the registers of a job through ctnn::mmio (the typed driver layer).
@@ -164,7 +167,11 @@ inline void program(const gemm_job& j) {
   using B = sim_bus;
   auto u = [](int32_t v) { return static_cast<uint32_t>(v); };
   write<B>(a::cfg::out_raw{j.raw}, a::cfg::relu{j.relu}, a::cfg::per_channel{j.per_channel},
-           a::cfg::bias_en{j.bias_en});
+           a::cfg::bias_en{j.bias_en}, a::cfg::conv{j.conv}, a::cfg::row_params{j.row_params});
+  write<B>(a::conv_in::h{j.h}, a::conv_in::w{j.w});
+  write<B>(a::conv_cstride::value{j.cstride});
+  write<B>(a::conv_kernel::kh{j.kh}, a::conv_kernel::kw{j.kw}, a::conv_kernel::sh{j.sh}, a::conv_kernel::sw{j.sw});
+  write<B>(a::conv_out::out_w{j.ow}, a::conv_out::pt{j.pt}, a::conv_out::pl{j.pl});
   write<B>(a::m::value{u(j.M)});
   write<B>(a::n::value{u(j.N)});
   write<B>(a::k::value{u(j.K)});

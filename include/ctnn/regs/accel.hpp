@@ -25,7 +25,7 @@ struct id : mmio::reg<id, "accel.ID", base + 0x000u, 0xc7aa0001u> {
 };
 
 /// @brief HWCFG (+0x004): Build parameters of this instance
-struct hwcfg : mmio::reg<hwcfg, "accel.HWCFG", base + 0x004u, 0x00040c08u> {
+struct hwcfg : mmio::reg<hwcfg, "accel.HWCFG", base + 0x004u, 0x04040c08u> {
   /// DIM [7:0] ro, reset 0x8: PE array is DIM x DIM (RTL parameter Dim, 8 by default)
   struct dim : mmio::field<hwcfg, dim, "accel.HWCFG.DIM", 7, 0, mmio::access::ro, 0x8u> {
     using field::field;
@@ -38,7 +38,11 @@ struct hwcfg : mmio::reg<hwcfg, "accel.HWCFG", base + 0x004u, 0x00040c08u> {
   struct bus_bytes : mmio::field<hwcfg, bus_bytes, "accel.HWCFG.BUS_BYTES", 19, 16, mmio::access::ro, 0x4u> {
     using field::field;
   };
-  using fields = mmio::field_list<dim, log2_kmax, bus_bytes>;
+  /// BLOCK_COLS [31:20] ro, reset 0x40: Columns of a B block (RTL NbTiles x DIM); CFG.ROW_PARAMS holds at most 2 x BLOCK_COLS rows
+  struct block_cols : mmio::field<hwcfg, block_cols, "accel.HWCFG.BLOCK_COLS", 31, 20, mmio::access::ro, 0x40u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<dim, log2_kmax, bus_bytes, block_cols>;
 };
 
 /// @brief CTRL (+0x008): Command
@@ -69,7 +73,7 @@ struct status : mmio::reg<status, "accel.STATUS", base + 0x00cu, 0x00000000u> {
 
 /// @brief ERR_CAUSE (+0x010): Why the last job stopped; cleared by a new start
 struct err_cause : mmio::reg<err_cause, "accel.ERR_CAUSE", base + 0x010u, 0x00000000u> {
-  /// CODE [3:0] ro, reset 0x0: 0 none, 1 ZERO_SIZE (M, N or K is 0), 2 START_BUSY, 3 ADDR_RANGE (a DMA address outside RAM), 4 ALIGN (address or stride not a multiple of 4, or a stride shorter than a row), 5 BUS_ERR (error response), 6 K_TOO_BIG (K above 2^LOG2_KMAX), 7 BAD_SHIFT (per-tensor shift outside [-31, 30])
+  /// CODE [3:0] ro, reset 0x0: 0 none, 1 ZERO_SIZE (M, N or K is 0), 2 START_BUSY, 3 ADDR_RANGE (a DMA address outside RAM, checked before the job for A, C and the vectors, and per access for the implicit im2col B), 4 ALIGN (B, C, a vector or LDB, LDC not a multiple of 4, or a stride shorter than a row; A may have any alignment), 5 BUS_ERR (error response), 6 K_TOO_BIG (K above 2^LOG2_KMAX), 7 BAD_SHIFT (shift outside [-31, 30]), 8 ROWS (CFG.ROW_PARAMS with M above 2 x HWCFG.BLOCK_COLS), 9 CONV_GEOM (CFG.CONV with a zero kernel, stride or output width, or H or W zero)
   struct code : mmio::field<err_cause, code, "accel.ERR_CAUSE.CODE", 3, 0, mmio::access::ro, 0x0u> {
     using field::field;
   };
@@ -107,7 +111,15 @@ struct cfg : mmio::reg<cfg, "accel.CFG", base + 0x018u, 0x00000000u> {
   struct bias_en : mmio::field<cfg, bias_en, "accel.CFG.BIAS_EN", 3, 3, mmio::access::rw, 0x0u> {
     using field::field;
   };
-  using fields = mmio::field_list<out_raw, relu, per_channel, bias_en>;
+  /// CONV [4:4] rw, reset 0x0: B is the implicit im2col matrix of the CHW int8 tensor at B_ADDR (any alignment; geometry in CONV_*; LDB unused): B[k][n] = x[c][oy*SH+ky-PT][ox*SW+kx-PL] with k = (c*KH + ky)*KW + kx and n = oy*OUT_W + ox; a position in the padding reads B_ZP
+  struct conv : mmio::field<cfg, conv, "accel.CFG.CONV", 4, 4, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  /// ROW_PARAMS [5:5] rw, reset 0x0: The bias, multiplier and shift vectors have one entry per row of C (M entries, M at most 2 x HWCFG.BLOCK_COLS) instead of one per column
+  struct row_params : mmio::field<cfg, row_params, "accel.CFG.ROW_PARAMS", 5, 5, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<out_raw, relu, per_channel, bias_en, conv, row_params>;
 };
 
 /// @brief M (+0x01c): Rows of A and C
@@ -282,6 +294,66 @@ struct macs : mmio::reg<macs, "accel.MACS", base + 0x060u, 0x00000000u> {
     using field::field;
   };
   using fields = mmio::field_list<value>;
+};
+
+/// @brief CONV_IN (+0x064): CFG.CONV: height and width of the input tensor
+struct conv_in : mmio::reg<conv_in, "accel.CONV_IN", base + 0x064u, 0x00000000u> {
+  /// H [15:0] rw, reset 0x0: Input height
+  struct h : mmio::field<conv_in, h, "accel.CONV_IN.H", 15, 0, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  /// W [31:16] rw, reset 0x0: Input width
+  struct w : mmio::field<conv_in, w, "accel.CONV_IN.W", 31, 16, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<h, w>;
+};
+
+/// @brief CONV_CSTRIDE (+0x068): CFG.CONV: bytes from one input channel to the next (H x W for a dense CHW tensor)
+struct conv_cstride : mmio::reg<conv_cstride, "accel.CONV_CSTRIDE", base + 0x068u, 0x00000000u> {
+  /// VALUE [23:0] rw, reset 0x0: bytes
+  struct value : mmio::field<conv_cstride, value, "accel.CONV_CSTRIDE.VALUE", 23, 0, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<value>;
+};
+
+/// @brief CONV_KERNEL (+0x06c): CFG.CONV: kernel size and stride
+struct conv_kernel : mmio::reg<conv_kernel, "accel.CONV_KERNEL", base + 0x06cu, 0x01010101u> {
+  /// KH [7:0] rw, reset 0x1: Kernel height
+  struct kh : mmio::field<conv_kernel, kh, "accel.CONV_KERNEL.KH", 7, 0, mmio::access::rw, 0x1u> {
+    using field::field;
+  };
+  /// KW [15:8] rw, reset 0x1: Kernel width
+  struct kw : mmio::field<conv_kernel, kw, "accel.CONV_KERNEL.KW", 15, 8, mmio::access::rw, 0x1u> {
+    using field::field;
+  };
+  /// SH [23:16] rw, reset 0x1: Vertical stride
+  struct sh : mmio::field<conv_kernel, sh, "accel.CONV_KERNEL.SH", 23, 16, mmio::access::rw, 0x1u> {
+    using field::field;
+  };
+  /// SW [31:24] rw, reset 0x1: Horizontal stride
+  struct sw : mmio::field<conv_kernel, sw, "accel.CONV_KERNEL.SW", 31, 24, mmio::access::rw, 0x1u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<kh, kw, sh, sw>;
+};
+
+/// @brief CONV_OUT (+0x070): CFG.CONV: output width and the top and left padding
+struct conv_out : mmio::reg<conv_out, "accel.CONV_OUT", base + 0x070u, 0x00000000u> {
+  /// OUT_W [15:0] rw, reset 0x0: Output width: column n of B is output pixel (n / OUT_W, n % OUT_W)
+  struct out_w : mmio::field<conv_out, out_w, "accel.CONV_OUT.OUT_W", 15, 0, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  /// PT [23:16] rw, reset 0x0: Top padding
+  struct pt : mmio::field<conv_out, pt, "accel.CONV_OUT.PT", 23, 16, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  /// PL [31:24] rw, reset 0x0: Left padding
+  struct pl : mmio::field<conv_out, pl, "accel.CONV_OUT.PL", 31, 24, mmio::access::rw, 0x0u> {
+    using field::field;
+  };
+  using fields = mmio::field_list<out_w, pt, pl>;
 };
 
 }  // namespace ctnn::regs::accel
