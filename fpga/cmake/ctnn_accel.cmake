@@ -20,6 +20,14 @@ if(CTNN_VERILATOR)
                    ${CMAKE_CURRENT_SOURCE_DIR}/lint/accel.vlt ${CTNN_ACCEL_RTL}
                    --top-module ctnn_accel -GDim=16 -GTileDim=2)
   set_tests_properties(accel.lint accel.lint_dim16_tile2 PROPERTIES LABELS "accel;lint")
+  # Every array size of the supported range elaborates lint-clean (DIM 8 and 16 are above).
+  foreach(dim 4 5 6 7 9 10 11 12 13 14 15)
+    add_test(NAME accel.lint_dim${dim}
+             COMMAND ${CTNN_VERILATOR} --lint-only -Wall -I${CTNN_FPGA_RTL}
+                     ${CMAKE_CURRENT_SOURCE_DIR}/lint/accel.vlt ${CTNN_ACCEL_RTL}
+                     --top-module ctnn_accel -GDim=${dim})
+    set_tests_properties(accel.lint_dim${dim} PROPERTIES LABELS "accel;lint")
+  endforeach()
 endif()
 
 find_package(verilator HINTS $ENV{VERILATOR_ROOT} /usr/share/verilator)
@@ -66,7 +74,7 @@ if(verilator_FOUND)
   set_tests_properties(accel.bench_smoke PROPERTIES LABELS "accel")
 
   # The array sizes at both ends of the supported range, with fewer random GEMMs.
-  option(CTNN_ACCEL_ALL_DIMS "Also verify DIM = 4 and DIM = 16 (TileDim = 2) models" ON)
+  option(CTNN_ACCEL_ALL_DIMS "Also verify DIM = 4, 5, 12 (TileDim = 3) and 16 (TileDim = 2) models" ON)
   if(CTNN_ACCEL_ALL_DIMS)
     ctnn_accel_verilated(_dim4 4 1)
     ctnn_accel_tb_target(ctnn-accel-tb-dim4 ${CMAKE_CURRENT_SOURCE_DIR}/tb/accel_tb.cpp _dim4 4)
@@ -74,8 +82,15 @@ if(verilator_FOUND)
     ctnn_accel_verilated(_dim16 16 2)
     ctnn_accel_tb_target(ctnn-accel-tb-dim16 ${CMAKE_CURRENT_SOURCE_DIR}/tb/accel_tb.cpp _dim16 16)
     add_test(NAME accel.verilator_dim16_tile2 COMMAND ctnn-accel-tb-dim16 1000 16)
-    set_tests_properties(accel.verilator_dim4 accel.verilator_dim16_tile2
-                         PROPERTIES LABELS "accel" TIMEOUT 900)
+    # sizes that are not powers of two: 5 (B rows and int8 C by bytes), 12 with 3x3-PE tiles
+    ctnn_accel_verilated(_dim5 5 1)
+    ctnn_accel_tb_target(ctnn-accel-tb-dim5 ${CMAKE_CURRENT_SOURCE_DIR}/tb/accel_tb.cpp _dim5 5)
+    add_test(NAME accel.verilator_dim5 COMMAND ctnn-accel-tb-dim5 1000 5)
+    ctnn_accel_verilated(_dim12 12 3)
+    ctnn_accel_tb_target(ctnn-accel-tb-dim12 ${CMAKE_CURRENT_SOURCE_DIR}/tb/accel_tb.cpp _dim12 12)
+    add_test(NAME accel.verilator_dim12_tile3 COMMAND ctnn-accel-tb-dim12 1000 12)
+    set_tests_properties(accel.verilator_dim4 accel.verilator_dim16_tile2 accel.verilator_dim5
+                         accel.verilator_dim12_tile3 PROPERTIES LABELS "accel" TIMEOUT 900)
   endif()
 else()
   message(WARNING "Verilator's CMake package not found: the accelerator model and tests are skipped")

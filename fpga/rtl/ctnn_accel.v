@@ -11,7 +11,9 @@
 // cause in ERR_CAUSE: 1 zero size, 2 start while busy, 3 DMA range outside RAM, 4 unaligned
 // address or stride (or a stride shorter than a row), 5 bus error response, 6 K above 2^Log2KMax,
 // 7 shift outside [-31, 30], 8 row parameters for more than 2 x NB rows, 9 a convolution
-// geometry with a zero. Dim must be a power of two from 4 to 16.
+// geometry with a zero. Dim is any value from 4 to 16; when it is not a multiple of 4 the B
+// rows are read one byte per request and int8 C is written one byte per column (the tiles'
+// columns do not start on bus words), so such arrays are correct but slower per PE.
 //
 // CFG.CONV makes B the implicit im2col of a CHW tensor (ctnn_accel_load gathers it byte by byte),
 // so a convolution is one job: A = OIHW weights (M = out channels), C = the CHW output, with
@@ -53,8 +55,6 @@ module ctnn_accel #(
 );
   localparam integer TILES = Dim / TileDim;
   localparam integer NB = NbTiles * Dim;
-  localparam integer LOG2_DIM = $clog2(Dim);
-  localparam integer LOG2_NB = $clog2(NB);
   localparam integer KMIN = 2 * TILES + Dim;
   localparam [15:0] KMIN16 = KMIN[15:0];
   localparam integer TB = $clog2(NbTiles);
@@ -64,11 +64,13 @@ module ctnn_accel #(
                    E_BUS = 4'd5, E_KBIG = 4'd6, E_SHIFT = 4'd7, E_ROWS = 4'd8, E_GEOM = 4'd9;
   localparam integer ROWS_MAX_I = 2 * NB;
   localparam [16:0] ROWS_MAX = ROWS_MAX_I[16:0];
+  localparam integer DQ = (Dim + 3) / 4;             // B scratchpad banks (4 columns each) per tile
+  localparam [31:0] DIM32 = Dim;
 
   // Verilog-2005 has no static_assert: an impossible configuration leaves a port unconnected
   // by making this generate block instantiate a module that does not exist.
   generate
-    if (Dim < 4 || Dim > 16 || (Dim & (Dim - 1)) != 0 || Dim % TileDim != 0 ||
+    if (Dim < 4 || Dim > 16 || Dim % TileDim != 0 ||
         (NbTiles & (NbTiles - 1)) != 0 || KMIN > (1 << Log2KMax) || Log2KMax > 14 ||
         Log2KMax < 4 || Log2KMax + TB > 16) begin : g_bad_parameters
       ctnn_accel_unsupported_parameters u_bad ();
@@ -154,13 +156,11 @@ module ctnn_accel #(
   wire [31:0] cv_shw = {8'd0, cv_shw24}, cv_ptw = {8'd0, cv_ptw24};
   // byte-granular A (any alignment) and int8 C (unaligned address or stride)
   wire        a_byte = (j_a[1:0] != 2'd0) || (j_lda[1:0] != 2'd0);
-  wire        c_byte = !j_raw && ((j_c[1:0] != 2'd0) || (j_ldc[1:0] != 2'd0));
+  wire        c_byte = !j_raw && ((j_c[1:0] != 2'd0) || (j_ldc[1:0] != 2'd0) || (Dim % 4 != 0));
 
-  wire [15:0] mt_count = (j_m + (Dim[15:0] - 16'd1)) >> LOG2_DIM;
-  wire [15:0] nblk_count = (j_n + (NB[15:0] - 16'd1)) >> LOG2_NB;
   wire [15:0] kp = (j_k > KMIN16) ? j_k : KMIN16;
-  wire [31:0] dim_lda = {12'd0, j_lda} << LOG2_DIM;
-  wire [31:0] dim_ldc = {12'd0, j_ldc} << LOG2_DIM;
+  wire [31:0] dim_lda = {12'd0, j_lda} * DIM32;   // below 2^20 * 16
+  wire [31:0] dim_ldc = {12'd0, j_ldc} * DIM32;
   wire signed [7:0] act_min = j_clamp[7:0];
   wire signed [7:0] out_zp = j_zp[23:16];
   wire [7:0]  lo = (j_relu && out_zp > act_min) ? out_zp : act_min;
@@ -333,12 +333,12 @@ module ctnn_accel #(
   wire [1:0]  a_full, b_full, a_free, b_free, p_free;
   wire [Dim-1:0]   a_we;
   wire [Log2KMax-2:0] a_waddr;
-  wire [Dim/4-1:0] b_we;
+  wire [DQ-1:0]    b_we;
   wire [Log2KMax+TB:0] b_waddr;
   wire [31:0] spad_wdata;
   wire [3:0]  p_we;
   wire [1:0]  p_kind;
-  wire [$clog2(NB/4):0] p_waddr;
+  wire [$clog2((NB+3)/4):0] p_waddr;
 
   ctnn_accel_load #(.Dim(Dim), .NbTiles(NbTiles), .Log2KMax(Log2KMax), .RamBase(RamBase),
                     .RamSize(RamSize)) u_load (
@@ -357,8 +357,6 @@ module ctnn_accel #(
     .ldb_i        (j_ldb),
     .bias_en_i    (j_bias_en),
     .per_channel_i(j_perch),
-    .mt_count_i   (mt_count),
-    .nblk_count_i (nblk_count),
     .dim_lda_i    (dim_lda),
     .a_byte_i     (a_byte),
     .conv_i       (j_conv),
@@ -409,7 +407,7 @@ module ctnn_accel #(
   wire [Log2KMax-2:0]  a_raddr;
   wire [Log2KMax+TB:0] b_raddr;
   wire [Dim*32-1:0]    a_rdata;
-  wire [Dim*8-1:0]     b_rdata;
+  wire [DQ*32-1:0]    b_rdata;
 
   genvar gi;
   generate
@@ -418,7 +416,7 @@ module ctnn_accel #(
         .clk_i(clk_i), .we_i(a_we[gi]), .waddr_i(a_waddr), .wdata_i(spad_wdata),
         .re_i(rd), .raddr_i(a_raddr), .rdata_o(a_rdata[32*gi +: 32]));
     end
-    for (gi = 0; gi < Dim / 4; gi = gi + 1) begin : g_bspad
+    for (gi = 0; gi < DQ; gi = gi + 1) begin : g_bspad
       ctnn_accel_spad #(.Width(32), .Depth(BDEPTH)) u_b (
         .clk_i(clk_i), .we_i(b_we[gi]), .waddr_i(b_waddr), .wdata_i(spad_wdata),
         .re_i(rd), .raddr_i(b_raddr), .rdata_o(b_rdata[32*gi +: 32]));
@@ -441,8 +439,6 @@ module ctnn_accel #(
     .kp_i         (kp),
     .a_zp_i       (j_zp[7:0]),
     .b_zp_i       (j_zp[15:8]),
-    .mt_count_i   (mt_count),
-    .nblk_count_i (nblk_count),
     .c_addr_i     (j_c),
     .dim_ldc_i    (dim_ldc),
     .ldc_i        (j_ldc),
@@ -454,7 +450,7 @@ module ctnn_accel #(
     .a_raddr_o    (a_raddr),
     .a_rdata_i    (a_rdata),
     .b_raddr_o    (b_raddr),
-    .b_rdata_i    (b_rdata),
+    .b_rdata_i    (b_rdata[Dim*8-1:0]),
     .mesh_a_o     (mesh_a),
     .mesh_b_o     (mesh_b),
     .mesh_first_o (mesh_first),

@@ -30,8 +30,6 @@ module ctnn_accel_feed #(
   input  wire [15:0]         kp_i,          // max(K, KMIN)
   input  wire [7:0]          a_zp_i,
   input  wire [7:0]          b_zp_i,
-  input  wire [15:0]         mt_count_i,
-  input  wire [15:0]         nblk_count_i,
   input  wire [31:0]         c_addr_i,
   input  wire [31:0]         dim_ldc_i,     // DIM * LDC
   input  wire [19:0]         ldc_i,
@@ -86,8 +84,6 @@ module ctnn_accel_feed #(
   reg [31:0] prev_crow_q;
   reg        prev_pslot_q, prev_last_q;
 
-  wire [15:0] cols_left = n_i - blkcol0_q;
-  wire [15:0] ntiles = (cols_left >= NB16) ? NBT16 : ((cols_left + DIM16 - 16'd1) / DIM16);
   wire        bslot = blk_q[0];
   wire        room = credit_q >= DIM6;
   wire        can_start = !issuing_q && !all_q && a_full_i[pslot_q] && b_full_i[bslot] &&
@@ -98,8 +94,10 @@ module ctnn_accel_feed #(
   wire        fire = can_start || issuing_q;      // a scratchpad read this cycle
   wire [15:0] rd_k = issuing_q ? k_q : 16'd0;
   wire        tile_end = issuing_q && (k_q == kp_i - 16'd1);
-  wire        last_nt = (nt_q == ntiles - 16'd1);
-  wire        last_mt = (mt_q == mt_count_i - 16'd1);
+  // last tile of the block, last M tile, last block: compared, never divided by DIM
+  wire        last_nt = (nt_q == NBT16 - 16'd1) || ({1'b0, col0_q} + {1'b0, DIM16} >= {1'b0, n_i});
+  wire        last_mt = {1'b0, row0_q} + {1'b0, DIM16} >= {1'b0, m_i};
+  wire        last_blk = {1'b0, blkcol0_q} + {1'b0, NB16} >= {1'b0, n_i};
   wire [15:0] rows_left = m_i - row0_q;
   wire [15:0] cols_left_t = n_i - col0_q;
   wire [4:0]  rows_v = (rows_left >= DIM16) ? DIM16[4:0] : rows_left[4:0];
@@ -187,7 +185,7 @@ module ctnn_accel_feed #(
             blk_q <= blk_q + 16'd1;
             blkcol0_q <= blkcol0_q + NB16;
             col0_q <= blkcol0_q + NB16;
-            if (blk_q == nblk_count_i - 16'd1) all_q <= 1'b1;
+            if (last_blk) all_q <= 1'b1;
           end
         end
       end

@@ -42,8 +42,6 @@ module ctnn_accel_load #(
   input  wire [19:0]         ldb_i,
   input  wire                bias_en_i,
   input  wire                per_channel_i,
-  input  wire [15:0]         mt_count_i,   // ceil(M / DIM)
-  input  wire [15:0]         nblk_count_i, // ceil(N / NB)
   input  wire [31:0]         dim_lda_i,    // DIM * LDA
   input  wire                a_byte_i,     // A read one byte per request (unaligned A or LDA)
   input  wire                conv_i,       // CFG.CONV: B is the implicit im2col of a CHW tensor
@@ -84,12 +82,12 @@ module ctnn_accel_load #(
   // scratchpad write ports
   output reg  [Dim-1:0]      a_we_o,       // one bank per row
   output reg  [Log2KMax-2:0] a_waddr_o,    // {slot, word}
-  output reg  [Dim/4-1:0]    b_we_o,       // one bank per 4 columns of a tile
+  output reg  [(Dim+3)/4-1:0] b_we_o,      // one bank per 4 columns of a tile
   output reg  [Log2KMax+$clog2(NbTiles):0] b_waddr_o,  // {slot, tile, k}
   output reg  [31:0]         wdata_o,
   output reg  [3:0]          p_we_o,       // parameter lane (column % 4)
   output reg  [1:0]          p_kind_o,     // 1 bias, 2 multiplier, 3 shift
-  output reg  [$clog2(NbTiles*Dim/4):0] p_waddr_o,  // {slot, column / 4}
+  output reg  [$clog2((NbTiles*Dim+3)/4):0] p_waddr_o,  // {slot, column / 4}
   output reg                 shift_err_o   // a per-channel shift outside [-31, 30]
 );
   localparam integer NB = NbTiles * Dim;
@@ -97,10 +95,15 @@ module ctnn_accel_load #(
   localparam [15:0] NB16 = NB[15:0];
   localparam integer KW_BITS = Log2KMax - 2;        // word index in an A row
   localparam integer TB = $clog2(NbTiles);          // tile index bits (0 when NbTiles = 1)
-  localparam integer QB = $clog2(Dim / 4);          // bank index bits inside a tile
+  localparam integer DQ = (Dim + 3) / 4;            // banks per tile
+  localparam [3:0] DQ4 = DQ[3:0];
+  localparam [4:0] DIM5 = Dim[4:0];
+  // Dim not a multiple of 4: a tile's columns do not start on a bus word; B rows are read as
+  // byte items (like the im2col gather) and assembled per bank
+  localparam BYTE_B = (Dim % 4) != 0;
   localparam [1:0] PH_BIAS = 2'd1, PH_MULT = 2'd2, PH_SHIFT = 2'd3, PH_B = 2'd0;
   localparam [Dim-1:0] A_ONE = 1;
-  localparam [Dim/4-1:0] B_ONE = 1;
+  localparam [DQ-1:0] B_ONE = 1;
 
   // Parameters of a B slot stay in use until the writer has stored the block's last tile.
   reg [1:0] b_pbusy_q;
@@ -118,6 +121,9 @@ module ctnn_accel_load #(
   reg [4:0]  a_i_q, a_rows_q;     // row in panel, valid rows (<= 16)
   reg [15:0] a_w_q;               // word in row
   reg [31:0] a_addr_q, a_row_addr_q, a_panel_q;
+  reg [15:0] a_bcol0_q;           // first column of the N block
+  wire a_last_mt = {1'b0, a_row0_q} + {1'b0, DIM16} >= {1'b0, m_i};
+  wire a_last_blk = {1'b0, a_bcol0_q} + {1'b0, NB16} >= {1'b0, n_i};
   wire [15:0] a_kw = a_byte_i ? k_i : ((k_i + 16'd3) >> 2);   // items per row
   wire [KW_BITS-1:0] a_word = a_byte_i ? a_w_q[KW_BITS+1:2] : a_w_q[KW_BITS-1:0];
   wire        a_wend = !a_byte_i || a_w_q[1:0] == 2'd3 || a_w_q == a_kw - 16'd1;
@@ -136,7 +142,7 @@ module ctnn_accel_load #(
   always @(posedge clk_i) begin
     if (!rst_ni || !run_i) begin
       a_active_q <= 1'b0; a_slot_q <= 1'b0; a_all_q <= 1'b0;
-      a_mt_q <= 16'd0; a_blk_q <= 16'd0; a_row0_q <= 16'd0;
+      a_mt_q <= 16'd0; a_blk_q <= 16'd0; a_row0_q <= 16'd0; a_bcol0_q <= 16'd0;
       a_i_q <= 5'd0; a_rows_q <= 5'd0; a_w_q <= 16'd0;
       a_addr_q <= 32'd0; a_row_addr_q <= 32'd0; a_panel_q <= a_addr_i;
     end else if (!a_active_q) begin
@@ -152,12 +158,13 @@ module ctnn_accel_load #(
       if (a_last) begin
         a_active_q <= 1'b0;
         a_slot_q <= !a_slot_q;
-        if (a_mt_q == mt_count_i - 16'd1) begin
+        if (a_last_mt) begin
           a_mt_q <= 16'd0;
           a_row0_q <= 16'd0;
           a_panel_q <= a_addr_i;
           a_blk_q <= a_blk_q + 16'd1;
-          if (a_blk_q == nblk_count_i - 16'd1) a_all_q <= 1'b1;
+          a_bcol0_q <= a_bcol0_q + NB16;
+          if (a_last_blk) a_all_q <= 1'b1;
         end else begin
           a_mt_q <= a_mt_q + 16'd1;
           a_row0_q <= a_row0_q + DIM16;
@@ -186,7 +193,8 @@ module ctnn_accel_load #(
   reg [31:0] b_addr_q, b_row_addr_q;
   wire [15:0] b_left = n_i - b_col0_q;
   wire [15:0] b_cols_now = (b_left >= NB16) ? NB16 : b_left;
-  wire [15:0] b_nbw = conv_i ? b_cols_q : ((b_cols_q + 16'd3) >> 2);
+  wire b_bytes = conv_i || BYTE_B;   // B items are bytes (one column each)
+  wire [15:0] b_nbw = b_bytes ? b_cols_q : ((b_cols_q + 16'd3) >> 2);
   wire b_row_end = (b_q_q == b_nbw - 16'd1);
   wire [15:0] b_npar = row_params_i ? m_i : b_cols_q;
   wire b_par_end = (b_c_q == b_npar - 16'd1);
@@ -197,14 +205,17 @@ module ctnn_accel_load #(
   wire [1:0] b_after_bias = per_channel_i ? PH_MULT : PH_B;
   wire [31:0] b_col0_bytes = {16'd0, b_col0_q};
   wire [31:0] b_col0_words = row_params_i ? 32'd0 : {14'd0, b_col0_q, 2'b00};
-  // tile and bank of word q (q = tile * DIM/4 + bank)
-  wire [15:0] b_wq = conv_i ? (b_q_q >> 2) : b_q_q;
-  wire [15:0] b_tile = b_wq >> QB;
-  wire [3:0]  b_bank = b_wq[3:0] & ((4'd1 << QB) - 4'd1);
+  // tile and position of the item, counted (no division by DIM): byte items walk the tile's
+  // lanes 0..DIM-1 (bank = lane / 4, byte lane % 4), words walk its banks 0..DQ-1
+  reg  [15:0] b_tile_q;
+  reg  [4:0]  b_lane_q;
+  wire [15:0] b_tile = b_tile_q;
+  wire [3:0]  b_bank = b_bytes ? {1'b0, b_lane_q[4:2]} : b_lane_q[3:0];
+  wire        b_lane_wrap = b_bytes ? (b_lane_q == DIM5 - 5'd1) : (b_lane_q[3:0] == DQ4 - 4'd1);
   wire [16:0] b_addr_b = ({16'd0, b_slot_q} << (TB + Log2KMax)) | ({1'd0, b_tile} << Log2KMax)
                         | {1'd0, b_k_q};
   wire [15:0] b_paddr = row_params_i ? (b_c_q >> 2)
-                                     : (({15'd0, b_slot_q} << $clog2(NB / 4)) | (b_c_q >> 2));
+                                     : (({15'd0, b_slot_q} << $clog2((NB + 3) / 4)) | (b_c_q >> 2));
 
   // implicit im2col walk: the column state (output pixel) and the row state (c, ky, kx)
   reg [15:0] cv_ox_q, cvb_ox_q;                 // output x of the column, of the block start
@@ -223,13 +234,14 @@ module ctnn_accel_load #(
   wire b_pad = b_gather && !cv_in;
   wire b_oob = b_gather && cv_in && (cv_rel >= RamSize);
   wire [31:0] b_byte_addr = !b_gather ? b_addr_q : (cv_in ? cv_addr : b_addr_i);
+  wire [1:0]  b_item_lane = b_lane_q[1:0];
   // the column after this one
   wire cv_wrap = (cv_ox_q == cv_ow_i - 16'd1);
   wire [15:0] cv_ox_n = cv_wrap ? 16'd0 : cv_ox_q + 16'd1;
   wire signed [17:0] cv_x0_n = cv_wrap ? -$signed({10'd0, cv_pl_i}) : cv_x0_q + $signed({10'd0, cv_sw_i});
   wire signed [17:0] cv_y0_n = cv_wrap ? cv_y0_q + $signed({10'd0, cv_sh_i}) : cv_y0_q;
   wire [31:0] cv_y0w_n = cv_wrap ? cv_y0w_q + cv_shw_i : cv_y0w_q;
-  wire b_wend = !conv_i || b_q_q[1:0] == 2'd3 || b_row_end;
+  wire b_wend = !b_bytes || b_lane_q[1:0] == 2'd3 || b_lane_wrap || b_row_end;
 
   // tag: [31] last, [30] slot, [29:28] kind, [27:24] bank or lane, [23:0] address; B items
   // also [23:22] byte in bus word, [21:20] lane, [19] word end, [18] padding, [17] byte item
@@ -239,7 +251,7 @@ module ctnn_accel_load #(
   assign range_err_o = b_active_q && run_i && b_oob;
   assign b_req_addr_o = {b_byte_addr[31:2], 2'b00};
   assign b_tag_o = (b_phase_q == PH_B)
-      ? {b_last, b_slot_q, PH_B, b_bank, b_byte_addr[1:0], b_q_q[1:0], b_wend, b_pad, conv_i,
+      ? {b_last, b_slot_q, PH_B, b_bank, b_byte_addr[1:0], b_item_lane, b_wend, b_pad, b_bytes,
          b_addr_b}
       : {1'b0, b_slot_q, b_phase_q, 2'b00, b_c_q[1:0], 8'd0, b_paddr};
 
@@ -253,6 +265,7 @@ module ctnn_accel_load #(
       cv_y0_q <= -$signed({10'd0, cv_pt_i}); cvb_y0_q <= -$signed({10'd0, cv_pt_i});
       cv_y0w_q <= 32'd0 - cv_ptw_i; cvb_y0w_q <= 32'd0 - cv_ptw_i;
       cv_kx_q <= 8'd0; cv_ky_q <= 8'd0; cv_kyw_q <= 32'd0; cv_chan_q <= 32'd0;
+      b_tile_q <= 16'd0; b_lane_q <= 5'd0;
     end else if (!b_active_q) begin
       if (b_start) begin
         b_active_q <= 1'b1;
@@ -316,7 +329,7 @@ module ctnn_accel_load #(
           b_slot_q <= !b_slot_q;
           b_blk_q <= b_blk_q + 16'd1;
           b_col0_q <= b_col0_q + NB16;
-          if (b_blk_q == nblk_count_i - 16'd1) b_all_q <= 1'b1;
+          if ({1'b0, b_col0_q} + {1'b0, NB16} >= {1'b0, n_i}) b_all_q <= 1'b1;
         end else if (b_row_end) begin
           b_q_q <= 16'd0;
           b_k_q <= b_k_q + 16'd1;
@@ -324,7 +337,17 @@ module ctnn_accel_load #(
           b_addr_q <= b_row_addr_q + {12'd0, ldb_i};
         end else begin
           b_q_q <= b_q_q + 16'd1;
-          b_addr_q <= b_addr_q + 32'd4;
+          b_addr_q <= b_addr_q + (b_bytes ? 32'd1 : 32'd4);
+        end
+        // the item's tile and lane: back to (0, 0) at a row end
+        if (b_row_end) begin
+          b_tile_q <= 16'd0;
+          b_lane_q <= 5'd0;
+        end else if (b_lane_wrap) begin
+          b_tile_q <= b_tile_q + 16'd1;
+          b_lane_q <= 5'd0;
+        end else begin
+          b_lane_q <= b_lane_q + 5'd1;
         end
       end
     end
@@ -371,11 +394,11 @@ module ctnn_accel_load #(
       b_full_o <= 2'b00;
       b_pbusy_q <= 2'b00;
       a_we_o <= {Dim{1'b0}};
-      b_we_o <= {(Dim/4){1'b0}};
+      b_we_o <= {DQ{1'b0}};
       p_we_o <= 4'd0;
       a_waddr_o <= {(Log2KMax-1){1'b0}};
       b_waddr_o <= {(Log2KMax+TB+1){1'b0}};
-      p_waddr_o <= {($clog2(NB/4)+1){1'b0}};
+      p_waddr_o <= {($clog2((NB+3)/4)+1){1'b0}};
       p_kind_o <= 2'd0;
       wdata_o <= 32'd0;
       shift_err_o <= 1'b0;
@@ -390,11 +413,11 @@ module ctnn_accel_load #(
       a_we_o <= (r_a && r_write) ? (A_ONE << r_tag_i[29:25]) : {Dim{1'b0}};
       a_waddr_o <= {r_tag_i[30], r_tag_i[KW_BITS-1:0]};
       b_we_o <= (r_b && r_kind == PH_B && r_write) ? (B_ONE << r_tag_i[27:24])
-                                        : {(Dim/4){1'b0}};
+                                        : {DQ{1'b0}};
       b_waddr_o <= r_tag_i[Log2KMax+TB:0];   // Log2KMax + TB <= 16 (ctnn_accel checks)
       p_we_o <= (r_b && r_kind != PH_B) ? (4'b0001 << r_tag_i[25:24]) : 4'd0;
       p_kind_o <= r_kind;
-      p_waddr_o <= r_tag_i[$clog2(NB/4):0];
+      p_waddr_o <= r_tag_i[$clog2((NB+3)/4):0];
       wdata_o <= r_is_byte ? r_asm : r_rdata_i;
       shift_err_o <= r_b && r_kind == PH_SHIFT && (r_shift < -32'sd31 || r_shift > 32'sd30);
       a_last_q <= r_a && r_tag_i[31];

@@ -44,7 +44,7 @@ module ctnn_accel_store #(
   // parameter RAM writes
   input  wire [3:0]        p_we_i,
   input  wire [1:0]        p_kind_i,
-  input  wire [$clog2(NbTiles*Dim/4):0] p_waddr_i,
+  input  wire [$clog2((NbTiles*Dim+3)/4):0] p_waddr_i,
   input  wire [31:0]       p_wdata_i,
   // write stream to the DMA (stream 0)
   output wire              w_valid_o,
@@ -56,7 +56,9 @@ module ctnn_accel_store #(
 );
   localparam integer DEPTH = 2 * Dim;
   localparam integer AW = $clog2(DEPTH);
-  localparam integer PW = $clog2(NbTiles * Dim / 4) + 1;  // parameter RAM address bits
+  localparam integer LAST_I = DEPTH - 1;  // the pointers wrap here (DEPTH need not be a power of 2)
+  localparam [AW-1:0] LAST = LAST_I[AW-1:0];
+  localparam integer PW = $clog2((NbTiles * Dim + 3) / 4) + 1;  // parameter RAM address bits
   localparam [15:0] DIM16 = Dim[15:0];
 
   // ---- FIFO --------------------------------------------------------------------------------
@@ -105,7 +107,8 @@ module ctnn_accel_store #(
   always @(*) begin
     for (l = 0; l < 4; l = l + 1) begin
       lcol = col_first + l[15:0];
-      lanes[32*l +: 32] = h_data[32*(lcol % DIM16) +: 32];
+      // lcol < DIM except in the last group of a partial word (masked by strb or unused)
+      lanes[32*l +: 32] = (lcol < DIM16) ? h_data[32*lcol +: 32] : 32'd0;
       strb[l] = (h_col0 + lcol) < n_i;
     end
     if (single) begin
@@ -136,10 +139,10 @@ module ctnn_accel_store #(
         f_coloff_q[wr_q] <= push_coloff_i;
         f_pslot_q[wr_q] <= push_pslot_i;
         f_plast_q[wr_q] <= push_plast_i;
-        wr_q <= wr_q + 1'b1;
+        wr_q <= (wr_q == LAST) ? {AW{1'b0}} : wr_q + 1'b1;
       end
       if (pop) begin
-        rd_q <= rd_q + 1'b1;
+        rd_q <= (rd_q == LAST) ? {AW{1'b0}} : rd_q + 1'b1;
         g_q <= 16'd0;
       end else if (issue) begin
         g_q <= g_q + 16'd1;

@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
-"""Yosys resource counts of ctnn_accel for DIM = 4, 8, 16 (Python 3 standard library + yosys).
+"""Yosys resource counts of ctnn_accel for DIM = 4, 8, 16, and of the whole SoC
+(Python 3 standard library + yosys).
 
-    synth_accel.py [--dims 4 8 16] [--flows generic ice40] [--out results.md]
+    synth_accel.py [--dims 4 8 16] [--flows generic ice40] [--top accel|soc] [--jobs J]
+                   [--out results.md]
+
+--top soc synthesizes ctnn_soc (core, interconnect, UART, exit device, the accelerator with
+AccelDim = DIM, Log2KMax = 8, and RamBytes = 64 KiB of on-chip RAM).
 
 Two flows on the same RTL, flattened, synthesis parameters Log2KMax = 8 (K <= 256) and
 NbTiles = 2 (B block = 2*DIM columns) so that the scratchpads stay block-RAM sized:
@@ -12,6 +17,7 @@ NbTiles = 2 (B block = 2*DIM columns) so that the scratchpads stay block-RAM siz
 Prints one Markdown table row per (flow, DIM) and writes them to --out.
 """
 import argparse
+import concurrent.futures
 import json
 import pathlib
 import subprocess
@@ -24,25 +30,30 @@ SOURCES = ["ctnn_accel.v", "ctnn_accel_regs.v", "ctnn_accel_load.v", "ctnn_accel
            "ctnn_accel_store.v", "ctnn_accel_requant.v", "ctnn_accel_spad.v", "ctnn_dma.v",
            "ctnn_mesh.v", "ctnn_tile.v", "ctnn_pe.v"]
 PARAMS = {"Log2KMax": 8, "NbTiles": 2}
+SOC_SOURCES = SOURCES + ["ctnn_soc.v", "ctnn_core.v", "ctnn_core_div.v", "ctnn_bus_xbar.v",
+                         "ctnn_ram.v", "ctnn_uart.v", "ctnn_exit.v"]
+SOC_PARAMS = {"AccelLog2KMax": 8, "RamBytes": 65536}
 
 GENERIC = """
-synth -top ctnn_accel -flatten -lut 4 -run begin:fine
+synth -top {top} -flatten -lut 4 -run begin:fine
 opt -fast -full
 techmap
 opt -fast
 abc -fast -lut 4
 opt -fast
 """
-ICE40 = "synth_ice40 -top ctnn_accel -dsp"
+ICE40 = "synth_ice40 -top {top} -dsp"
 
 
-def run(dim: int, flow: str) -> dict:
-    read = f"read_verilog -defer -I{RTL} " + " ".join(str(RTL / s) for s in SOURCES)
-    params = dict(PARAMS, Dim=dim)
-    chparam = "hierarchy -top ctnn_accel " + " ".join(f"-chparam {k} {v}" for k, v in params.items())
+def run(dim: int, flow: str, top: str = "accel") -> dict:
+    module = "ctnn_" + top
+    sources = SOC_SOURCES if top == "soc" else SOURCES
+    read = f"read_verilog -defer -I{RTL} " + " ".join(str(RTL / s) for s in sources)
+    params = dict(SOC_PARAMS, AccelDim=dim) if top == "soc" else dict(PARAMS, Dim=dim)
+    chparam = f"hierarchy -top {module} " + " ".join(f"-chparam {k} {v}" for k, v in params.items())
     with tempfile.TemporaryDirectory() as tmp:
         stat = pathlib.Path(tmp) / "stat.json"
-        script = "\n".join([read, chparam, GENERIC if flow == "generic" else ICE40,
+        script = "\n".join([read, chparam, (GENERIC if flow == "generic" else ICE40).format(top=module),
                             f"tee -q -o {stat} stat -json"])
         start = time.time()
         subprocess.run(["yosys", "-q", "-p", script], check=True, stdout=subprocess.DEVNULL)
@@ -52,23 +63,23 @@ def run(dim: int, flow: str) -> dict:
     if flow == "generic":
         luts = by_type.get("$lut", 0)
         ffs = sum(n for t, n in by_type.items() if "DFF" in t.upper())
-        ram_bits = memory_bits_generic(read, chparam)
+        ram_bits = memory_bits_generic(read, chparam, module)
         dsps = 0
     else:
         luts = by_type.get("SB_LUT4", 0)
         ffs = sum(n for t, n in by_type.items() if t.startswith("SB_DFF"))
         ram_bits = 4096 * by_type.get("SB_RAM40_4K", 0)
         dsps = by_type.get("SB_MAC16", 0)
-    return {"flow": flow, "dim": dim, "cells": cells["num_cells"], "luts": luts, "ffs": ffs,
+    return {"top": top, "flow": flow, "dim": dim, "cells": cells["num_cells"], "luts": luts, "ffs": ffs,
             "ram_bits": ram_bits, "dsps": dsps, "seconds": seconds}
 
 
-def memory_bits_generic(read: str, chparam: str) -> int:
+def memory_bits_generic(read: str, chparam: str, module: str) -> int:
     """Width x depth of every $mem cell left by `memory -nomap` (what the generic flow keeps)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = pathlib.Path(tmp) / "mem.json"
         script = "\n".join([read, chparam,
-                            "synth -top ctnn_accel -flatten -run begin:fine",
+                            f"synth -top {module} -flatten -run begin:fine",
                             f"write_json {out}"])
         subprocess.run(["yosys", "-q", "-p", script], check=True, stdout=subprocess.DEVNULL)
         bits = 0
@@ -84,15 +95,19 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dims", type=int, nargs="+", default=[4, 8, 16])
     ap.add_argument("--flows", nargs="+", default=["generic", "ice40"])
+    ap.add_argument("--top", choices=["accel", "soc"], default="accel")
+    ap.add_argument("--jobs", type=int, default=1, help="yosys runs in parallel")
     ap.add_argument("--out", type=pathlib.Path)
     args = ap.parse_args()
-    rows = ["| flow | DIM | cells | LUT4 | flip-flops | RAM bits | DSP (SB_MAC16) | yosys s |",
-            "|---|---|---|---|---|---|---|---|"]
+    rows = ["| top | flow | DIM | cells | LUT4 | flip-flops | RAM bits | DSP (SB_MAC16) | yosys s |",
+            "|---|---|---|---|---|---|---|---|---|"]
     print("\n".join(rows), flush=True)
-    for flow in args.flows:
-        for dim in args.dims:
-            r = run(dim, flow)
-            row = (f"| {r['flow']} | {r['dim']} | {r['cells']} | {r['luts']} | {r['ffs']} | "
+    cases = [(dim, flow) for flow in args.flows for dim in args.dims]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [pool.submit(run, dim, flow, args.top) for dim, flow in cases]
+        for fut in futures:
+            r = fut.result()
+            row = (f"| {r['top']} | {r['flow']} | {r['dim']} | {r['cells']} | {r['luts']} | {r['ffs']} | "
                    f"{r['ram_bits']} | {r['dsps']} | {r['seconds']:.0f} |")
             rows.append(row)
             print(row, flush=True)

@@ -463,6 +463,7 @@ int main(int argc, char** argv) {
   for (auto [m, n, k] : {std::tuple{64, 64, 64}, std::tuple{100, 130, 300}, std::tuple{8, 200, 1000}, std::tuple{9, 65, 1}, std::tuple{10, 154, 2}, std::tuple{3, 200, 1}}) {
     gemm_job j = random_job(rng, false);
     j.M = m; j.N = n; j.K = k;
+    j.row_params = j.row_params && m <= row_params_max;
     j.lda = round4(static_cast<uint32_t>(k)); j.ldb = round4(static_cast<uint32_t>(n));
     j.ldc = j.raw ? 4u * static_cast<uint32_t>(n) : round4(static_cast<uint32_t>(n));
     prepared p = prepare(sim, rng, j);
