@@ -31,8 +31,12 @@ void report(const char* what, const rt::run_status& s, const ctnn_fw::accel::off
   ctnn_console_put_dec(static_cast<uint32_t>(s.leaf));
   ctnn_console_puts(" detail ");
   ctnn_console_put_hex(s.detail);
-  ctnn_console_puts(" cause ");
-  ctnn_console_puts(ctnn_fw::accel::cause_name(hook.failure.cause));
+  if (s.detail == ctnn_fw::accel::failure_timeout) {
+    ctnn_console_puts(" timeout");
+  } else {
+    ctnn_console_puts(" ERR_CAUSE ");
+    ctnn_console_puts(ctnn_fw::accel::cause_name(hook.failure.cause));
+  }
   ctnn_console_putc('\n');
 }
 
