@@ -222,10 +222,10 @@ inline leaf_result run_leaf(const leaf_call<T>& c, backend be) {
   const int64_t n = r.out.elems();
   const int64_t hw = r.out.h * r.out.w;
   const leaf_param_layout& l = *c.lp;
-  const T* w = param<T>(c.params, l.w, l.w_bytes);
-  const acc_t* bias = param<acc_t>(c.params, l.b, l.b_bytes);
-  const int32_t* mult = param<int32_t>(c.params, l.mult, l.mult != 0 || l.shift != 0 ? 1 : 0);
-  const int32_t* shift = param<int32_t>(c.params, l.shift, l.mult != 0 || l.shift != 0 ? 1 : 0);
+  const T* w = c.weights();
+  const acc_t* bias = c.bias();
+  const int32_t* mult = c.multipliers();
+  const int32_t* shift = c.shifts();
   const ref::gemm_s8_params gp{c.q_in[0].zero_point, 0, c.q_out.zero_point, mult, shift, true, -128, 127};
   const ref::act_s8_params ap{c.q_in[0].scale, c.q_in[0].zero_point, c.q_out.scale, c.q_out.zero_point};
   const bool keeps_quant = same(c.q_in[0], c.q_out);
