@@ -1,7 +1,9 @@
-// ctnn-accel-bench: GEMMs on the Verilated accelerator through the real bus and DMA, with a
-// RAM model on the bus. One line per case, measured cycles from the CYCLES register (start to
-// done, DMA included) next to the compile-time model's prediction; every result is also
-// checked bit-exact against ctnn::ref::gemm_s8.
+// ctnn-accel-bench: GEMMs and convolutions on the Verilated accelerator through the real bus
+// and DMA, with a RAM model on the bus. One line per case, measured cycles from the CYCLES
+// register (start to done, DMA included) next to the compile-time model's prediction; every
+// result is also checked bit-exact against ctnn::ref::gemm_s8 / ctnn::ref::conv2d_s8.
+// Convolutions run as one CFG.CONV job (implicit im2col, per-row parameters), as the firmware
+// driver starts them.
 //
 //   ctnn-accel-bench [--quick]
 #include <algorithm>
@@ -14,6 +16,7 @@
 
 #include "accel_sim.hpp"
 #include "ctnn/accel/perf_model.hpp"
+#include "ctnn/kernels/ref_layers.hpp"
 #include "ctnn/kernels/reference.hpp"
 
 namespace {
@@ -44,6 +47,23 @@ constexpr shape resnet50[] = {
     {"resnet50.l4.1x1a", 196, 512, 1024},   {"resnet50.l4.3x3", 49, 512, 4608},
     {"resnet50.l4.1x1b", 49, 2048, 512},    {"resnet50.l4.down", 49, 2048, 1024},
     {"resnet50.l4.1x1c", 49, 512, 2048},
+};
+
+struct conv_case {
+  const char* name;
+  ctnn::accel::conv g;
+};
+
+// The convolution and linear layers of the firmware demos (LeNet-5, the CIFAR net) and two of
+// ResNet-18's, each as the single CFG.CONV job the driver starts (linear = 1x1 on a 1x1 input).
+constexpr conv_case convs[] = {
+    {"lenet5.conv1", {1, 32, 32, 6, 5, 5, 1, 1, 0, 0, 0, 0, true, true}},
+    {"lenet5.conv2", {6, 14, 14, 16, 5, 5, 1, 1, 0, 0, 0, 0, true, true}},
+    {"lenet5.fc1", {400, 1, 1, 120, 1, 1, 1, 1, 0, 0, 0, 0, true, true}},
+    {"cifar.stem", {3, 32, 32, 8, 3, 3, 1, 1, 1, 1, 1, 1, true, true}},
+    {"cifar.res", {8, 16, 16, 8, 3, 3, 1, 1, 1, 1, 1, 1, true, true}},
+    {"resnet18.l1.3x3", {64, 56, 56, 64, 3, 3, 1, 1, 1, 1, 1, 1, true, true}},
+    {"resnet18.l2.down", {64, 56, 56, 128, 1, 1, 2, 2, 0, 0, 0, 0, true, true}},
 };
 
 constexpr uint32_t round4(uint32_t v) { return (v + 3u) & ~3u; }
@@ -105,6 +125,66 @@ result run(accel_sim& sim, std::mt19937& rng, int M, int N, int K) {
   return r;
 }
 
+result run_conv(accel_sim& sim, std::mt19937& rng, const ctnn::accel::conv& v) {
+  auto rnd = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  const int oh = v.out_h(), ow = v.out_w();
+  gemm_job j;
+  j.conv = true;
+  j.row_params = true;
+  j.bias_en = v.bias;
+  j.per_channel = v.per_channel;
+  j.M = v.out_c; j.N = oh * ow; j.K = v.in_c * v.kh * v.kw;
+  j.lda = static_cast<uint32_t>(j.K);
+  j.ldc = static_cast<uint32_t>(j.N);
+  j.h = static_cast<uint32_t>(v.in_h); j.w = static_cast<uint32_t>(v.in_w);
+  j.cstride = static_cast<uint32_t>(v.in_h * v.in_w);
+  j.kh = static_cast<uint32_t>(v.kh); j.kw = static_cast<uint32_t>(v.kw);
+  j.sh = static_cast<uint32_t>(v.sh); j.sw = static_cast<uint32_t>(v.sw);
+  j.ow = static_cast<uint32_t>(ow);
+  j.pt = static_cast<uint32_t>(v.pt); j.pl = static_cast<uint32_t>(v.pl);
+  j.b_zp = -7; j.out_zp = 3;
+  uint32_t at = accel_sim::ram_base;
+  auto take = [&](uint64_t bytes) { const uint32_t p = at; at = round4(static_cast<uint32_t>(at + bytes)); return p; };
+  j.a = take(static_cast<uint64_t>(j.M) * static_cast<uint64_t>(j.K));
+  j.b = take(static_cast<uint64_t>(v.in_c) * j.cstride);
+  j.c = take(static_cast<uint64_t>(j.M) * static_cast<uint64_t>(j.N));
+  j.bias = take(4u * static_cast<uint32_t>(j.M));
+  j.mult = take(4u * static_cast<uint32_t>(j.M));
+  j.shift = take(4u * static_cast<uint32_t>(j.M));
+  if (at - accel_sim::ram_base > sim.ram_size()) throw std::runtime_error("conv does not fit in RAM");
+  auto* W = reinterpret_cast<int8_t*>(sim.ram(j.a));
+  auto* X = reinterpret_cast<int8_t*>(sim.ram(j.b));
+  for (int i = 0; i < j.M * j.K; ++i) W[i] = static_cast<int8_t>(rnd(-127, 127));
+  for (uint32_t i = 0; i < static_cast<uint32_t>(v.in_c) * j.cstride; ++i) X[i] = static_cast<int8_t>(rnd(-128, 127));
+  std::vector<int32_t> bias(static_cast<size_t>(j.M)), mult(static_cast<size_t>(j.M)), shift(static_cast<size_t>(j.M));
+  for (size_t m = 0; m < bias.size(); ++m) {
+    bias[m] = rnd(-5000, 5000);
+    mult[m] = rnd(1 << 30, 0x7FFFFFFF);
+    shift[m] = rnd(-12, -6);
+  }
+  std::memcpy(sim.ram(j.bias), bias.data(), 4 * bias.size());
+  std::memcpy(sim.ram(j.mult), mult.data(), 4 * mult.size());
+  std::memcpy(sim.ram(j.shift), shift.data(), 4 * shift.size());
+
+  ctnn::tb::program(j);
+  const uint32_t status = ctnn::tb::run_to_irq(sim, 2'000'000'000ull);
+  result r{};
+  r.cycles = ctnn::mmio::read<sim_bus, a::cycles>();
+  r.macs = ctnn::mmio::read<sim_bus, a::macs>();
+  r.predicted = ctnn::accel::predict_conv(hw, v).cycles;
+
+  ctnn::kernels::conv_geometry g;
+  g.in_c = v.in_c; g.in_h = v.in_h; g.in_w = v.in_w; g.out_c = v.out_c;
+  g.kh = v.kh; g.kw = v.kw; g.sh = v.sh; g.sw = v.sw;
+  g.pt = v.pt; g.pb = v.pb; g.pl = v.pl; g.pr = v.pr;
+  std::vector<int8_t> expect(static_cast<size_t>(j.M) * static_cast<size_t>(j.N));
+  const ctnn::ref::gemm_s8_params q{j.b_zp, 0, j.out_zp, mult.data(), shift.data(), true, -128, 127};
+  r.exact = a::status::done::get(status) == 1 &&
+            ctnn::ref::conv2d_s8(g, X, W, bias.data(), expect.data(), q) == ctnn::kernels::status::ok &&
+            std::memcmp(sim.ram(j.c), expect.data(), expect.size()) == 0;
+  return r;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -129,6 +209,21 @@ int main(int argc, char** argv) {
                 s.m, s.n, s.k, static_cast<unsigned long long>(r.cycles), static_cast<unsigned long long>(r.macs),
                 util, static_cast<unsigned long long>(r.predicted), 100.0 * err, r.exact ? "exact" : "MISMATCH", s.name);
     if (!r.exact || r.macs != static_cast<uint64_t>(s.m) * static_cast<uint64_t>(s.n) * static_cast<uint64_t>(s.k)) ++bad;
+    std::fflush(stdout);
+  }
+  // convolutions as single CFG.CONV jobs; utilization is bounded by the one-byte-per-request
+  // im2col gather (K x N requests), so it is low by design: the bus, not the array, is the limit
+  for (const conv_case& s : convs) {
+    if (quick && s.g.in_h > 32) continue;
+    const result r = run_conv(sim, rng, s.g);
+    const int M = s.g.out_c, N = s.g.out_h() * s.g.out_w(), K = s.g.in_c * s.g.kh * s.g.kw;
+    const double util = static_cast<double>(r.macs) / (static_cast<double>(hw.dim * hw.dim) * static_cast<double>(r.cycles));
+    const double err = (static_cast<double>(r.predicted) - static_cast<double>(r.cycles)) / static_cast<double>(r.cycles);
+    worst = std::max(worst, std::fabs(err));
+    std::printf("conv %d %d %d cycles=%llu macs=%llu utilization=%.4f predicted=%llu model_error=%+.2f%% %s %s\n", M, N,
+                K, static_cast<unsigned long long>(r.cycles), static_cast<unsigned long long>(r.macs), util,
+                static_cast<unsigned long long>(r.predicted), 100.0 * err, r.exact ? "exact" : "MISMATCH", s.name);
+    if (!r.exact || r.macs != static_cast<uint64_t>(M) * static_cast<uint64_t>(N) * static_cast<uint64_t>(K)) ++bad;
     std::fflush(stdout);
   }
   std::printf("# worst model error %.2f%%\n", 100.0 * worst);

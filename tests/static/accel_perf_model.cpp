@@ -21,3 +21,18 @@ static_assert(acc::predict(narrow, {64, 64, 64, true, false, false}).cycles >
 static_assert(!acc::predict(dim8, {8, 8, 9000, false, false, false}).fits);
 // A larger array is faster on a large GEMM.
 static_assert(acc::predict({16, 1, 128, 8192, 4}, cube256).cycles < p256.cycles);
+
+// A convolution runs as one CFG.CONV job: M = out channels, N = pixels, K = in x kernel.
+constexpr acc::conv lenet_conv1{1, 32, 32, 6, 5, 5, 1, 1, 0, 0, 0, 0, true, true};
+constexpr acc::prediction pc1 = acc::predict_conv(dim8, lenet_conv1);
+static_assert(lenet_conv1.out_h() == 28 && lenet_conv1.out_w() == 28);
+static_assert(pc1.macs == 6u * 784u * 25u);
+// The im2col gather is one request per element (K x N), so the small conv is bus-bound.
+static_assert(pc1.bus_words >= 25u * 784u);
+static_assert(pc1.cycles > pc1.compute && pc1.cycles >= pc1.bus_words);
+// Row parameters are loaded once (3 x M words), not per block of columns.
+constexpr acc::gemm rows{6, 784, 25, false, true, true, true, true, true, true};
+constexpr acc::gemm cols{6, 784, 25, false, true, true, true, true, true, false};
+static_assert(acc::predict(dim8, rows).bus_words < acc::predict(dim8, cols).bus_words);
+// An array whose DIM is not a multiple of 4 reads B by bytes: more bus words than DIM = 8.
+static_assert(acc::predict({6, 1, 48, 8192, 4}, cube256).bus_words > p256.bus_words);

@@ -10,6 +10,12 @@
 //         ..[ last drain + requant pipeline + last tile's writes ].  done
 //
 //   cycles = startup + max(compute, remaining bus words) + tail
+//
+// Bus items are words, except: an A that is not word aligned is read one byte per request, the
+// implicit im2col B of a convolution (CFG.CONV) and every B of an array whose DIM is not a
+// multiple of 4 are read one byte per request, and an int8 C that is not word aligned (or on
+// such an array) is written one byte per column. predict_conv() maps a convolution (or a linear
+// layer as a 1x1 one) to the one job the driver starts for it.
 #pragma once
 #include "ctnn/core/utility.hpp"
 
@@ -30,6 +36,22 @@ struct gemm {
   bool raw = false;          ///< int32 output (else requantized int8)
   bool bias = true;
   bool per_channel = true;
+  bool conv = false;         ///< B is the implicit im2col (one bus request per element)
+  bool a_bytes = false;      ///< A read one byte per request (A_ADDR or LDA not a multiple of 4)
+  bool c_bytes = false;      ///< int8 C written one byte per column (C_ADDR or LDC unaligned)
+  bool row_params = false;   ///< bias/multiplier/shift per row of C, loaded once (M entries)
+};
+
+/// @brief A convolution as the accelerator runs it in one CFG.CONV job: A = OIHW weights,
+/// B = the CHW input, C = the CHW output (one group; a grouped convolution is one job per group).
+struct conv {
+  int in_c = 1, in_h = 1, in_w = 1, out_c = 1;
+  int kh = 1, kw = 1, sh = 1, sw = 1;
+  int pt = 0, pb = 0, pl = 0, pr = 0;
+  bool bias = true;
+  bool per_channel = true;
+  [[nodiscard]] constexpr int out_h() const { return (in_h + pt + pb - kh) / sh + 1; }
+  [[nodiscard]] constexpr int out_w() const { return (in_w + pl + pr - kw) / sw + 1; }
 };
 
 /// @brief The model's answer; all counts in cycles or bus words.
@@ -61,7 +83,9 @@ constexpr prediction predict(const config& c, const gemm& g) {
   const uint64_t kp = ctnn::max<uint64_t>(K, 2 * tiles_side + D);
   const uint64_t mt = cdiv(M, D);
   const uint64_t nblk = cdiv(N, NB);
-  const uint64_t row_words = cdiv(K, W);           // one A row
+  const bool b_bytes = g.conv || c.dim % 4 != 0;
+  const bool c_bytes = !g.raw && (g.c_bytes || c.dim % 4 != 0);
+  const uint64_t row_words = g.a_bytes ? K : cdiv(K, W);   // one A row
   const uint64_t params = (g.bias ? 1u : 0u) + (g.per_channel ? 2u : 0u);
 
   // Per N block: tiles, B words, parameter words, C words per output row.
@@ -69,13 +93,14 @@ constexpr prediction predict(const config& c, const gemm& g) {
   for (uint64_t blk = 0; blk < nblk; ++blk) {
     const uint64_t cols = ctnn::min<uint64_t>(NB, N - blk * NB);
     tiles += mt * cdiv(cols, D);
-    b_words += K * cdiv(cols, W);
-    p_words += params * cols;
+    const uint64_t b_row = b_bytes ? cols : cdiv(cols, W);
+    b_words += K * b_row;
+    p_words += g.row_params ? (blk == 0 ? params * M : 0) : params * cols;
     for (uint64_t t = 0; t < cdiv(cols, D); ++t) {
       const uint64_t tc = ctnn::min<uint64_t>(D, cols - t * D);
-      c_row_words += g.raw ? tc : cdiv(tc, W);
+      c_row_words += (g.raw || c_bytes) ? tc : cdiv(tc, W);
     }
-    if (blk == 0) { b0 = K * cdiv(cols, W); p0 = params * cols; }
+    if (blk == 0) { b0 = K * b_row; p0 = params * (g.row_params ? M : cols); }
   }
   const uint64_t a_words = nblk * M * row_words;
   const uint64_t c_words = M * c_row_words;
@@ -90,12 +115,29 @@ constexpr prediction predict(const config& c, const gemm& g) {
   // Tail: flush, drain (2*tiles_side + DIM), requant pipeline (5), then the last tile's rows.
   const uint64_t last_cols = N - (nblk - 1) * NB - (cdiv(N - (nblk - 1) * NB, D) - 1) * D;
   const uint64_t last_rows = M - (mt - 1) * D;
-  const uint64_t last_words = last_rows * (g.raw ? last_cols : cdiv(last_cols, W));
+  const uint64_t last_words = last_rows * ((g.raw || c_bytes) ? last_cols : cdiv(last_cols, W));
   p.tail = 2 * tiles_side + D + 5 + last_words;
 
   const uint64_t rest = p.bus_words - (p.startup - 4);
   p.cycles = p.startup + ctnn::max<uint64_t>(p.compute, rest) + p.tail;
   return p;
+}
+
+/// @brief Predicted cycles of a convolution run as one CFG.CONV job with per-row parameters
+/// (M = out_c, N = out_h x out_w, K = in_c x kh x kw), the weights, input and output packed
+/// (LDA = K, LDC = N) at word-aligned addresses.
+constexpr prediction predict_conv(const config& c, const conv& v) {
+  gemm g;
+  g.m = v.out_c;
+  g.n = v.out_h() * v.out_w();
+  g.k = v.in_c * v.kh * v.kw;
+  g.bias = v.bias;
+  g.per_channel = v.per_channel;
+  g.conv = true;
+  g.row_params = true;
+  g.a_bytes = g.k % 4 != 0;    // rows at a stride of K bytes
+  g.c_bytes = g.n % 4 != 0;    // rows at a stride of N bytes
+  return predict(c, g);
 }
 
 /// @brief MACs / (DIM^2 x cycles), in parts per million (freestanding: no floating point).
