@@ -2,11 +2,12 @@
 """Yosys resource counts of ctnn_accel for DIM = 4, 8, 16, and of the whole SoC
 (Python 3 standard library + yosys).
 
-    synth_accel.py [--dims 4 8 16] [--flows generic ice40] [--top accel|soc] [--jobs J]
+    synth_accel.py [--dims 4 8 16] [--flows generic ice40] [--top accel|soc|core] [--jobs J]
                    [--out results.md]
 
 --top soc synthesizes ctnn_soc (core, interconnect, UART, exit device, the accelerator with
-AccelDim = DIM, Log2KMax = 8, and RamBytes = 64 KiB of on-chip RAM).
+AccelDim = DIM, Log2KMax = 8, and RamBytes = 64 KiB of on-chip RAM); --top core the RV32IM
+core alone (DIM is ignored).
 
 Two flows on the same RTL, flattened, synthesis parameters Log2KMax = 8 (K <= 256) and
 NbTiles = 2 (B block = 2*DIM columns) so that the scratchpads stay block-RAM sized:
@@ -33,6 +34,7 @@ PARAMS = {"Log2KMax": 8, "NbTiles": 2}
 SOC_SOURCES = SOURCES + ["ctnn_soc.v", "ctnn_core.v", "ctnn_core_div.v", "ctnn_bus_xbar.v",
                          "ctnn_ram.v", "ctnn_uart.v", "ctnn_exit.v"]
 SOC_PARAMS = {"AccelLog2KMax": 8, "RamBytes": 65536}
+CORE_SOURCES = ["ctnn_core.v", "ctnn_core_div.v"]
 
 GENERIC = """
 synth -top {top} -flatten -lut 4 -run begin:fine
@@ -47,9 +49,9 @@ ICE40 = "synth_ice40 -top {top} -dsp"
 
 def run(dim: int, flow: str, top: str = "accel") -> dict:
     module = "ctnn_" + top
-    sources = SOC_SOURCES if top == "soc" else SOURCES
+    sources = {"soc": SOC_SOURCES, "core": CORE_SOURCES}.get(top, SOURCES)
     read = f"read_verilog -defer -I{RTL} " + " ".join(str(RTL / s) for s in sources)
-    params = dict(SOC_PARAMS, AccelDim=dim) if top == "soc" else dict(PARAMS, Dim=dim)
+    params = {"soc": dict(SOC_PARAMS, AccelDim=dim), "core": {}}.get(top, dict(PARAMS, Dim=dim))
     chparam = f"hierarchy -top {module} " + " ".join(f"-chparam {k} {v}" for k, v in params.items())
     with tempfile.TemporaryDirectory() as tmp:
         stat = pathlib.Path(tmp) / "stat.json"
@@ -95,7 +97,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dims", type=int, nargs="+", default=[4, 8, 16])
     ap.add_argument("--flows", nargs="+", default=["generic", "ice40"])
-    ap.add_argument("--top", choices=["accel", "soc"], default="accel")
+    ap.add_argument("--top", choices=["accel", "soc", "core"], default="accel")
     ap.add_argument("--jobs", type=int, default=1, help="yosys runs in parallel")
     ap.add_argument("--out", type=pathlib.Path)
     args = ap.parse_args()

@@ -73,6 +73,36 @@ struct result {
   bool exact;
 };
 
+/// Per-channel bias, multiplier and shift vectors (n entries), written to RAM at the job's addresses.
+struct channel_params {
+  std::vector<int32_t> bias, mult, shift;
+};
+channel_params write_params(accel_sim& sim, std::mt19937& rng, const gemm_job& j, int n, int shift_lo, int shift_hi) {
+  auto rnd = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  const auto un = static_cast<size_t>(n);
+  channel_params p{std::vector<int32_t>(un), std::vector<int32_t>(un), std::vector<int32_t>(un)};
+  for (size_t i = 0; i < un; ++i) {
+    p.bias[i] = rnd(-5000, 5000);
+    p.mult[i] = rnd(1 << 30, 0x7FFFFFFF);
+    p.shift[i] = rnd(shift_lo, shift_hi);
+  }
+  std::memcpy(sim.ram(j.bias), p.bias.data(), 4 * un);
+  std::memcpy(sim.ram(j.mult), p.mult.data(), 4 * un);
+  std::memcpy(sim.ram(j.shift), p.shift.data(), 4 * un);
+  return p;
+}
+
+/// Runs the programmed job to its interrupt; the measured cycles and MACs, and STATUS.
+result run_job(accel_sim& sim, const gemm_job& j, uint64_t predicted, uint32_t& status) {
+  ctnn::tb::program(j);
+  status = ctnn::tb::run_to_irq(sim, 2'000'000'000ull);
+  result r{};
+  r.cycles = ctnn::mmio::read<sim_bus, a::cycles>();
+  r.macs = ctnn::mmio::read<sim_bus, a::macs>();
+  r.predicted = predicted;
+  return r;
+}
+
 result run(accel_sim& sim, std::mt19937& rng, int M, int N, int K) {
   auto rnd = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   gemm_job j;
@@ -96,25 +126,13 @@ result run(accel_sim& sim, std::mt19937& rng, int M, int N, int K) {
   auto* B = reinterpret_cast<int8_t*>(sim.ram(j.b));
   for (uint32_t i = 0; i < j.lda * static_cast<uint32_t>(M); ++i) A[i] = static_cast<int8_t>(rnd(-128, 127));
   for (uint32_t i = 0; i < j.ldb * static_cast<uint32_t>(K); ++i) B[i] = static_cast<int8_t>(rnd(-128, 127));
-  std::vector<int32_t> bias(static_cast<size_t>(N)), mult(static_cast<size_t>(N)), shift(static_cast<size_t>(N));
-  for (size_t n = 0; n < bias.size(); ++n) {
-    bias[n] = rnd(-5000, 5000);
-    mult[n] = rnd(1 << 30, 0x7FFFFFFF);
-    shift[n] = rnd(-14, -8);
-  }
-  std::memcpy(sim.ram(j.bias), bias.data(), 4 * bias.size());
-  std::memcpy(sim.ram(j.mult), mult.data(), 4 * mult.size());
-  std::memcpy(sim.ram(j.shift), shift.data(), 4 * shift.size());
-
-  ctnn::tb::program(j);
-  const uint32_t status = ctnn::tb::run_to_irq(sim, 2'000'000'000ull);
-  result r{};
-  r.cycles = ctnn::mmio::read<sim_bus, a::cycles>();
-  r.macs = ctnn::mmio::read<sim_bus, a::macs>();
-  r.predicted = ctnn::accel::predict(hw, {M, N, K, false, true, true}).cycles;
+  const channel_params cp = write_params(sim, rng, j, N, -14, -8);
+  const std::vector<int32_t>& bias = cp.bias;
+  uint32_t status = 0;
+  result r = run_job(sim, j, ctnn::accel::predict(hw, {M, N, K, false, true, true}).cycles, status);
 
   std::vector<int8_t> expect(static_cast<size_t>(j.ldc) * static_cast<size_t>(M));
-  const ctnn::ref::gemm_s8_params q{j.a_zp, j.b_zp, j.out_zp, mult.data(), shift.data(), true, -128, 127};
+  const ctnn::ref::gemm_s8_params q{j.a_zp, j.b_zp, j.out_zp, cp.mult.data(), cp.shift.data(), true, -128, 127};
   ctnn::ref::gemm_s8(M, N, K, A, static_cast<int>(j.lda), B, static_cast<int>(j.ldb), bias.data(),
                      expect.data(), static_cast<int>(j.ldc), q);
   const auto* C = reinterpret_cast<const int8_t*>(sim.ram(j.c));
@@ -156,31 +174,18 @@ result run_conv(accel_sim& sim, std::mt19937& rng, const ctnn::accel::conv& v) {
   auto* X = reinterpret_cast<int8_t*>(sim.ram(j.b));
   for (int i = 0; i < j.M * j.K; ++i) W[i] = static_cast<int8_t>(rnd(-127, 127));
   for (uint32_t i = 0; i < static_cast<uint32_t>(v.in_c) * j.cstride; ++i) X[i] = static_cast<int8_t>(rnd(-128, 127));
-  std::vector<int32_t> bias(static_cast<size_t>(j.M)), mult(static_cast<size_t>(j.M)), shift(static_cast<size_t>(j.M));
-  for (size_t m = 0; m < bias.size(); ++m) {
-    bias[m] = rnd(-5000, 5000);
-    mult[m] = rnd(1 << 30, 0x7FFFFFFF);
-    shift[m] = rnd(-12, -6);
-  }
-  std::memcpy(sim.ram(j.bias), bias.data(), 4 * bias.size());
-  std::memcpy(sim.ram(j.mult), mult.data(), 4 * mult.size());
-  std::memcpy(sim.ram(j.shift), shift.data(), 4 * shift.size());
-
-  ctnn::tb::program(j);
-  const uint32_t status = ctnn::tb::run_to_irq(sim, 2'000'000'000ull);
-  result r{};
-  r.cycles = ctnn::mmio::read<sim_bus, a::cycles>();
-  r.macs = ctnn::mmio::read<sim_bus, a::macs>();
-  r.predicted = ctnn::accel::predict_conv(hw, v).cycles;
+  const channel_params cp = write_params(sim, rng, j, j.M, -12, -6);
+  uint32_t status = 0;
+  result r = run_job(sim, j, ctnn::accel::predict_conv(hw, v).cycles, status);
 
   ctnn::kernels::conv_geometry g;
   g.in_c = v.in_c; g.in_h = v.in_h; g.in_w = v.in_w; g.out_c = v.out_c;
   g.kh = v.kh; g.kw = v.kw; g.sh = v.sh; g.sw = v.sw;
   g.pt = v.pt; g.pb = v.pb; g.pl = v.pl; g.pr = v.pr;
   std::vector<int8_t> expect(static_cast<size_t>(j.M) * static_cast<size_t>(j.N));
-  const ctnn::ref::gemm_s8_params q{j.b_zp, 0, j.out_zp, mult.data(), shift.data(), true, -128, 127};
+  const ctnn::ref::gemm_s8_params q{j.b_zp, 0, j.out_zp, cp.mult.data(), cp.shift.data(), true, -128, 127};
   r.exact = a::status::done::get(status) == 1 &&
-            ctnn::ref::conv2d_s8(g, X, W, bias.data(), expect.data(), q) == ctnn::kernels::status::ok &&
+            ctnn::ref::conv2d_s8(g, X, W, cp.bias.data(), expect.data(), q) == ctnn::kernels::status::ok &&
             std::memcmp(sim.ram(j.c), expect.data(), expect.size()) == 0;
   return r;
 }
