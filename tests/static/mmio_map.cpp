@@ -21,7 +21,7 @@ static_assert(accel::zp::out_zp::mask == 0x00FF0000u);
 static_assert(accel::clamp::reset == 0x7F80u);
 static_assert(accel::status::done::rights == mmio::access::w1c);
 static_assert(accel::ctrl::start::rights == mmio::access::wo);
-static_assert(accel::cfg::fields::all == 0xFu);
+static_assert(accel::cfg::fields::all == 0x3Fu);
 static_assert(accel::zp::a_zp::fits(static_cast<uint32_t>(-128)));
 static_assert(!accel::zp::a_zp::fits(0x100u));
 static_assert(!accel::zp::a_zp::fits(static_cast<uint32_t>(-129)));

@@ -19,10 +19,20 @@ TEST_CASE("fields covering every rw bit are one store, no load") {
   word(accel::cfg::address) = 0xFFFFFFFFu;
   fake::reset_counters();
   write<fake>(accel::cfg::relu{1}, accel::cfg::bias_en{0}, accel::cfg::out_raw{1},
-              accel::cfg::per_channel{0});
+              accel::cfg::per_channel{0}, accel::cfg::conv{1}, accel::cfg::row_params{0});
   CHECK(fake::stores == 1);
   CHECK(fake::loads == 0);
-  CHECK(word(accel::cfg::address) == 0b0011u);
+  CHECK(word(accel::cfg::address) == 0b010011u);
+}
+
+TEST_CASE("fields leaving rw bits out are one read-modify-write") {
+  word(accel::cfg::address) = 0b100000u;   // ROW_PARAMS set
+  fake::reset_counters();
+  write<fake>(accel::cfg::relu{1}, accel::cfg::bias_en{0}, accel::cfg::out_raw{1},
+              accel::cfg::per_channel{0}, accel::cfg::conv{0});
+  CHECK(fake::loads == 1);
+  CHECK(fake::stores == 1);
+  CHECK(word(accel::cfg::address) == 0b100011u);
 }
 
 TEST_CASE("a partial write is one read-modify-write that keeps the other rw fields") {
