@@ -155,4 +155,13 @@ struct offloader {
   }
 };
 
+/// @brief The offloader for an image that runs conv2d and linear only on the accelerator: the
+/// executor compiles no CPU kernel of those kinds (runtime::detail::owned_kinds), and a leaf the
+/// accelerator cannot take stops the run with fault::unsupported instead of falling back.
+template <ctnn::mmio::bus Bus = ctnn::mmio::volatile_bus, class Addr = direct_address>
+struct owning_offloader : offloader<Bus, Addr> {
+  static constexpr uint64_t owned_kinds =
+      ctnn::runtime::detail::kind_bit(ctnn::op::conv2d) | ctnn::runtime::detail::kind_bit(ctnn::op::linear);
+};
+
 }  // namespace ctnn_fw::accel

@@ -74,6 +74,11 @@ ctnn_fw_test(demo_lenet5       SOURCES demo_lenet5.cpp       PLATFORMS qemu soc 
              EXPECT_REGEX "lenet5: match=yes cycles_cpu=[0-9]+ accelerator=absent"
              SOC_EXPECT_REGEX "lenet5: match=yes cycles_cpu=[0-9]+ cycles_accel=[0-9]+ speedup=[0-9]+[.][0-9][0-9]?\n"
              MAX_CYCLES 60000000)
+# The image a product would flash: weights as constant data, conv2d/linear on the accelerator only
+# (no CPU kernel of those kinds in the image); its .text is held to 32 KiB (firmware.size.*).
+ctnn_fw_test(lenet5_deploy     SOURCES lenet5_deploy.cpp     PLATFORMS soc GOLDEN
+             EXPECT_REGEX "lenet5_deploy: match=yes cycles=[0-9]+ jobs=5\n"
+             MAX_CYCLES 2000000)
 ctnn_fw_test(demo_cifar_resnet SOURCES demo_cifar_resnet.cpp PLATFORMS qemu soc GOLDEN
              EXPECT_REGEX "cifar_resnet: match=yes cycles_cpu=[0-9]+ accelerator=absent"
              SOC_EXPECT_REGEX "cifar_resnet: match=yes cycles_cpu=[0-9]+ cycles_accel=[0-9]+ speedup=[0-9]+[.][0-9][0-9]?\n"

@@ -511,6 +511,34 @@ TEST_CASE("a failing offload stops the run with fault::offload, the leaf and the
   CHECK(rec.outputs == plain.outputs);
 }
 
+namespace {
+/// Owns linear (no CPU linear kernel is compiled for it) but declines every leaf.
+struct owns_linear_declines_all {
+  static constexpr uint64_t owned_kinds = rt::detail::kind_bit(op::linear);
+  std::vector<int32_t> offered;
+  rt::offload_result offload(const rt::leaf_call<int8_t>& c) {
+    offered.push_back(c.index);
+    return rt::offload_result::declined();
+  }
+};
+}  // namespace
+
+TEST_CASE("a kind the hook owns has no CPU kernel: declining it stops the run with fault::unsupported") {
+  using net = zoo::lenet5;
+  static_assert(rt::detail::owned_kinds<owns_linear_declines_all> == rt::detail::kind_bit(op::linear));
+  static_assert(rt::detail::owned_kinds<rt::no_offload> == 0);
+  harness<net, int8_t> h(12);
+  owns_linear_declines_all off;
+  aligned_bytes arena(static_cast<size_t>(h.plan.arena_bytes));
+  std::memcpy(arena.data + h.plan.offset_of(0), h.input.data(), h.input.size());
+  const rt::run_status s = rt::run<net, int8_t>(arena.data, arena.size, h.params.data, h.params.size,
+                                                rt::backend::optimized, off);
+  CHECK(s.code == rt::fault::unsupported);
+  CHECK(s.leaf == 7);                               // fc1, the first linear leaf
+  CHECK(net::layer(7).kind == op::linear);
+  CHECK(off.offered.size() == 8u);                  // conv1 .. fc1 offered, nothing after
+}
+
 // ---- the executor's fast paths (runtime/fast_paths.hpp) against the reference kernels ------------
 
 TEST_CASE("fast int8 ReLU equals ref::activation_s8 for every input, scale and zero point tested") {

@@ -429,6 +429,16 @@ inline leaf_result run_leaf(const leaf_call<T>& c, backend be) {
 
 namespace detail {
 
+/// The op kinds an offload hook owns (its optional `static constexpr uint64_t owned_kinds`): no
+/// CPU kernel of those kinds is compiled in, so a leaf of such a kind that the hook declines
+/// stops the run with fault::unsupported. A firmware image that must run them on its device
+/// carries none of their CPU kernels.
+template <class Offload>
+inline constexpr uint64_t owned_kinds = [] {
+  if constexpr (requires { Offload::owned_kinds; }) return static_cast<uint64_t>(Offload::owned_kinds);
+  else return uint64_t{0};
+}();
+
 template <Network Net, class T, class Offload>
 inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* params, size_t params_bytes, backend be,
                            Offload& off, layer_callback callback, void* user) {
@@ -475,7 +485,7 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
     if constexpr (requires { off.leaf_begin(i); }) off.leaf_begin(i);
     const offload_result o = off.offload(c);
     leaf_result res = done;
-    if (o.v == offload_result::verdict::declined) res = run_leaf<T, kinds_of<Net>>(c, be);
+    if (o.v == offload_result::verdict::declined) res = run_leaf<T, kinds_of<Net> & ~owned_kinds<Offload>>(c, be);
     if constexpr (requires { off.leaf_end(i); }) off.leaf_end(i);
     if (o.v == offload_result::verdict::failed) return {fault::offload, kernels::status::ok, i, o.code};
     if (res.code != fault::none) return {res.code, res.kernel, i};
