@@ -66,22 +66,8 @@ struct direct_address {
   static uint32_t of(const void* p) { return address_of(p); }
 };
 
-/// ERR_CAUSE.CODE names (fpga/regs/ctnn.toml, ERR_CAUSE).
-inline const char* cause_name(uint32_t code) {
-  switch (code) {
-    case 0: return "NONE";
-    case 1: return "ZERO_SIZE";
-    case 2: return "START_BUSY";
-    case 3: return "ADDR_RANGE";
-    case 4: return "ALIGN";
-    case 5: return "BUS_ERR";
-    case 6: return "K_TOO_BIG";
-    case 7: return "BAD_SHIFT";
-    case 8: return "ROWS";
-    case 9: return "CONV_GEOM";
-    default: return "?";
-  }
-}
+/// ERR_CAUSE.CODE names, generated from the field's values in fpga/regs/ctnn.toml.
+inline const char* cause_name(uint32_t code) { return ctnn::regs::accel::err_cause::code::name_of(code); }
 
 /// True when a word read from the ID register carries the accelerator's magic number.
 inline bool is_accel_id(uint32_t id_word) {

@@ -58,7 +58,7 @@ extern "C" int ctnn_test_run(void) {
   rt::run_status s = run(hook);
   report("bad shift", s, hook);
   if (s.code != rt::fault::offload || s.leaf != 3) return 4;
-  if (s.detail != (ctnn_fw::accel::failure_error | 7u) || hook.failure.cause != 7u) return 5;
+  if (s.detail != (ctnn_fw::accel::failure_error | ctnn::regs::accel::err_cause::code::bad_shift) || hook.failure.cause != ctnn::regs::accel::err_cause::code::bad_shift) return 5;
   shift[0] = saved;
 
   // one status read per job: conv1 is still busy

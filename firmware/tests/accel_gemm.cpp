@@ -238,6 +238,8 @@ int run_conv_case(const conv_case& cc) {
   return 0;
 }
 
+using cause = ctnn::regs::accel::err_cause::code;  // its named values, generated from ctnn.toml
+
 // A job the accelerator must refuse with cause; 0 when it does.
 int expect_error(ctnn_fw::accel::gemm g, uint32_t cause) {
   const ctnn_fw::accel::job_status s = drv::run(g, max_polls);
@@ -286,27 +288,27 @@ extern "C" int ctnn_test_run(void) {
             .act_min = -128, .act_max = 127};
   ctnn_fw::accel::gemm g = base;
   g.m = 0;
-  if (expect_error(g, 1) != 0) return 1001;                       // ZERO_SIZE
+  if (expect_error(g, cause::zero_size) != 0) return 1001;
   g = base;
   g.k = static_cast<int>(drv::k_max()) + 1;
   g.lda = g.k + 3;
-  if (expect_error(g, 6) != 0) return 1002;                       // K_TOO_BIG
+  if (expect_error(g, cause::k_too_big) != 0) return 1002;
   g = base;
   g.b = b_buf + 1;
-  if (expect_error(g, 4) != 0) return 1003;                       // ALIGN (B outside CONV mode)
+  if (expect_error(g, cause::align) != 0) return 1003;  // B outside CONV mode
   g = base;
   g.c = reinterpret_cast<void*>(static_cast<uintptr_t>(0x90000000u));
-  if (expect_error(g, 3) != 0) return 1004;                       // ADDR_RANGE
+  if (expect_error(g, cause::addr_range) != 0) return 1004;
   const int32_t bad_shift[1] = {40};
   g = base;
   g.q.shift = bad_shift;
-  if (expect_error(g, 7) != 0) return 1005;                       // BAD_SHIFT
+  if (expect_error(g, cause::bad_shift) != 0) return 1005;
   g = base;
   g.row_params = true;
   g.m = static_cast<int>(drv::max_row_params()) + 1;
   g.lda = 4;
   g.k = 4;
-  if (expect_error(g, 8) != 0) return 1006;                       // ROWS
+  if (expect_error(g, cause::rows) != 0) return 1006;
   ctnn_fw::accel::conv_view zero_kernel;
   zero_kernel.h = zero_kernel.w = 4;
   zero_kernel.cstride = 16;
@@ -314,7 +316,7 @@ extern "C" int ctnn_test_run(void) {
   zero_kernel.out_w = 4;
   g = base;
   g.conv = &zero_kernel;
-  if (expect_error(g, 9) != 0) return 1007;                       // CONV_GEOM
+  if (expect_error(g, cause::conv_geom) != 0) return 1007;
   ctnn_console_puts("accel: refused jobs ok\n");
 
   // The accelerator still works after the refusals.

@@ -9,6 +9,7 @@ Outputs (each with a "generated - do not edit" banner):
     include/ctnn/regs/accel.hpp      typed accelerator registers and fields (ctnn::mmio)
     fpga/rtl/ctnn_map.vh             CTNN_MAP_* localparams for the SoC decoder and the DMA
     fpga/rtl/ctnn_accel_regs.vh      CTNN_ACCEL_* offsets, field positions and reset values
+    fpga/rtl/ctnn_accel_values.vh    CTNN_ACCEL_<REG>_<FIELD>_<VALUE>: the fields' named values
     fpga/regs/REGISTERS.md           the register tables of the documentation
 """
 import argparse
@@ -100,6 +101,18 @@ def load(path: pathlib.Path) -> dict:
                 raise DataError(f"{fw}: reset 0x{f['reset']:x} does not fit in {hi - lo + 1} bits")
             f["mask"] = mask
             reset |= f["reset"] << lo
+            # optional named values of the field (an enumeration: error causes, modes)
+            vnames, vvals = set(), set()
+            for v in f.get("values", []):
+                vw = f"{fw}.{v.get('name', '?')}"
+                if not v.get("name", "").isidentifier() or not v["name"].isupper():
+                    raise DataError(f"{vw}: a value name must be an UPPER_CASE identifier")
+                if v["name"] in vnames or v["value"] in vvals:
+                    raise DataError(f"{vw}: duplicate value name or number")
+                if v["value"] < 0 or v["value"] >> (hi - lo + 1):
+                    raise DataError(f"{vw}: value {v['value']} does not fit in {hi - lo + 1} bits")
+                vnames.add(v["name"])
+                vvals.add(v["value"])
         reg["reset"] = reset
         reg["used"] = used
     return data
@@ -149,6 +162,23 @@ def gen_accel_vh(d: dict) -> str:
     return "".join(out)
 
 
+def gen_values_vh(d: dict) -> str:
+    a = d["accel"]
+    out = [banner("//"),
+           "// The named values of the accelerator's register fields (error causes, ...), for the RTL that\n"
+           "// produces them. Include inside a module body.\n"]
+    for reg in a["reg"]:
+        for f in reg["fields"]:
+            if not f.get("values"):
+                continue
+            p = f"CTNN_ACCEL_{reg['name']}_{f['name']}"
+            w = f["hi"] - f["lo"] + 1
+            out.append(f"\n// {reg['name']}.{f['name']}: {f['desc']}\n")
+            for v in f["values"]:
+                out.append(f"localparam [{w - 1}:0] {p}_{v['name']} = {w}'d{v['value']};  // {v['desc']}\n")
+    return "".join(out)
+
+
 # ---- C++ -----------------------------------------------------------------------------------
 def cpp_string(s: str) -> str:
     return s.replace("\\", "\\\\").replace('"', '\\"')
@@ -193,7 +223,17 @@ def gen_accel_hpp(d: dict) -> str:
                        f"{f['desc']}\n")
             out.append(f"  struct {f['name'].lower()} : mmio::field<{rn}, {f['name'].lower()}, \"{a['name']}.{reg['name']}.{f['name']}\", "
                        f"{f['hi']}, {f['lo']}, mmio::access::{f['access']}, 0x{f['reset']:x}u> {{\n"
-                       f"    using field::field;\n  }};\n")
+                       f"    using field::field;\n")
+            if f.get("values"):
+                out.append("    /// The field's named values.\n    enum value : uint32_t {\n")
+                for v in f["values"]:
+                    out.append(f"      {v['name'].lower()} = {v['value']},  ///< {v['desc']}\n")
+                out.append("    };\n    /// The name of a value as in fpga/regs/ctnn.toml, \"?\" for an unnamed one.\n"
+                           "    static constexpr const char* name_of(uint32_t v) {\n      switch (v) {\n")
+                for v in f["values"]:
+                    out.append(f"        case {v['value']}: return \"{v['name']}\";\n")
+                out.append("        default: return \"?\";\n      }\n    }\n")
+            out.append("  };\n")
         names = ", ".join(f["name"].lower() for f in reg["fields"])
         out.append(f"  using fields = mmio::field_list<{names}>;\n}};\n")
     out.append(f"\n}}  // namespace ctnn::regs::{a['name']}\n")
@@ -217,8 +257,9 @@ def gen_md(d: dict) -> str:
         out.append(f"| `0x{reg['offset']:03x}` | **{reg['name']}** | | | | `0x{reg['reset']:08x}` | "
                    f"{reg['desc']} |\n")
         for f in reg["fields"]:
+            values = "".join(f"<br>`{v['value']}` {v['name']}: {v['desc']}" for v in f.get("values", []))
             out.append(f"| | | `{f['name']}` | {f['hi']}:{f['lo']} | {f['access']} | `{f['reset']:#x}` | "
-                       f"{f['desc']} |\n")
+                       f"{f['desc']}{values} |\n")
     out.append("\nAccess: ro read only (writes ignored), wo write only (reads 0), rw read/write, "
                "w1c write 1 to clear.\n")
     return "".join(out)
@@ -230,6 +271,7 @@ def outputs(d: dict) -> dict[pathlib.Path, str]:
         ROOT / "include/ctnn/regs/accel.hpp": gen_accel_hpp(d),
         ROOT / "fpga/rtl/ctnn_map.vh": gen_map_vh(d),
         ROOT / "fpga/rtl/ctnn_accel_regs.vh": gen_accel_vh(d),
+        ROOT / "fpga/rtl/ctnn_accel_values.vh": gen_values_vh(d),
         ROOT / "fpga/regs/REGISTERS.md": gen_md(d),
     }
 

@@ -85,6 +85,21 @@ class GenRegs(unittest.TestCase):
     def test_unaligned_offset(self):
         self.reject("offset = 0x4", "offset = 0x6", "unaligned")
 
+    def test_values(self):
+        with_values = GOOD_MAP.replace('desc = "a" },', 'desc = "a", values = [ { name = "OFF", value = 0, desc = "o" }, '
+                                       '{ name = "ON", value = 15, desc = "x" } ] },', 1)
+        d = load_text(with_values)
+        self.assertEqual([v["name"] for v in d["accel"]["reg"][0]["fields"][0]["values"]], ["OFF", "ON"])
+        self.assertIn("CTNN_ACCEL_R_A_ON = 4'd15", gen_regs.gen_values_vh(d))
+        self.assertIn("on = 15,", gen_regs.gen_accel_hpp(d))
+        for old, new, message in [('value = 15', 'value = 16', "does not fit"),
+                                  ('value = 15', 'value = 0', "duplicate"),
+                                  ('name = "ON"', 'name = "OFF"', "duplicate"),
+                                  ('name = "ON"', 'name = "on"', "UPPER_CASE")]:
+            bad = with_values.replace(old, new, 1)
+            with self.assertRaisesRegex(gen_regs.DataError, message):
+                load_text(bad)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -60,8 +60,13 @@ module ctnn_accel #(
   localparam integer TB = $clog2(NbTiles);
   localparam integer ADEPTH = 1 << (Log2KMax - 1);             // 2 slots x KMax/4 words
   localparam integer BDEPTH = 1 << (Log2KMax + TB + 1);        // 2 slots x NbTiles x KMax
-  localparam [3:0] E_ZERO = 4'd1, E_BUSY = 4'd2, E_RANGE = 4'd3, E_ALIGN = 4'd4,
-                   E_BUS = 4'd5, E_KBIG = 4'd6, E_SHIFT = 4'd7, E_ROWS = 4'd8, E_GEOM = 4'd9;
+  // ERR_CAUSE codes: the field's named values in fpga/regs/ctnn.toml
+  `include "ctnn_accel_values.vh"
+  localparam [3:0] E_ZERO = CTNN_ACCEL_ERR_CAUSE_CODE_ZERO_SIZE, E_BUSY = CTNN_ACCEL_ERR_CAUSE_CODE_START_BUSY,
+                   E_RANGE = CTNN_ACCEL_ERR_CAUSE_CODE_ADDR_RANGE, E_ALIGN = CTNN_ACCEL_ERR_CAUSE_CODE_ALIGN,
+                   E_BUS = CTNN_ACCEL_ERR_CAUSE_CODE_BUS_ERR, E_KBIG = CTNN_ACCEL_ERR_CAUSE_CODE_K_TOO_BIG,
+                   E_SHIFT = CTNN_ACCEL_ERR_CAUSE_CODE_BAD_SHIFT, E_ROWS = CTNN_ACCEL_ERR_CAUSE_CODE_ROWS,
+                   E_GEOM = CTNN_ACCEL_ERR_CAUSE_CODE_CONV_GEOM;
   localparam integer ROWS_MAX_I = 2 * NB;
   localparam [16:0] ROWS_MAX = ROWS_MAX_I[16:0];
   localparam integer DQ = (Dim + 3) / 4;             // B scratchpad banks (4 columns each) per tile
@@ -217,11 +222,11 @@ module ctnn_accel #(
     if (!rst_ni) begin
       state_q <= S_IDLE;
       rstep_q <= 2'd0;
-      stop_code_q <= 4'd0;
+      stop_code_q <= CTNN_ACCEL_ERR_CAUSE_CODE_NONE;
       busy_q <= 1'b0;
       done_set_q <= 1'b0;
       err_set_q <= 1'b0;
-      err_code_q <= 4'd0;
+      err_code_q <= CTNN_ACCEL_ERR_CAUSE_CODE_NONE;
       cycles_q <= 32'd0;
       macs_q <= 32'd0;
       j_cfg <= 6'd0; j_m <= 16'd0; j_n <= 16'd0; j_k <= 16'd0;

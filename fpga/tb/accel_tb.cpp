@@ -28,6 +28,7 @@ using ctnn::tb::gemm_job;
 using ctnn::tb::sim_bus;
 
 int failures = 0;
+using cause = a::err_cause::code;  // ERR_CAUSE's named values, generated from fpga/regs/ctnn.toml
 
 [[gnu::format(printf, 3, 4)]] void tb_check(int line, bool ok, const char* fmt, ...) {
   if (ok) return;
@@ -309,7 +310,7 @@ void test_registers(accel_sim& sim) {
 }
 
 // ---- error cases ---------------------------------------------------------------------------
-void expect_error(accel_sim& sim, const gemm_job& j, uint32_t cause, const char* what,
+void expect_error(accel_sim& sim, const gemm_job& j, uint32_t expected, const char* what,
                   bool check_c_untouched = true) {
   std::vector<uint8_t> before;
   if (check_c_untouched) before.assign(sim.ram(j.c), sim.ram(j.c) + 64);
@@ -325,7 +326,7 @@ void expect_error(accel_sim& sim, const gemm_job& j, uint32_t cause, const char*
   TB_CHECK(a::status::error::get(status) == 1 && a::status::done::get(status) == 0,
            "%s: status 0x%x", what, status);
   const uint32_t got = read<sim_bus, a::err_cause::code>();
-  TB_CHECK(got == cause, "%s: cause %u, expected %u", what, got, cause);
+  TB_CHECK(got == expected, "%s: cause %s (%u), expected %s", what, cause::name_of(got), got, cause::name_of(expected));
   TB_CHECK(read<sim_bus, a::status::busy>() == 0, "%s: still busy", what);
   if (check_c_untouched)
     TB_CHECK(std::memcmp(before.data(), sim.ram(j.c), before.size()) == 0, "%s: C written", what);
@@ -338,30 +339,30 @@ void test_errors(accel_sim& sim, std::mt19937& rng) {
   prepared p = prepare(sim, rng, base);
   const gemm_job& g = p.job;
 
-  { gemm_job j = g; j.M = 0; expect_error(sim, j, 1, "zero M"); }
-  { gemm_job j = g; j.K = 0; expect_error(sim, j, 1, "zero K"); }
-  { gemm_job j = g; j.ldb = 13; expect_error(sim, j, 4, "unaligned B stride"); }
-  { gemm_job j = g; j.b = g.b + 2; expect_error(sim, j, 4, "unaligned B address"); }
-  { gemm_job j = g; j.raw = true; j.ldc = 4u * 10u + 2u; expect_error(sim, j, 4, "unaligned int32 C stride"); }
-  { gemm_job j = g; j.lda = 10; expect_error(sim, j, 4, "A stride shorter than a row"); }
+  { gemm_job j = g; j.M = 0; expect_error(sim, j, cause::zero_size, "zero M"); }
+  { gemm_job j = g; j.K = 0; expect_error(sim, j, cause::zero_size, "zero K"); }
+  { gemm_job j = g; j.ldb = 13; expect_error(sim, j, cause::align, "unaligned B stride"); }
+  { gemm_job j = g; j.b = g.b + 2; expect_error(sim, j, cause::align, "unaligned B address"); }
+  { gemm_job j = g; j.raw = true; j.ldc = 4u * 10u + 2u; expect_error(sim, j, cause::align, "unaligned int32 C stride"); }
+  { gemm_job j = g; j.lda = 10; expect_error(sim, j, cause::align, "A stride shorter than a row"); }
   { gemm_job j = g; j.row_params = true; j.M = row_params_max + 1; j.lda = 12;
-    expect_error(sim, j, 8, "row parameters for more rows than 2 x BLOCK_COLS"); }
-  { gemm_job j = g; j.ldc = 8; expect_error(sim, j, 4, "C stride shorter than a row"); }
-  { gemm_job j = g; j.a = accel_sim::ram_base + sim.ram_size() - 64; expect_error(sim, j, 3, "A beyond RAM"); }
-  { gemm_job j = g; j.c = accel_sim::ram_base - 4096; expect_error(sim, j, 3, "C below RAM", false); }
-  { gemm_job j = g; j.bias_en = true; j.bias = 0x10000000u; expect_error(sim, j, 3, "bias outside RAM"); }
-  { gemm_job j = g; j.K = (1 << CTNN_TB_LOG2_KMAX) + 1; j.lda = round4(static_cast<uint32_t>(j.K)); expect_error(sim, j, 6, "K too big"); }
-  { gemm_job j = g; j.per_channel = false; j.shift_amount = 31; expect_error(sim, j, 7, "per-tensor shift 31"); }
+    expect_error(sim, j, cause::rows, "row parameters for more rows than 2 x BLOCK_COLS"); }
+  { gemm_job j = g; j.ldc = 8; expect_error(sim, j, cause::align, "C stride shorter than a row"); }
+  { gemm_job j = g; j.a = accel_sim::ram_base + sim.ram_size() - 64; expect_error(sim, j, cause::addr_range, "A beyond RAM"); }
+  { gemm_job j = g; j.c = accel_sim::ram_base - 4096; expect_error(sim, j, cause::addr_range, "C below RAM", false); }
+  { gemm_job j = g; j.bias_en = true; j.bias = 0x10000000u; expect_error(sim, j, cause::addr_range, "bias outside RAM"); }
+  { gemm_job j = g; j.K = (1 << CTNN_TB_LOG2_KMAX) + 1; j.lda = round4(static_cast<uint32_t>(j.K)); expect_error(sim, j, cause::k_too_big, "K too big"); }
+  { gemm_job j = g; j.per_channel = false; j.shift_amount = 31; expect_error(sim, j, cause::bad_shift, "per-tensor shift 31"); }
   {
     gemm_job j = g; j.per_channel = true;
     const int32_t bad = -32;
     std::memcpy(sim.ram(j.shift + 4u * 3u), &bad, 4);
-    expect_error(sim, j, 7, "per-channel shift -32 in RAM", false);
+    expect_error(sim, j, cause::bad_shift, "per-channel shift -32 in RAM", false);
     std::memset(sim.ram(j.shift), 0, 4u * static_cast<uint32_t>(j.N));
   }
   {
     sim.poison(g.b + 4u * 2u);
-    expect_error(sim, g, 5, "bus error response", false);
+    expect_error(sim, g, cause::bus_err, "bus error response", false);
     sim.poison(0);
   }
   {
@@ -379,7 +380,7 @@ void test_errors(accel_sim& sim, std::mt19937& rng) {
     const uint32_t status = read<sim_bus, a::status>();
     TB_CHECK(a::status::error::get(status) == 1 && a::status::busy::get(status) == 0,
              "start while busy: status 0x%x", status);
-    TB_CHECK(read<sim_bus, a::err_cause::code>() == 2, "start while busy: cause");
+    TB_CHECK(read<sim_bus, a::err_cause::code>() == cause::start_busy, "start while busy: cause");
     write<sim_bus>(a::status::done{0}, a::status::error{0});  // writing 0 does not clear (w1c)
     TB_CHECK(read<sim_bus, a::status::error>() == 1, "w1c: writing 0 must not clear");
     write<sim_bus>(a::status::done{1}, a::status::error{1});
@@ -390,10 +391,10 @@ void test_errors(accel_sim& sim, std::mt19937& rng) {
   {
     // CFG.CONV: a zero in the geometry; B_ADDR outside RAM; a gathered address beyond RAM
     prepared c = prepare_conv(sim, rng, false);
-    { gemm_job j = c.job; j.kw = 0; expect_error(sim, j, 9, "conv: zero kernel width"); }
-    { gemm_job j = c.job; j.sh = 0; expect_error(sim, j, 9, "conv: zero stride"); }
-    { gemm_job j = c.job; j.ow = 0; expect_error(sim, j, 9, "conv: zero output width"); }
-    { gemm_job j = c.job; j.b = 0x10000000u; expect_error(sim, j, 3, "conv: B outside RAM"); }
+    { gemm_job j = c.job; j.kw = 0; expect_error(sim, j, cause::conv_geom, "conv: zero kernel width"); }
+    { gemm_job j = c.job; j.sh = 0; expect_error(sim, j, cause::conv_geom, "conv: zero stride"); }
+    { gemm_job j = c.job; j.ow = 0; expect_error(sim, j, cause::conv_geom, "conv: zero output width"); }
+    { gemm_job j = c.job; j.b = 0x10000000u; expect_error(sim, j, cause::addr_range, "conv: B outside RAM"); }
     {
       // the second channel lies beyond the end of RAM: stopped before the request, not a bus error
       gemm_job j = c.job;
@@ -402,7 +403,7 @@ void test_errors(accel_sim& sim, std::mt19937& rng) {
       j.K = static_cast<int>(2u * j.kh * j.kw);
       j.lda = static_cast<uint32_t>(j.K);
       const uint64_t errors = sim.bus_errors();
-      expect_error(sim, j, 3, "conv: gathered address beyond RAM", false);
+      expect_error(sim, j, cause::addr_range, "conv: gathered address beyond RAM", false);
       TB_CHECK(sim.bus_errors() == errors, "conv: the out-of-RAM gather reached the bus");
     }
     run_and_compare(sim, c, "conv after conv errors");

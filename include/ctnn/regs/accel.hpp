@@ -73,9 +73,38 @@ struct status : mmio::reg<status, "accel.STATUS", base + 0x00cu, 0x00000000u> {
 
 /// @brief ERR_CAUSE (+0x010): Why the last job stopped; cleared by a new start
 struct err_cause : mmio::reg<err_cause, "accel.ERR_CAUSE", base + 0x010u, 0x00000000u> {
-  /// CODE [3:0] ro, reset 0x0: 0 none, 1 ZERO_SIZE (M, N or K is 0), 2 START_BUSY, 3 ADDR_RANGE (a DMA address outside RAM, checked before the job for A, C and the vectors, and per access for the implicit im2col B), 4 ALIGN (B, C, a vector or LDB, LDC not a multiple of 4, or a stride shorter than a row; A may have any alignment), 5 BUS_ERR (error response), 6 K_TOO_BIG (K above 2^LOG2_KMAX), 7 BAD_SHIFT (shift outside [-31, 30]), 8 ROWS (CFG.ROW_PARAMS with M above 2 x HWCFG.BLOCK_COLS), 9 CONV_GEOM (CFG.CONV with a zero kernel, stride or output width, or H or W zero)
+  /// CODE [3:0] ro, reset 0x0: The cause
   struct code : mmio::field<err_cause, code, "accel.ERR_CAUSE.CODE", 3, 0, mmio::access::ro, 0x0u> {
     using field::field;
+    /// The field's named values.
+    enum value : uint32_t {
+      none = 0,  ///< no error
+      zero_size = 1,  ///< M, N or K is 0
+      start_busy = 2,  ///< START while a job runs (the running job is aborted)
+      addr_range = 3,  ///< a DMA address outside RAM: checked before the job for A, C and the vectors, and per access for the implicit im2col B (never requested)
+      align = 4,  ///< B, an int32 C, a vector or LDB, LDC not a multiple of 4 (A and an int8 C may have any alignment), or a stride shorter than a row
+      bus_err = 5,  ///< a DMA access got an error response
+      k_too_big = 6,  ///< K above 2^LOG2_KMAX
+      bad_shift = 7,  ///< a shift outside [-31, 30] (per tensor, or read from the per-channel vector)
+      rows = 8,  ///< CFG.ROW_PARAMS with M above 2 x HWCFG.BLOCK_COLS
+      conv_geom = 9,  ///< CFG.CONV with a zero kernel size, stride, output width, H or W
+    };
+    /// The name of a value as in fpga/regs/ctnn.toml, "?" for an unnamed one.
+    static constexpr const char* name_of(uint32_t v) {
+      switch (v) {
+        case 0: return "NONE";
+        case 1: return "ZERO_SIZE";
+        case 2: return "START_BUSY";
+        case 3: return "ADDR_RANGE";
+        case 4: return "ALIGN";
+        case 5: return "BUS_ERR";
+        case 6: return "K_TOO_BIG";
+        case 7: return "BAD_SHIFT";
+        case 8: return "ROWS";
+        case 9: return "CONV_GEOM";
+        default: return "?";
+      }
+    }
   };
   using fields = mmio::field_list<code>;
 };
