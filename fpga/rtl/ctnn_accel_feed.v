@@ -76,7 +76,7 @@ module ctnn_accel_feed #(
 
   // ---- tile walk -------------------------------------------------------------------------
   reg        issuing_q, all_q, pslot_q, prev_q;
-  reg [15:0] k_q, nt_q, mt_q, blk_q, row0_q, col0_q, blkcol0_q;
+  reg [15:0] k_q, nt_q, blk_q, row0_q, col0_q, blkcol0_q;
   reg [31:0] crow_q;
   reg [5:0]  credit_q;
   // the tile in flight in the mesh (drained when the next `first` is issued)
@@ -132,7 +132,7 @@ module ctnn_accel_feed #(
   always @(posedge clk_i) begin
     if (!rst_ni || !run_i) begin
       issuing_q <= 1'b0; all_q <= 1'b0; pslot_q <= 1'b0; prev_q <= 1'b0;
-      k_q <= 16'd0; nt_q <= 16'd0; mt_q <= 16'd0; blk_q <= 16'd0;
+      k_q <= 16'd0; nt_q <= 16'd0; blk_q <= 16'd0;
       row0_q <= 16'd0; col0_q <= 16'd0; blkcol0_q <= 16'd0; crow_q <= c_addr_i;
       credit_q <= FIFO_ROWS;
       prev_row0_q <= 16'd0; prev_col0_q <= 16'd0; prev_coloff_q <= 16'd0; prev_crow_q <= 32'd0;
@@ -173,12 +173,10 @@ module ctnn_accel_feed #(
           a_free_o <= 2'b01 << pslot_q;
           pslot_q <= !pslot_q;
           if (!last_mt) begin
-            mt_q <= mt_q + 16'd1;
             row0_q <= row0_q + DIM16;
             crow_q <= crow_q + dim_ldc_i;
             col0_q <= blkcol0_q;
           end else begin
-            mt_q <= 16'd0;
             row0_q <= 16'd0;
             crow_q <= c_addr_i;
             b_free_o <= 2'b01 << bslot;

@@ -116,7 +116,6 @@ module ctnn_accel_load #(
 
   // ---- stream A --------------------------------------------------------------------------
   reg        a_active_q, a_slot_q, a_all_q;
-  reg [15:0] a_mt_q, a_blk_q;
   reg [15:0] a_row0_q;            // first row of the panel
   reg [4:0]  a_i_q, a_rows_q;     // row in panel, valid rows (<= 16)
   reg [15:0] a_w_q;               // word in row
@@ -142,7 +141,7 @@ module ctnn_accel_load #(
   always @(posedge clk_i) begin
     if (!rst_ni || !run_i) begin
       a_active_q <= 1'b0; a_slot_q <= 1'b0; a_all_q <= 1'b0;
-      a_mt_q <= 16'd0; a_blk_q <= 16'd0; a_row0_q <= 16'd0; a_bcol0_q <= 16'd0;
+      a_row0_q <= 16'd0; a_bcol0_q <= 16'd0;
       a_i_q <= 5'd0; a_rows_q <= 5'd0; a_w_q <= 16'd0;
       a_addr_q <= 32'd0; a_row_addr_q <= 32'd0; a_panel_q <= a_addr_i;
     end else if (!a_active_q) begin
@@ -159,14 +158,11 @@ module ctnn_accel_load #(
         a_active_q <= 1'b0;
         a_slot_q <= !a_slot_q;
         if (a_last_mt) begin
-          a_mt_q <= 16'd0;
           a_row0_q <= 16'd0;
           a_panel_q <= a_addr_i;
-          a_blk_q <= a_blk_q + 16'd1;
           a_bcol0_q <= a_bcol0_q + NB16;
           if (a_last_blk) a_all_q <= 1'b1;
         end else begin
-          a_mt_q <= a_mt_q + 16'd1;
           a_row0_q <= a_row0_q + DIM16;
           a_panel_q <= a_panel_q + dim_lda_i;
         end
@@ -185,7 +181,7 @@ module ctnn_accel_load #(
   // ---- stream B --------------------------------------------------------------------------
   reg        b_active_q, b_slot_q, b_all_q;
   reg [1:0]  b_phase_q;
-  reg [15:0] b_blk_q, b_col0_q;
+  reg [15:0] b_col0_q;           // first column of the block
   reg [15:0] b_c_q;               // parameter entry (column in block, or row)
   reg [15:0] b_k_q;               // B row
   reg [15:0] b_q_q;               // item in B row: word (dense) or column (conv)
@@ -200,7 +196,7 @@ module ctnn_accel_load #(
   wire b_par_end = (b_c_q == b_npar - 16'd1);
   wire b_last = (b_phase_q == PH_B) && b_row_end && (b_k_q == k_i - 16'd1);
   // row parameters are loaded with the first block only
-  wire b_params = (bias_en_i || per_channel_i) && (!row_params_i || b_blk_q == 16'd0);
+  wire b_params = (bias_en_i || per_channel_i) && (!row_params_i || b_col0_q == 16'd0);
   wire [1:0] b_first_phase = !b_params ? PH_B : (bias_en_i ? PH_BIAS : PH_MULT);
   wire [1:0] b_after_bias = per_channel_i ? PH_MULT : PH_B;
   wire [31:0] b_col0_bytes = {16'd0, b_col0_q};
@@ -258,7 +254,7 @@ module ctnn_accel_load #(
   always @(posedge clk_i) begin
     if (!rst_ni || !run_i) begin
       b_active_q <= 1'b0; b_slot_q <= 1'b0; b_all_q <= 1'b0; b_phase_q <= PH_B;
-      b_blk_q <= 16'd0; b_col0_q <= 16'd0; b_c_q <= 16'd0; b_k_q <= 16'd0; b_q_q <= 16'd0;
+      b_col0_q <= 16'd0; b_c_q <= 16'd0; b_k_q <= 16'd0; b_q_q <= 16'd0;
       b_cols_q <= 16'd0; b_addr_q <= 32'd0; b_row_addr_q <= 32'd0;
       cv_ox_q <= 16'd0; cvb_ox_q <= 16'd0;
       cv_x0_q <= -$signed({10'd0, cv_pl_i}); cvb_x0_q <= -$signed({10'd0, cv_pl_i});
@@ -327,7 +323,6 @@ module ctnn_accel_load #(
         if (b_last) begin
           b_active_q <= 1'b0;
           b_slot_q <= !b_slot_q;
-          b_blk_q <= b_blk_q + 16'd1;
           b_col0_q <= b_col0_q + NB16;
           if ({1'b0, b_col0_q} + {1'b0, NB16} >= {1'b0, n_i}) b_all_q <= 1'b1;
         end else if (b_row_end) begin
