@@ -5,6 +5,7 @@
 #include "ctnn/runtime/runtime.hpp"
 #include "ctnn/zoo/lenet5.hpp"
 #include "ctnn_accel_offload.hpp"
+#include "ctnn_accel_probe.hpp"
 #include "ctnn_platform.h"
 
 namespace {
@@ -43,8 +44,7 @@ void report(const char* what, const rt::run_status& s, const ctnn_fw::accel::off
 }  // namespace
 
 extern "C" int ctnn_test_run(void) {
-  uint32_t id = 0;
-  if (ctnn_probe_load32(ctnn::regs::accel::id::address, &id) != 0 || !ctnn_fw::accel::is_accel_id(id)) return 1;
+  if (!ctnn_fw::accel::probe_present()) return 1;
   if (!rt::fill_params<net, ctnn::dtype::int8>(params, sizeof params, 5)) return 2;
   ctnn_fw::accel::offloader<> hook;
   hook.init();

@@ -23,6 +23,7 @@
 #include "ctnn/regs/accel.hpp"
 #include "ctnn/runtime/runtime.hpp"
 #include "ctnn_accel_offload.hpp"
+#include "ctnn_accel_probe.hpp"
 #include "ctnn_platform.h"
 #include "demo_nets.hpp"
 
@@ -105,11 +106,6 @@ inline void put_ratio(uint64_t a, uint64_t b, int width = 0) {
   ctnn_console_putc('.');
   ctnn_console_putc(static_cast<char>('0' + frac / 10u));
   ctnn_console_putc(static_cast<char>('0' + frac % 10u));
-}
-
-inline bool accelerator_present() {
-  uint32_t id = 0;
-  return ctnn_probe_load32(ctnn::regs::accel::id::address, &id) == 0 && ctnn_fw::accel::is_accel_id(id);
 }
 
 /// Prints why a run stopped: the leaf, its name and type, and the fault.
@@ -206,7 +202,7 @@ int run_demo(const char* tag) {
   constexpr auto out_bytes = static_cast<size_t>(Net::output_shape.elems());
   const uint32_t want_out = G::leaf_crc[Net::output_tensor - 1];
 
-  const bool has_accel = accelerator_present();
+  const bool has_accel = ctnn_fw::accel::probe_present();
   accel_hook hook;
   if (has_accel) {
     hook.init();

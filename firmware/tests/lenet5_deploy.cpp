@@ -14,6 +14,7 @@
 #include "ctnn/runtime/executor.hpp"
 #include "ctnn/zoo/lenet5.hpp"
 #include "ctnn_accel_offload.hpp"
+#include "ctnn_accel_probe.hpp"
 #include "ctnn_platform.h"
 #include "golden_lenet5.hpp"
 #include "params_lenet5.hpp"
@@ -38,8 +39,7 @@ alignas(16) uint8_t arena[plan.arena_bytes];
 
 extern "C" int ctnn_test_run(void) {
   ctnn_fw::accel::owning_offloader<> off;
-  uint32_t id = 0;
-  if (ctnn_probe_load32(ctnn::regs::accel::id::address, &id) != 0 || !ctnn_fw::accel::is_accel_id(id)) {
+  if (!ctnn_fw::accel::probe_present()) {
     ctnn_console_puts("lenet5_deploy: no accelerator at its address\n");
     return 3;
   }
