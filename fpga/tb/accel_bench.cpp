@@ -145,21 +145,14 @@ result run(accel_sim& sim, std::mt19937& rng, int M, int N, int K) {
 
 result run_conv(accel_sim& sim, std::mt19937& rng, const ctnn::accel::conv& v) {
   auto rnd = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  const int oh = v.out_h(), ow = v.out_w();
+  ctnn::kernels::conv_geometry g;
+  g.in_c = v.in_c; g.in_h = v.in_h; g.in_w = v.in_w; g.out_c = v.out_c;
+  g.kh = v.kh; g.kw = v.kw; g.sh = v.sh; g.sw = v.sw;
+  g.pt = v.pt; g.pb = v.pb; g.pl = v.pl; g.pr = v.pr;
   gemm_job j;
-  j.conv = true;
-  j.row_params = true;
+  ctnn::tb::set_conv(j, g, static_cast<uint32_t>(v.in_h * v.in_w));
   j.bias_en = v.bias;
   j.per_channel = v.per_channel;
-  j.M = v.out_c; j.N = oh * ow; j.K = v.in_c * v.kh * v.kw;
-  j.lda = static_cast<uint32_t>(j.K);
-  j.ldc = static_cast<uint32_t>(j.N);
-  j.h = static_cast<uint32_t>(v.in_h); j.w = static_cast<uint32_t>(v.in_w);
-  j.cstride = static_cast<uint32_t>(v.in_h * v.in_w);
-  j.kh = static_cast<uint32_t>(v.kh); j.kw = static_cast<uint32_t>(v.kw);
-  j.sh = static_cast<uint32_t>(v.sh); j.sw = static_cast<uint32_t>(v.sw);
-  j.ow = static_cast<uint32_t>(ow);
-  j.pt = static_cast<uint32_t>(v.pt); j.pl = static_cast<uint32_t>(v.pl);
   j.b_zp = -7; j.out_zp = 3;
   uint32_t at = accel_sim::ram_base;
   auto take = [&](uint64_t bytes) { const uint32_t p = at; at = round4(static_cast<uint32_t>(at + bytes)); return p; };
@@ -178,10 +171,6 @@ result run_conv(accel_sim& sim, std::mt19937& rng, const ctnn::accel::conv& v) {
   uint32_t status = 0;
   result r = run_job(sim, j, ctnn::accel::predict_conv(hw, v).cycles, status);
 
-  ctnn::kernels::conv_geometry g;
-  g.in_c = v.in_c; g.in_h = v.in_h; g.in_w = v.in_w; g.out_c = v.out_c;
-  g.kh = v.kh; g.kw = v.kw; g.sh = v.sh; g.sw = v.sw;
-  g.pt = v.pt; g.pb = v.pb; g.pl = v.pl; g.pr = v.pr;
   std::vector<int8_t> expect(static_cast<size_t>(j.M) * static_cast<size_t>(j.N));
   const ctnn::ref::gemm_s8_params q{j.b_zp, 0, j.out_zp, cp.mult.data(), cp.shift.data(), true, -128, 127};
   r.exact = a::status::done::get(status) == 1 &&

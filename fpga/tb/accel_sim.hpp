@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "Vctnn_accel.h"
+#include "ctnn/kernels/geometry.hpp"
 #include "ctnn/regs/accel.hpp"
 #include "verilated.h"
 
@@ -159,6 +160,33 @@ struct gemm_job {
   bool conv = false;        ///< B = implicit im2col of the CHW tensor at b (geometry below)
   uint32_t h = 0, w = 0, cstride = 0, kh = 1, kw = 1, sh = 1, sw = 1, ow = 0, pt = 0, pl = 0;
 };
+
+/// @brief Makes j the CFG.CONV job of convolution g (one group, no dilation) as a driver starts it:
+/// M = out channels, N = output pixels, K = in channels x kernel area, the weights packed
+/// (LDA = K), the output packed (LDC = N), per-row parameters, input channels cstride bytes apart.
+/// Addresses, zero points and requantization stay as they are.
+inline void set_conv(gemm_job& j, const ctnn::kernels::conv_geometry& g, uint32_t cstride) {
+  auto u = [](int64_t v) { return static_cast<uint32_t>(v); };
+  j.conv = true;
+  j.raw = false;
+  j.row_params = true;
+  j.M = static_cast<int>(g.out_c);
+  j.N = static_cast<int>(g.out_h() * g.out_w());
+  j.K = static_cast<int>(g.gemm_k());
+  j.lda = u(j.K);
+  j.ldb = 0;  // unused in CFG.CONV
+  j.ldc = u(j.N);
+  j.h = u(g.in_h);
+  j.w = u(g.in_w);
+  j.cstride = cstride;
+  j.kh = u(g.kh);
+  j.kw = u(g.kw);
+  j.sh = u(g.sh);
+  j.sw = u(g.sw);
+  j.ow = u(g.out_w());
+  j.pt = u(g.pt);
+  j.pl = u(g.pl);
+}
 
 /// @brief Programs the registers of a job through ctnn::mmio (the typed driver layer).
 inline void program(const gemm_job& j) {

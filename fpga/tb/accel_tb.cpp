@@ -183,23 +183,8 @@ prepared prepare_conv(accel_sim& sim, std::mt19937& rng, bool big, const ctnn::k
     g.sh = rnd(1, 3); g.sw = rnd(1, 3);
     g.pt = rnd(0, 2); g.pb = rnd(0, 2); g.pl = rnd(0, 2); g.pr = rnd(0, 2);
   } while (!g.valid() || g.gemm_k() > (1 << CTNN_TB_LOG2_KMAX));
-  const int oh = static_cast<int>(g.out_h()), ow = static_cast<int>(g.out_w());
   gemm_job j = random_job(rng, false);
-  j.conv = true;
-  j.raw = false;
-  j.row_params = true;
-  j.M = static_cast<int>(g.out_c);
-  j.N = oh * ow;
-  j.K = static_cast<int>(g.gemm_k());
-  j.lda = static_cast<uint32_t>(j.K);
-  j.ldb = 0;  // unused
-  j.ldc = static_cast<uint32_t>(j.N);
-  j.h = static_cast<uint32_t>(g.in_h); j.w = static_cast<uint32_t>(g.in_w);
-  j.cstride = static_cast<uint32_t>(g.in_h * g.in_w + rnd(0, 1) * rnd(0, 9));
-  j.kh = static_cast<uint32_t>(g.kh); j.kw = static_cast<uint32_t>(g.kw);
-  j.sh = static_cast<uint32_t>(g.sh); j.sw = static_cast<uint32_t>(g.sw);
-  j.ow = static_cast<uint32_t>(ow);
-  j.pt = static_cast<uint32_t>(g.pt); j.pl = static_cast<uint32_t>(g.pl);
+  ctnn::tb::set_conv(j, g, static_cast<uint32_t>(g.in_h * g.in_w + rnd(0, 1) * rnd(0, 9)));
   j.a_zp = 0;                       // symmetric weights (TFLite int8)
   j.b_zp = rnd(-128, 127);          // the input's zero point: padding reads it
 
