@@ -16,6 +16,7 @@
 #include "ctnn_accel_offload.hpp"
 #include "ctnn_accel_probe.hpp"
 #include "ctnn_platform.h"
+#include "demo_runner.hpp"
 #include "golden_lenet5.hpp"
 #include "params_lenet5.hpp"
 
@@ -41,7 +42,7 @@ extern "C" int ctnn_test_run(void) {
   ctnn_fw::accel::owning_offloader<> off;
   if (!ctnn_fw::accel::probe_present()) {
     ctnn_console_puts("lenet5_deploy: no accelerator at its address\n");
-    return 3;
+    return ctnn_fw::demo::run_failed;
   }
   off.init();
   int8_t* input = reinterpret_cast<int8_t*>(arena + plan.offset_of(0));
@@ -52,14 +53,8 @@ extern "C" int ctnn_test_run(void) {
                                                 rt::backend::optimized, off);
   const uint64_t cycles = ctnn_cycles() - c0;
   if (!s.ok()) {
-    ctnn_console_puts("lenet5_deploy: run failed at leaf ");
-    ctnn_console_put_dec(static_cast<uint32_t>(s.leaf));
-    ctnn_console_puts(" (");
-    ctnn_console_puts(rt::name_of(s.code));
-    ctnn_console_puts(", detail ");
-    ctnn_console_put_hex(s.detail);
-    ctnn_console_puts(")\n");
-    return 3;
+    ctnn_fw::demo::report_failure<net>("lenet5_deploy", "accelerated", s, &off);
+    return ctnn_fw::demo::run_failed;
   }
   const uint8_t* out = arena + plan.offset_of(net::output_tensor);
   const uint32_t crc = ctnn::crc32(out, static_cast<size_t>(net::tensor_shape(net::output_tensor).elems()));
@@ -69,5 +64,5 @@ extern "C" int ctnn_test_run(void) {
   ctnn_console_puts(" jobs=");
   ctnn_console_put_dec(off.jobs);
   ctnn_console_putc('\n');
-  return match ? 0 : 4;
+  return match ? ctnn_fw::demo::ok : ctnn_fw::demo::mismatch;
 }
