@@ -4,15 +4,15 @@
 // CFG.ROW_PARAMS per-output-channel bias and requantization) must equal ctnn::ref on the CPU bit for
 // bit and report M*N*K MACs; bad jobs must stop with the documented error cause, and a good job
 // must run after them.
+#include "ctnn/accel/driver.hpp"
 #include "ctnn/kernels/ref_layers.hpp"
 #include "ctnn/kernels/reference.hpp"
-#include "ctnn_accel_driver.hpp"
 #include "ctnn_platform.h"
 
 namespace {
 
-using drv = ctnn_fw::accel::driver<>;
-using ctnn_fw::accel::result;
+using drv = ctnn::accel::driver<>;
+using ctnn::accel::result;
 
 constexpr uint32_t max_polls = 2'000'000;
 
@@ -65,7 +65,7 @@ int run_case(const shape_case& sc) {
     mult_buf[i] = q.multiplier;
     shift_buf[i] = q.shift;
   }
-  ctnn_fw::accel::gemm g;
+  ctnn::accel::job g;
   g.m = sc.m;
   g.n = sc.n;
   g.k = sc.k;
@@ -82,7 +82,7 @@ int run_case(const shape_case& sc) {
   for (int32_t& w : c_buf) w = 0x5a5a5a5a;
   for (int32_t& w : ref_buf) w = 0x5a5a5a5a;
 
-  const ctnn_fw::accel::job_status s = drv::run(g, max_polls);
+  const ctnn::accel::job_status s = drv::run(g, max_polls);
   if (s.res != result::ok) return 10 + static_cast<int>(s.res);
   if (s.macs != static_cast<uint32_t>(sc.m * sc.n * sc.k) || s.cycles == 0) return 20;
 
@@ -124,7 +124,7 @@ int run_unaligned_a() {
   for (int i = 0; i < m * lda; ++i) a[i] = static_cast<int8_t>(rnd(-128, 127));
   for (int i = 0; i < k * n; ++i) b_buf[i] = static_cast<int8_t>(rnd(-128, 127));
   const int32_t mult[1] = {1 << 30}, shift[1] = {-7};
-  ctnn_fw::accel::gemm g;
+  ctnn::accel::job g;
   g.m = m;
   g.n = n;
   g.k = k;
@@ -138,7 +138,7 @@ int run_unaligned_a() {
          .act_min = -128, .act_max = 127};
   for (int32_t& w : c_buf) w = 0x5a5a5a5a;
   for (int32_t& w : ref_buf) w = 0x5a5a5a5a;
-  const ctnn_fw::accel::job_status s = drv::run(g, max_polls);
+  const ctnn::accel::job_status s = drv::run(g, max_polls);
   if (s.res != result::ok) return 10 + static_cast<int>(s.res);
   ctnn::ref::gemm_s8(m, n, k, a, lda, b_buf, n, nullptr, reinterpret_cast<int8_t*>(ref_buf), n, g.q);
   for (int i = 0; i < 1024; ++i)
@@ -174,7 +174,7 @@ int run_conv_case(const conv_case& cc) {
     mult_buf[i] = rnd(1 << 30, 0x7fffffff);
     shift_buf[i] = -rnd(6, 10);
   }
-  ctnn_fw::accel::conv_view v;
+  ctnn::accel::conv_view v;
   v.h = static_cast<uint32_t>(cc.h);
   v.w = static_cast<uint32_t>(cc.w);
   v.cstride = static_cast<uint32_t>(cc.h * cc.w);
@@ -185,7 +185,7 @@ int run_conv_case(const conv_case& cc) {
   v.out_w = static_cast<uint32_t>(ow);
   v.pt = static_cast<uint32_t>(cc.pt);
   v.pl = static_cast<uint32_t>(cc.pl);
-  ctnn_fw::accel::gemm g;
+  ctnn::accel::job g;
   g.m = cc.cout;
   g.n = n;
   g.k = k;
@@ -203,7 +203,7 @@ int run_conv_case(const conv_case& cc) {
          .per_channel = true, .act_min = -128, .act_max = 127};
   for (int32_t& w : c_buf) w = 0x5a5a5a5a;
   for (int32_t& w : ref_buf) w = 0x5a5a5a5a;
-  const ctnn_fw::accel::job_status s = drv::run(g, max_polls);
+  const ctnn::accel::job_status s = drv::run(g, max_polls);
   if (s.res != result::ok) {
     ctnn_console_puts("accel: conv job stopped, ERR_CAUSE ");
     ctnn_console_put_dec(s.cause);
@@ -241,8 +241,8 @@ int run_conv_case(const conv_case& cc) {
 using cause = ctnn::regs::accel::err_cause::code;  // its named values, generated from ctnn.toml
 
 // A job the accelerator must refuse with cause; 0 when it does.
-int expect_error(ctnn_fw::accel::gemm g, uint32_t cause) {
-  const ctnn_fw::accel::job_status s = drv::run(g, max_polls);
+int expect_error(ctnn::accel::job g, uint32_t cause) {
+  const ctnn::accel::job_status s = drv::run(g, max_polls);
   if (s.res != result::error) return 1;
   if (s.cause != cause) return 2;
   return 0;
@@ -274,7 +274,7 @@ extern "C" int ctnn_test_run(void) {
 
   // Refused jobs (ERR_CAUSE codes of fpga/regs/ctnn.toml), each from a valid base job.
   const int32_t one_mult[1] = {1 << 30}, one_shift[1] = {0};
-  ctnn_fw::accel::gemm base;
+  ctnn::accel::job base;
   base.m = 4;
   base.n = 4;
   base.k = 16;
@@ -286,7 +286,7 @@ extern "C" int ctnn_test_run(void) {
   base.ldc = 4;
   base.q = {.a_zp = 0, .b_zp = 0, .out_zp = 0, .multiplier = one_mult, .shift = one_shift, .per_channel = false,
             .act_min = -128, .act_max = 127};
-  ctnn_fw::accel::gemm g = base;
+  ctnn::accel::job g = base;
   g.m = 0;
   if (expect_error(g, cause::zero_size) != 0) return 1001;
   g = base;
@@ -309,7 +309,7 @@ extern "C" int ctnn_test_run(void) {
   g.lda = 4;
   g.k = 4;
   if (expect_error(g, cause::rows) != 0) return 1006;
-  ctnn_fw::accel::conv_view zero_kernel;
+  ctnn::accel::conv_view zero_kernel;
   zero_kernel.h = zero_kernel.w = 4;
   zero_kernel.cstride = 16;
   zero_kernel.kh = 0;

@@ -1,7 +1,7 @@
 // The firmware demos: a network type from demo_nets.hpp run by ctnn::runtime::run<Net, int8_t> on a
 // static arena of exactly plan_of<Net, int8>.arena_bytes, with the library's seeded parameters and
 // input, on the CPU (backend::optimized) and, when the accelerator answers at its address, with
-// conv2d and linear offloaded to it (ctnn_accel_offload.hpp). Every run's per-leaf CRC-32 must equal
+// conv2d and linear offloaded to it (ctnn/accel/offload.hpp). Every run's per-leaf CRC-32 must equal
 // the host's golden table (golden_<net>.hpp, generated from the same type at build time).
 //
 // Per network and backend: one profiled run (cycles and instret of each leaf alone, between the
@@ -18,19 +18,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ctnn/accel/offload.hpp"
+#include "ctnn/accel/probe.hpp"
 #include "ctnn/analysis/budget.hpp"
 #include "ctnn/core/crc32.hpp"
 #include "ctnn/regs/accel.hpp"
 #include "ctnn/runtime/runtime.hpp"
-#include "ctnn_accel_offload.hpp"
-#include "ctnn_accel_probe.hpp"
 #include "ctnn_platform.h"
 #include "demo_nets.hpp"
 
 namespace ctnn_fw::demo {
 
 namespace rt = ctnn::runtime;
-using accel_hook = ctnn_fw::accel::offloader<>;
+using accel_hook = ctnn::accel::offloader<>;
 
 /// One leaf of one run: cycles and retired instructions of the leaf alone, CRC-32 of its output.
 struct sample {
@@ -133,13 +133,13 @@ void report_failure(const char* tag, const char* what, const rt::run_status& s, 
     put(ctnn::kernels::name_of(s.kernel));
   }
   if (s.code == rt::fault::offload && h != nullptr) {
-    if (s.detail == ctnn_fw::accel::failure_timeout) {
+    if (s.detail == ctnn::accel::failure_timeout) {
       put(" accelerator timeout (still BUSY after the poll budget)");
     } else {
       put(" accelerator ERROR, ERR_CAUSE ");
       put_dec(h->failure.cause);
       put(" ");
-      put(ctnn_fw::accel::cause_name(h->failure.cause));
+      put(ctnn::accel::cause_name(h->failure.cause));
     }
   }
   ctnn_console_putc('\n');
@@ -202,7 +202,7 @@ int run_demo(const char* tag) {
   constexpr auto out_bytes = static_cast<size_t>(Net::output_shape.elems());
   const uint32_t want_out = G::leaf_crc[Net::output_tensor - 1];
 
-  const bool has_accel = ctnn_fw::accel::probe_present();
+  const bool has_accel = ctnn::accel::probe_present();
   accel_hook hook;
   if (has_accel) {
     hook.init();

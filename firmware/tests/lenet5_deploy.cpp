@@ -9,12 +9,12 @@
 // baseline, the per-layer profile and every leaf's CRC is demo_lenet5.cpp.
 #include <stdint.h>
 
+#include "ctnn/accel/offload.hpp"
+#include "ctnn/accel/probe.hpp"
 #include "ctnn/analysis/budget.hpp"
 #include "ctnn/core/crc32.hpp"
 #include "ctnn/runtime/executor.hpp"
 #include "ctnn/zoo/lenet5.hpp"
-#include "ctnn_accel_offload.hpp"
-#include "ctnn_accel_probe.hpp"
 #include "ctnn_platform.h"
 #include "demo_runner.hpp"
 #include "golden_lenet5.hpp"
@@ -39,8 +39,8 @@ alignas(16) uint8_t arena[plan.arena_bytes];
 }  // namespace
 
 extern "C" int ctnn_test_run(void) {
-  ctnn_fw::accel::owning_offloader<> off;
-  if (!ctnn_fw::accel::probe_present()) {
+  ctnn::accel::owning_offloader<> off;
+  if (!ctnn::accel::probe_present()) {
     ctnn_console_puts("lenet5_deploy: no accelerator at its address\n");
     return ctnn_fw::demo::run_failed;
   }

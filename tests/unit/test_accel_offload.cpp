@@ -1,4 +1,4 @@
-// The accelerator's offload hook (firmware/drivers/ctnn_accel_offload.hpp) on the host: the
+// The accelerator's offload hook (ctnn/accel/offload.hpp) on the host: the
 // driver programs a fake accelerator (a bus that computes each job from the registers, following
 // fpga/regs/REGISTERS.md: implicit im2col, per-row parameters, zero points, clamp) and every leaf
 // of LeNet-5, the CIFAR demo network and a grouped / strided / padded / dilated mix must equal the
@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "ctnn/accel/offload.hpp"
 #include "ctnn/host/run_buffers.hpp"
 #include "ctnn/nn/layers.hpp"
 #include "ctnn/runtime/runtime.hpp"
 #include "ctnn/zoo/cifar_resnet.hpp"
 #include "ctnn/zoo/lenet5.hpp"
-#include "ctnn_accel_offload.hpp"
 
 using namespace ctnn;
 namespace rt = ctnn::runtime;
@@ -158,7 +158,7 @@ struct fake_accel {
   }
 };
 
-using hook = ctnn_fw::accel::offloader<fake_accel, window>;
+using hook = ctnn::accel::offloader<fake_accel, window>;
 static_assert(rt::offload_hook<hook, int8_t>);
 
 // grouped + asymmetric padding + stride (2 groups of 3 rows), dilated (declined), grouped 3x3/2 with
@@ -281,10 +281,10 @@ TEST_CASE("an accelerator ERROR or a job that never finishes fails the leaf with
     const rt::run_status st = s.run(h, rec);
     CHECK(st.code == rt::fault::offload);
     CHECK(st.leaf == 3);
-    CHECK(st.detail == (ctnn_fw::accel::failure_error | 3u));
-    CHECK(h.failure.res == ctnn_fw::accel::result::error);
+    CHECK(st.detail == (ctnn::accel::failure_error | 3u));
+    CHECK(h.failure.res == ctnn::accel::result::error);
     CHECK(h.failure.cause == 3u);
-    CHECK(std::string(ctnn_fw::accel::cause_name(h.failure.cause)) == "ADDR_RANGE");
+    CHECK(std::string(ctnn::accel::cause_name(h.failure.cause)) == "ADDR_RANGE");
     CHECK(rec.outputs[3].empty());  // no callback for the failed leaf
   }
   SUBCASE("timeout") {
@@ -298,8 +298,8 @@ TEST_CASE("an accelerator ERROR or a job that never finishes fails the leaf with
     const rt::run_status st = s.run(h, rec);
     CHECK(st.code == rt::fault::offload);
     CHECK(st.leaf == 0);
-    CHECK(st.detail == ctnn_fw::accel::failure_timeout);
-    CHECK(h.failure.res == ctnn_fw::accel::result::timeout);
+    CHECK(st.detail == ctnn::accel::failure_timeout);
+    CHECK(h.failure.res == ctnn::accel::result::timeout);
     CHECK(fake_accel::jobs == 1);
     // the budget: poll_base + 2 polls per MAC of conv1 (6 x 784 x 25), then the run stops
     CHECK(fake_accel::status_reads == 50u + 2u * 6u * 784u * 25u);
@@ -320,7 +320,7 @@ TEST_CASE("a plain GEMM job after a convolution job clears CFG.CONV and CFG.ROW_
   window::base = reinterpret_cast<uint8_t*>(buf);
   window::bytes = sizeof buf;
   const int32_t mult = 1 << 30, shift = 1;
-  ctnn_fw::accel::gemm g;
+  ctnn::accel::job g;
   g.m = 2;
   g.n = 3;
   g.k = 2;
@@ -331,8 +331,8 @@ TEST_CASE("a plain GEMM job after a convolution job clears CFG.CONV and CFG.ROW_
   g.c = buf + 16;
   g.ldc = 4;
   g.q = {0, 0, 0, &mult, &shift, false, -128, 127};
-  using drv = ctnn_fw::accel::driver<fake_accel, window>;
-  REQUIRE(drv::run(g, 10).res == ctnn_fw::accel::result::ok);
+  using drv = ctnn::accel::driver<fake_accel, window>;
+  REQUIRE(drv::run(g, 10).res == ctnn::accel::result::ok);
   CHECK(fake_accel::get<r::cfg::conv>() == 0u);
   CHECK(fake_accel::get<r::cfg::row_params>() == 0u);
   const int8_t want[8] = {1, 2, 4, 0, 3, 4, 10, 0};  // [1 2; 3 4] . [1 0 2; 0 1 1]

@@ -3,13 +3,15 @@
 // the accelerator's DMA straight from RAM. One job at a time, polled; a job that does not finish
 // within the poll budget returns timeout, never hangs.
 //
-// Convolution mode (gemm::conv): B is not in memory but the implicit im2col of a CHW tensor,
+// Convolution mode (job::conv): B is not in memory but the implicit im2col of a CHW tensor,
 //   B[k][n] = x[c][oy*SH + ky - PT][ox*SW + kx - PL],  k = (c*KH + ky)*KW + kx,  n = oy*OUT_W + ox,
-// the padding reading as B's zero point. With gemm::row_params the bias, multiplier and shift
+// the padding reading as B's zero point. With job::row_params the bias, multiplier and shift
 // vectors have one entry per row of C (an output channel when A holds OIHW weights).
 //
 // Addresses: Addr::of(pointer) gives the bus address the DMA uses (the pointer itself on the
 // target; a host test maps its buffers into a 32-bit window).
+//
+// Freestanding: firmware includes this header, so it uses <stdint.h> and ctnn's own headers only.
 #pragma once
 #include <stdint.h>
 
@@ -18,7 +20,7 @@
 #include "ctnn/mmio/write.hpp"
 #include "ctnn/regs/accel.hpp"
 
-namespace ctnn_fw::accel {
+namespace ctnn::accel {
 
 enum class result : uint8_t {
   ok,
@@ -26,7 +28,7 @@ enum class result : uint8_t {
   timeout,   ///< still busy after the poll budget
 };
 
-/// @brief The implicit im2col view of CFG.CONV (geometry of the CHW int8 tensor at gemm::b).
+/// @brief The implicit im2col view of CFG.CONV (geometry of the CHW int8 tensor at job::b).
 struct conv_view {
   uint32_t h = 0, w = 0;       ///< input height and width
   uint32_t cstride = 0;        ///< bytes from one input channel to the next (h * w when dense)
@@ -36,8 +38,8 @@ struct conv_view {
   uint32_t pt = 0, pl = 0;     ///< top and left padding
 };
 
-/// @brief One GEMM. Strides in elements of their matrix (bytes for A and B, elements of C).
-struct gemm {
+/// @brief One job: a GEMM, or a convolution when conv is set. Strides in elements of their matrix (bytes for A and B, elements of C).
+struct job {
   int m = 0, n = 0, k = 0;
   const int8_t* a = nullptr;
   int lda = 0;
@@ -86,7 +88,7 @@ struct driver {
   static uint32_t max_row_params() { return 2u * ctnn::mmio::read<Bus, ctnn::regs::accel::hwcfg::block_cols>(); }
 
   /// Runs g and waits at most max_polls status reads for it.
-  static job_status run(const gemm& g, uint32_t max_polls) {
+  static job_status run(const job& g, uint32_t max_polls) {
     namespace r = ctnn::regs::accel;
     using ctnn::mmio::write;
     const uint32_t elem = g.out_raw ? 4u : 1u;
@@ -150,4 +152,4 @@ struct driver {
   }
 };
 
-}  // namespace ctnn_fw::accel
+}  // namespace ctnn::accel

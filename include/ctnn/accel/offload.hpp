@@ -17,9 +17,9 @@
 #include <stdint.h>
 
 #include "ctnn/runtime/executor.hpp"
-#include "ctnn_accel_driver.hpp"
+#include "ctnn/accel/driver.hpp"
 
-namespace ctnn_fw::accel {
+namespace ctnn::accel {
 
 /// run_status::detail of a failed leaf: failure_error | ERR_CAUSE.CODE, or failure_timeout.
 inline constexpr uint32_t failure_error = 0x100;
@@ -64,7 +64,7 @@ struct offloader {
   static bool fits(int64_t v, int64_t max) { return v >= 0 && v <= max; }
 
   /// Runs the rows [0, m) of one GEMM in jobs of at most max_rows rows.
-  result_type rows(gemm j, int64_t m, const int8_t* a, int8_t* out, const int32_t* bias, const int32_t* mult,
+  result_type rows(job j, int64_t m, const int8_t* a, int8_t* out, const int32_t* bias, const int32_t* mult,
                    const int32_t* shift) {
     for (int64_t m0 = 0; m0 < m; m0 += max_rows) {
       const int64_t rows_here = m - m0 < max_rows ? m - m0 : max_rows;
@@ -88,8 +88,8 @@ struct offloader {
     return result_type::done();
   }
 
-  static gemm base_job(const leaf& c, int64_t k, int64_t n, int64_t ldc) {
-    gemm j;
+  static job base_job(const leaf& c, int64_t k, int64_t n, int64_t ldc) {
+    job j;
     j.n = static_cast<int>(n);
     j.k = static_cast<int>(k);
     j.lda = static_cast<int>(k);
@@ -125,7 +125,7 @@ struct offloader {
     v.out_w = static_cast<uint32_t>(r.out.w);
     v.pt = static_cast<uint32_t>(g.padding.top);
     v.pl = static_cast<uint32_t>(g.padding.left);
-    gemm j = base_job(c, k, n, n);
+    job j = base_job(c, k, n, n);
     j.conv = &v;
     ++leaves;
     for (int64_t grp = 0; grp < groups; ++grp) {
@@ -147,7 +147,7 @@ struct offloader {
     v.h = v.w = 1;
     v.cstride = 1;
     v.out_w = 1;
-    gemm j = base_job(c, k, 1, 1);
+    job j = base_job(c, k, 1, 1);
     j.conv = &v;
     j.b = c.in[0];
     ++leaves;
@@ -164,4 +164,4 @@ struct owning_offloader : offloader<Bus, Addr> {
       ctnn::runtime::detail::kind_bit(ctnn::op::conv2d) | ctnn::runtime::detail::kind_bit(ctnn::op::linear);
 };
 
-}  // namespace ctnn_fw::accel
+}  // namespace ctnn::accel
