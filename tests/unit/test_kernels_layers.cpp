@@ -10,6 +10,7 @@
 
 #include "ctnn/kernels/layers.hpp"
 #include "ctnn/kernels/ref_layers.hpp"
+#include "ctnn/nn/layers.hpp"
 #include "test_kernels_rng.hpp"
 
 using ctnn::kernels::conv_geometry;
@@ -67,19 +68,26 @@ TEST_CASE("ref conv2d_f32: hand-computed padding, stride, dilation, groups") {
   CHECK(kr::conv2d_f32(gg, gin, gw, nullptr, gout) == status::bad_geometry);
 }
 
-TEST_CASE("conv_scratch_elems is the planner's formula (memory::conv_scratch_elems)") {
+TEST_CASE("conv_scratch_elems: whole output rows of one group's patches, the convolution's scratch request") {
   constexpr conv_geometry r50_conv1{3, 224, 224, 64, 7, 7, 2, 2, 3, 3, 3, 3};
   static_assert(r50_conv1.out_h() == 112 && r50_conv1.out_w() == 112);
   static_assert(kk::conv_scratch_elems(r50_conv1, 112) == 3 * 7 * 7 * 112 * 112);
   static_assert(kk::conv_scratch_elems(r50_conv1, 3) == 3 * 7 * 7 * 3 * 112);  // a panel of 3 rows
   static_assert(kk::conv_scratch_elems(r50_conv1, 0) == 0);                    // direct kernel
-  static_assert(kk::conv_scratch_elems(r50_conv1, 3) ==
-                ctnn::memory::conv_scratch_elems(ctnn::shape{3, 224, 224}, ctnn::shape{64, 112, 112},
-                                                 kk::to_layer_geometry(r50_conv1), 3));
+  static_assert(kk::conv_panel_row_elems(r50_conv1) == 3 * 7 * 7 * 112);
+  static_assert(kk::conv_max_panel_rows(r50_conv1) == 3);  // ceil(256 / 112) rows
+  // the row of that layer asks the planner for exactly these units
+  using conv1 = ctnn::conv2d<3, 64, 7, 2, 3>;
+  using net = ctnn::network<"c1", ctnn::shape{3, 224, 224}, conv1>;
+  static_assert(net::layer(0).scratch.unit_elems == kk::conv_panel_row_elems(r50_conv1));
+  static_assert(net::layer(0).scratch.max_units == kk::conv_max_panel_rows(r50_conv1));
+  static_assert(net::layer(0).scratch.elems(3) == kk::conv_scratch_elems(r50_conv1, 3));
   constexpr conv_geometry pw{256, 56, 56, 64, 1, 1};
   static_assert(kk::conv_scratch_elems(pw, 4) == 0);  // pointwise: the input is used in place
   constexpr conv_geometry grouped{32, 8, 8, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4};
   static_assert(kk::conv_scratch_elems(grouped, 8) == 8 * 9 * 64);  // one group at a time
+  constexpr conv_geometry dw_mult2{32, 8, 8, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 32};
+  static_assert(dw_mult2.depthwise() && kk::conv_scratch_elems(dw_mult2, 8) == 0);  // direct, any multiplier
   CHECK(kk::conv_scratch_elems(conv_geometry{3, 2, 2, 1, 5, 5}, 1) == 0);  // invalid: empty output
 }
 

@@ -34,7 +34,7 @@ uint64_t run_plan() {
   auto content = [](auto&& self, int32_t t, uint64_t i) -> uint8_t {
     if (t > 0) {
       const row& r = Net::layer(t - 1);
-      if (is_alias(r.kind)) return self(self, r.inputs[0], i);
+      if (r.reuse.alias) return self(self, r.inputs[0], i);
       if (r.kind == op::concat) {
         uint64_t start = 0;
         for (int32_t k = 0; k < r.n_inputs; ++k) {
@@ -78,9 +78,9 @@ uint64_t run_plan() {
       CHECK(!overlaps(so, sb, out.offset, out.bytes));
       std::memset(arena + so, scratch_fill, sb);
       for (int32_t k = 0; k < r.n_inputs; ++k) verify(r.inputs[k], i);
-      CHECK(memory::conv_scratch_elems(r.in, r.out, r.geometry, p.panel_rows[static_cast<size_t>(i)]) * size_of(T) == sb);
+      CHECK(r.scratch.elems(p.panel_rows[static_cast<size_t>(i)]) * size_of(T) == sb);
     }
-    if (is_alias(r.kind)) {
+    if (r.reuse.alias) {
       CHECK(out.offset == p.offset_of(r.inputs[0]));
     } else if (r.kind == op::concat) {
       uint64_t start = 0;

@@ -153,7 +153,7 @@ std::vector<uint8_t> expected(const harness<Net, T>& h, const recorder& rec, int
       break;
     case op::channel_scale:
       if constexpr (q) s = ref::batchnorm2d_s8(r.out.c, hw, in[0].data(), w, nullptr, out.data(), gp);
-      else s = ref::channel_scale_f32(r.out.c, hw, in[0].data(), w, out.data());
+      else s = ref::mul_channels_f32(r.out.c, hw, in[0].data(), w, out.data());
       break;
     case op::layer_norm2d:
       if constexpr (q)
@@ -278,7 +278,7 @@ TEST_CASE("the test networks' plans run layers in place, embed concat inputs and
   int in_place = 0, embedded = 0, copied = 0;
   for (int32_t i = 0; i < net_graph::leaf_count; ++i) {
     const row& r = net_graph::layer(i);
-    if ((is_elementwise_unary(r.kind) || r.kind == op::add || r.kind == op::mul) &&
+    if (r.reuse.in_place_inputs > 0 &&
         pg.offset_of(r.output) == pg.offset_of(r.inputs[0]))
       ++in_place;
     if (r.kind != op::concat) continue;
@@ -297,8 +297,7 @@ TEST_CASE("the test networks' plans run layers in place, embed concat inputs and
     bool panel = false, direct = false;
     for (int32_t i = 0; i < net_conv::leaf_count; ++i) {
       const row& r = net_conv::layer(i);
-      if (r.kind != op::conv2d || !memory::conv_needs_im2col(r.in, r.out, r.geometry) || r.geometry.groups == r.in.c)
-        continue;
+      if (r.kind != op::conv2d || r.scratch.max_units == 0) continue;  // no im2col panel asked
       const int32_t rows = dt == 0 ? memory::plan_of<net_conv, dtype::float32>.panel_rows[size_t(i)]
                                    : memory::plan_of<net_conv, dtype::int8>.panel_rows[size_t(i)];
       panel = panel || (rows > 0 && rows < r.out.h);

@@ -8,9 +8,9 @@
 
 namespace ctnn::analysis {
 
-/// @brief One layer's GEMM: C[M×N] = A[M×K]·B[K×N], `count` times (once per group).
-/// Convolution (weights × im2col): M = Cout/groups, N = Hout·Wout, K = (Cin/groups)·kh·kw.
-/// Linear: M = out_features, N = 1, K = in_features.
+/// @brief One layer's GEMM: C[M×N] = A[M×K]·B[K×N], `count` times (once per group), as its op
+/// declares it. Convolution (weights × im2col): M = Cout/groups, N = Hout·Wout,
+/// K = (Cin/groups)·kh·kw. Linear: M = out_features, N = 1, K = in_features.
 struct gemm_shape {
   int32_t leaf = -1;
   int64_t m = 0, n = 0, k = 0;
@@ -18,31 +18,15 @@ struct gemm_shape {
   [[nodiscard]] constexpr uint64_t macs() const { return static_cast<uint64_t>(m * n * k * count); }
 };
 
-/// The GEMM of leaf row r (count 0 for layers that are not conv or linear).
-constexpr gemm_shape gemm_of(const row& r) {
-  gemm_shape g{};
-  g.leaf = r.leaf;
-  if (r.kind == op::conv2d) {
-    const int64_t groups = r.geometry.groups;
-    g.m = r.out.c / groups;
-    g.n = r.out.h * r.out.w;
-    g.k = (r.in.c / groups) * r.geometry.kernel.h * r.geometry.kernel.w;
-    g.count = groups;
-  } else if (r.kind == op::linear) {
-    g.m = r.out.c;
-    g.n = 1;
-    g.k = r.in.elems();
-    g.count = 1;
-  }
-  return g;
-}
+/// The GEMM of leaf row r: the op's GEMM view (op_def<K>::gemm, count 0 for ops that are not GEMMs).
+constexpr gemm_shape gemm_of(const row& r) { return gemm_shape{r.leaf, r.gemm.m, r.gemm.n, r.gemm.k, r.gemm.count}; }
 
 namespace detail {
 template <Network Net>
 constexpr int32_t count_gemms() {
   int32_t n = 0;
   for (int32_t i = 0; i < Net::leaf_count; ++i)
-    if (Net::layer(i).kind == op::conv2d || Net::layer(i).kind == op::linear) ++n;
+    if (Net::layer(i).gemm.count > 0) ++n;
   return n;
 }
 }  // namespace detail

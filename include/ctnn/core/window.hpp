@@ -29,6 +29,10 @@ constexpr int64_t pool_out_extent(int64_t in, int64_t pad, int64_t kernel, int64
   return window_out_extent(in, pad, pad, kernel, stride, dilation, ceil_mode);
 }
 
+/// Depthwise convolution: one input channel per group (any channel multiplier out_c / in_c). The
+/// one definition the description language, the planner's scratch request and the kernels use.
+constexpr bool is_depthwise(int64_t in_channels, int64_t groups) { return groups == in_channels && groups > 1; }
+
 /// Start and end (exclusive) of adaptive-pooling window i of `out` over `in` (PyTorch's formula).
 constexpr int64_t adaptive_start(int64_t i, int64_t in, int64_t out) { return (i * in) / out; }
 constexpr int64_t adaptive_end(int64_t i, int64_t in, int64_t out) { return ((i + 1) * in + out - 1) / out; }

@@ -26,8 +26,8 @@ struct conv_geometry {
   [[nodiscard]] constexpr int64_t in_elems() const { return in_c * in_h * in_w; }
   [[nodiscard]] constexpr int64_t out_elems() const { return out_c * out_h() * out_w(); }
   [[nodiscard]] constexpr int64_t macs() const { return out_elems() * gemm_k(); }
-  /// Depthwise: one input channel per group.
-  [[nodiscard]] constexpr bool depthwise() const { return groups == in_c && groups > 1; }
+  /// Depthwise: one input channel per group (ctnn::is_depthwise).
+  [[nodiscard]] constexpr bool depthwise() const { return is_depthwise(in_c, groups); }
   /// 1x1, stride 1, no padding: the input already is the im2col matrix.
   [[nodiscard]] constexpr bool pointwise() const {
     return kh == 1 && kw == 1 && sh == 1 && sw == 1 && pt == 0 && pb == 0 && pl == 0 && pr == 0;
@@ -41,6 +41,36 @@ struct conv_geometry {
   }
   friend constexpr bool operator==(const conv_geometry&, const conv_geometry&) = default;
 };
+
+/// Output pixels the convolution kernel lowers to one im2col panel at most (whole output rows),
+/// so the GEMM behind it keeps a useful N.
+inline constexpr int64_t im2col_max_panel_pixels = 256;
+
+/// @brief True when conv2d runs g through im2col panels: not depthwise (direct kernel), not a
+/// single-group 1x1/s1/p0 convolution (its input already is the GEMM operand).
+constexpr bool conv_uses_panels(const conv_geometry& g) {
+  return g.valid() && !g.depthwise() && !(g.pointwise() && g.groups == 1);
+}
+
+/// @brief Elements of one output row of im2col panel: one group's (in_c/groups)·kh·kw patch for
+/// each of the row's out_w pixels (0 when g runs without panels).
+constexpr uint64_t conv_panel_row_elems(const conv_geometry& g) {
+  return conv_uses_panels(g) ? static_cast<uint64_t>(g.gemm_k() * g.out_w()) : 0;
+}
+
+/// @brief Most output rows the kernel lowers to one panel: enough for im2col_max_panel_pixels.
+constexpr int64_t conv_max_panel_rows(const conv_geometry& g) {
+  if (!conv_uses_panels(g)) return 0;
+  const int64_t ow = g.out_w(), oh = g.out_h();
+  const int64_t rows = ceil_div(im2col_max_panel_pixels, ow > 0 ? ow : 1);
+  return rows < 1 ? 1 : (rows > oh ? oh : rows);
+}
+
+/// @brief Elements of an im2col panel of `panel_rows` output rows: the scratch the convolution
+/// asks the planner for (per row) and checks it was given (0 for direct or pointwise runs).
+constexpr uint64_t conv_scratch_elems(const conv_geometry& g, int64_t panel_rows) {
+  return panel_rows <= 0 ? 0 : conv_panel_row_elems(g) * static_cast<uint64_t>(panel_rows);
+}
 
 /// @brief 2-D pooling geometry (max/avg), PyTorch semantics with asymmetric padding.
 struct pool_geometry {

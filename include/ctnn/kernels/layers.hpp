@@ -11,7 +11,7 @@
 //   col row (ic, ky, kx), column (oy, ox) = in[ic][oy sh - pt + ky dh][ox sw - pl + kx dw]
 //   (padding: 0, or the input zero point for int8 so it stands for the real value 0)
 //
-// Row panels: the arena plan gives each convolution `panel_rows` (memory/scratch.hpp). The
+// Row panels: the arena plan gives each convolution `panel_rows` (its scratch request). The
 // kernel lowers rows [r0, r0 + R) of the output at a time into a [K x R*out_w] panel and writes
 // the GEMM's result at column r0*out_w of out_g (ldc = out_h*out_w):
 //
@@ -20,7 +20,8 @@
 //          +-------------------+  rows R..2R-1     <- GEMM of panel 1
 //          |                   |  ...
 //
-// The panel is the arena scratch; its size is memory::conv_scratch_elems, the planner's formula.
+// The panel is the arena scratch; its size is conv_scratch_elems (geometry.hpp), the request the
+// convolution makes to the planner.
 // panel_rows == 0 runs the direct kernel (no scratch). The GEMM's packing workspace is not arena
 // scratch: it depends on the tiling only, and is passed as `workspace` (nullptr: the static
 // workspace of tiled.hpp, not reentrant).
@@ -30,7 +31,6 @@
 #include "ctnn/kernels/ref_layers.hpp"
 #include "ctnn/kernels/status.hpp"
 #include "ctnn/kernels/tiled.hpp"
-#include "ctnn/memory/scratch.hpp"
 
 namespace ctnn::kernels {
 
@@ -74,32 +74,6 @@ inline void interior(int64_t out, int64_t in, int64_t k, int64_t s, int64_t p, i
 }
 
 }  // namespace detail
-
-/// @brief The planner's shapes and geometry of g (memory::conv_scratch_elems takes these).
-constexpr layer_geometry to_layer_geometry(const conv_geometry& g) {
-  layer_geometry l{};
-  l.kernel = hw{g.kh, g.kw};
-  l.stride = hw{g.sh, g.sw};
-  l.padding = pad4{g.pt, g.pb, g.pl, g.pr};
-  l.dilation = hw{g.dh, g.dw};
-  l.groups = g.groups;
-  return l;
-}
-
-/// @brief True when conv2d runs g through im2col panels (the planner's rule, memory::conv_needs_im2col).
-constexpr bool conv_uses_panels(const conv_geometry& g) {
-  return g.valid() && !g.depthwise() &&
-         memory::conv_needs_im2col(shape{g.in_c, g.in_h, g.in_w}, shape{g.out_c, g.out_h(), g.out_w()},
-                                   to_layer_geometry(g));
-}
-
-/// @brief Elements of the im2col panel of `panel_rows` output rows: memory::conv_scratch_elems,
-/// the one formula the planner reserves and the kernel checks (0 for direct or pointwise runs).
-constexpr uint64_t conv_scratch_elems(const conv_geometry& g, int64_t panel_rows) {
-  if (!conv_uses_panels(g)) return 0;
-  return memory::conv_scratch_elems(shape{g.in_c, g.in_h, g.in_w}, shape{g.out_c, g.out_h(), g.out_w()},
-                                    to_layer_geometry(g), panel_rows);
-}
 
 /// @brief Direct depthwise conv2d, float (groups == in_c, out_c = in_c * multiplier).
 inline status depthwise_conv2d_f32(const conv_geometry& g, const float* in, const float* w, const float* bias,
@@ -480,10 +454,15 @@ struct activation_table {
   int8_t v[256];
 };
 
-constexpr activation_table make_activation_table(ref::activation a, const ref::act_s8_params& p) {
+/// @brief The table of any elementwise function f: table[x + 128] = ref::unary_s8_one(f, x).
+template <class F>
+constexpr activation_table make_unary_table(F f, const ref::act_s8_params& p) {
   activation_table t{};
-  for (int x = -128; x < 128; ++x) t.v[x + 128] = ref::activation_s8_one(a, static_cast<int8_t>(x), p);
+  for (int x = -128; x < 128; ++x) t.v[x + 128] = ref::unary_s8_one(f, static_cast<int8_t>(x), p);
   return t;
+}
+constexpr activation_table make_activation_table(ref::activation a, const ref::act_s8_params& p) {
+  return make_unary_table([a](float v) { return ref::apply(a, v); }, p);
 }
 
 /// @brief int8 activation through a table (bit-exact with ref::activation_s8 by construction).

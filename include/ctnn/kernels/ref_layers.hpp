@@ -293,16 +293,6 @@ inline status layer_norm2d_s8(int64_t c, int64_t hw, const int8_t* x, const floa
   return status::ok;
 }
 
-/// @brief channel_scale (layer scale), float: y[c][i] = gamma[c] * x[c][i]; in place allowed.
-/// The int8 form is batchnorm2d_s8 without bias (a per-channel affine map).
-inline status channel_scale_f32(int64_t c, int64_t hw, const float* x, const float* gamma, float* y) {
-  if (c <= 0 || hw <= 0) return status::bad_size;
-  if (x == nullptr || gamma == nullptr || y == nullptr) return status::null_pointer;
-  for (int64_t ch = 0; ch < c; ++ch)
-    for (int64_t i = 0; i < hw; ++i) y[ch * hw + i] = x[ch * hw + i] * gamma[ch];
-  return status::ok;
-}
-
 // ---- activations --------------------------------------------------------------------------------
 
 enum class activation : uint8_t { identity, relu, relu6, sigmoid, silu, hardswish, tanh, hardsigmoid, gelu };
@@ -323,12 +313,18 @@ constexpr float apply(activation a, float x) {
   return x;
 }
 
-/// @brief Elementwise float activation, in place allowed.
-inline status activation_f32(activation a, int64_t n, const float* x, float* y) {
+/// @brief Elementwise float function f, in place allowed.
+template <class F>
+inline status unary_f32(F f, int64_t n, const float* x, float* y) {
   if (n < 0) return status::bad_size;
   if (n > 0 && (x == nullptr || y == nullptr)) return status::null_pointer;
-  for (int64_t i = 0; i < n; ++i) y[i] = apply(a, x[i]);
+  for (int64_t i = 0; i < n; ++i) y[i] = f(x[i]);
   return status::ok;
+}
+
+/// @brief Elementwise float activation, in place allowed.
+inline status activation_f32(activation a, int64_t n, const float* x, float* y) {
+  return unary_f32([a](float v) { return apply(a, v); }, n, x, y);
 }
 
 /// @brief Quantization of an int8 activation's input and output (per tensor).
@@ -339,11 +335,17 @@ struct act_s8_params {
   int32_t out_zp;
 };
 
-/// @brief int8 activation as TFLite's table-driven kernels define it:
+/// @brief An int8 elementwise function as TFLite's table-driven kernels define it:
 /// y = quantize(f(dequantize(x))) with round half away from zero, clamped to int8.
-constexpr int8_t activation_s8_one(activation a, int8_t x, const act_s8_params& p) {
+template <class F>
+constexpr int8_t unary_s8_one(F f, int8_t x, const act_s8_params& p) {
   const float real = quant::dequantize<int8_t>(x, p.in_scale, p.in_zp);
-  return quant::quantize<int8_t>(apply(a, real), p.out_scale, p.out_zp);
+  return quant::quantize<int8_t>(f(real), p.out_scale, p.out_zp);
+}
+
+/// @brief int8 activation a (unary_s8_one of apply(a, .)).
+constexpr int8_t activation_s8_one(activation a, int8_t x, const act_s8_params& p) {
+  return unary_s8_one([a](float v) { return apply(a, v); }, x, p);
 }
 
 inline bool valid(const act_s8_params& p) {
@@ -351,13 +353,19 @@ inline bool valid(const act_s8_params& p) {
          p.out_zp <= 127;
 }
 
-/// @brief Elementwise int8 activation.
-inline status activation_s8(activation a, int64_t n, const int8_t* x, int8_t* y, const act_s8_params& p) {
+/// @brief Elementwise int8 function f (unary_s8_one).
+template <class F>
+inline status unary_s8(F f, int64_t n, const int8_t* x, int8_t* y, const act_s8_params& p) {
   if (n < 0) return status::bad_size;
   if (n > 0 && (x == nullptr || y == nullptr)) return status::null_pointer;
   if (!valid(p)) return status::bad_quant_param;
-  for (int64_t i = 0; i < n; ++i) y[i] = activation_s8_one(a, x[i], p);
+  for (int64_t i = 0; i < n; ++i) y[i] = unary_s8_one(f, x[i], p);
   return status::ok;
+}
+
+/// @brief Elementwise int8 activation.
+inline status activation_s8(activation a, int64_t n, const int8_t* x, int8_t* y, const act_s8_params& p) {
+  return unary_s8([a](float v) { return apply(a, v); }, n, x, y, p);
 }
 
 // ---- softmax ---------------------------------------------------------------------------------
@@ -587,7 +595,8 @@ inline status mul_s8(int64_t n, const int8_t* a, const int8_t* b, int8_t* y, con
   return status::ok;
 }
 
-/// @brief Multiply broadcasting a per-channel gate (squeeze-and-excitation): y[c][i] = x[c][i] * g[c].
+/// @brief Multiply broadcasting a per-channel gate (squeeze-and-excitation, and ConvNeXt's layer
+/// scale with the gate = gamma): y[c][i] = x[c][i] * g[c]; in place allowed.
 inline status mul_channels_f32(int64_t c, int64_t hw, const float* x, const float* g, float* y) {
   if (c <= 0 || hw <= 0) return status::bad_size;
   if (x == nullptr || g == nullptr || y == nullptr) return status::null_pointer;

@@ -10,20 +10,22 @@
 //          │ └────────┘   │ place t2) │       live bytes (the lower bound) beside the arena.
 //          └──────────────┴───────────┴──► step
 //
-// Buffers: a tensor gets its own buffer unless
-//  - the layer is an alias (flatten, dropout): its output is its input's buffer;
-//  - the layer may run in place (batch norm, activations, add, multiply) and an input of the same
-//    size dies at this step: the output takes over that input's buffer;
-//  - it is a concat input that dies at the concat: it is embedded in the concat's buffer at its
-//    channel slice, so the branch writes straight into place (no copy).
-// Scratch follows the plan: a convolution that needs im2col gets the largest panel (in output rows,
-// up to conv_max_panel_rows) that fits under the peak of live tensors at its step, so scratch never
-// raises the peak; where not even one row fits, the plan selects the direct kernel (no scratch).
+// The planner knows no op: it reads each leaf row's buffer facts, which the op declares
+// (nn/op_def.hpp): `reuse` (alias, in place over one of its first N inputs, concat slices) and
+// `scratch` (units of scratch its kernel asks for). Buffers: a tensor gets its own buffer unless
+//  - the leaf is an alias (flatten, dropout): its output is its input's buffer;
+//  - the leaf may run in place (batch norm, activations, add, multiply) and one of those inputs
+//    of the same size dies at this step: the output takes over that input's buffer;
+//  - it is an input of a concat-slices leaf that dies there: it is embedded in the concat's buffer
+//    at its channel slice, so the branch writes straight into place (no copy).
+// Scratch follows the plan: a leaf that asks for scratch (a convolution's im2col panel rows) gets
+// the most units, up to its request, that fit under the peak of live tensors at its step, so
+// scratch never raises the peak; where not even one unit fits, it gets none (the convolution then
+// runs its direct kernel).
 // Root buffers (and scratch) are then packed by several greedy orders (size, start, area) with
 // best- or first-fit, and the smallest arena is kept; greedy-by-size with best fit is reported as
 // the baseline.
 #pragma once
-#include "ctnn/memory/scratch.hpp"
 #include "ctnn/nn/network.hpp"
 
 namespace ctnn::memory {
@@ -90,7 +92,8 @@ struct arena_plan {
   array<int32_t, Leaves> scratch_buffer{};  ///< buffer of leaf i's scratch, -1 when none
   array<uint64_t, Leaves> scratch_bytes{};
   array<uint64_t, Leaves> scratch_offset{};
-  array<int32_t, Leaves> panel_rows{};  ///< im2col panel rows of leaf i's convolution; 0 = direct kernel
+  array<int32_t, Leaves> panel_rows{};  ///< scratch units granted to leaf i (a convolution's im2col
+                                        ///< panel rows; 0 = its direct kernel)
 
   [[nodiscard]] constexpr uint64_t offset_of(int32_t tensor) const { return tensors[static_cast<size_t>(tensor)].offset; }
   /// True when leaf i writes its output over (a prefix of) an input's buffer or aliases it.
@@ -246,10 +249,10 @@ constexpr auto make_plan() {
       return b.last == i && b.parent < 0;
     };
     int32_t target = -1;
-    if (is_alias(r.kind)) {
+    if (r.reuse.alias) {
       target = p.tensors[static_cast<size_t>(r.inputs[0])].buffer;
-    } else if (is_elementwise_unary(r.kind) || r.kind == op::add || r.kind == op::mul) {
-      const int32_t candidates = r.kind == op::add ? r.n_inputs : 1;  // mul: only the full-size input
+    } else if (r.reuse.in_place_inputs > 0) {
+      const int32_t candidates = min<int32_t>(r.reuse.in_place_inputs, r.n_inputs);
       for (int32_t k = 0; k < candidates && target < 0; ++k) {
         const int32_t in_t = r.inputs[k];
         if (p.tensors[static_cast<size_t>(in_t)].bytes == out.bytes && dies_here(in_t))
@@ -261,7 +264,7 @@ constexpr auto make_plan() {
     } else {
       const int32_t nb = new_buffer(out.bytes, i, out.last);
       out.buffer = nb;
-      if (r.kind == op::concat) {
+      if (r.reuse.concat_slices) {
         const uint64_t slice_unit = static_cast<uint64_t>(r.out.h * r.out.w) * size_of(T);
         uint64_t slice = 0;
         for (int32_t k = 0; k < r.n_inputs; ++k) {
@@ -308,22 +311,22 @@ constexpr auto make_plan() {
     if (live > tensor_peak) tensor_peak = live;
   }
 
-  // ---- scratch: the largest im2col panel that fits under that peak at the layer's step
+  // ---- scratch: the most units of each request that fit under that peak at the leaf's step
   const int32_t tensor_buffers = p.n_buffers;
   for (int32_t i = 0; i < Net::leaf_count; ++i) {
-    const row& r = Net::layer(i);
+    const scratch_request& rq = Net::layer(i).scratch;
     p.scratch_buffer[static_cast<size_t>(i)] = -1;
-    if (r.kind != op::conv2d || !conv_needs_im2col(r.in, r.out, r.geometry)) continue;
+    if (rq.max_units <= 0 || rq.unit_elems == 0) continue;
     uint64_t live = 0;
     for (int32_t b = 0; b < tensor_buffers; ++b) {
       const buffer_plan& bb = p.buffers[static_cast<size_t>(b)];
       if (bb.parent < 0 && bb.first <= i && i <= bb.last) live += bb.bytes;
     }
     const uint64_t slack = tensor_peak - live;
-    int64_t rows = conv_max_panel_rows(r.out.h, r.out.w);
-    while (rows > 0 && round_up(conv_scratch_elems(r.in, r.out, r.geometry, rows) * size_of(T), Align) > slack) --rows;
-    p.panel_rows[static_cast<size_t>(i)] = static_cast<int32_t>(rows);
-    const uint64_t sb = conv_scratch_elems(r.in, r.out, r.geometry, rows) * size_of(T);
+    int64_t units = rq.max_units;
+    while (units > 0 && round_up(rq.elems(units) * size_of(T), Align) > slack) --units;
+    p.panel_rows[static_cast<size_t>(i)] = static_cast<int32_t>(units);
+    const uint64_t sb = rq.elems(units) * size_of(T);
     p.scratch_bytes[static_cast<size_t>(i)] = sb;
     if (sb == 0) continue;
     const int32_t sbuf = new_buffer(sb, i, i);

@@ -1,24 +1,100 @@
-// Elementwise activations: relu, relu6, sigmoid, silu, hardswish, hardsigmoid, tanh, gelu.
+// Elementwise activations: relu, relu6, sigmoid, silu, hardswish, hardsigmoid, tanh, gelu, and
+// their ops (in place; float through the freestanding math, int8 through a 256-entry table).
 #pragma once
+#include "ctnn/kernels/layers.hpp"
 #include "ctnn/nn/graph.hpp"
+#include "ctnn/nn/op_def.hpp"
+#include "ctnn/runtime/fast_paths.hpp"
 
 namespace ctnn {
 
-/// @brief An elementwise activation of kind K. Output shape = input shape; ext_ops = one per
-/// element (ptflops' convention for activations).
+namespace detail {
+/// The op of an elementwise function F (a stateless callable float -> float) named Name, whose
+/// int8 output follows quantization rule Q. float: the function per element; int8: the reference
+/// dequantizes, applies F and quantizes, the optimized backend looks up the table of the same.
+template <class F, runtime::quant_rule Q = runtime::quant_rule::standard>
+struct unary_op {
+  static constexpr reuse_rule reuse{false, 1, false};
+  static constexpr runtime::quant_rule quant = Q;
+  template <class T, runtime::backend B>
+  static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
+    const int64_t n = c.r->out.elems();
+    const F f{};
+    if constexpr (is_same_v<T, int8_t>) {
+      const ref::act_s8_params ap = runtime::act_params(c);
+      if constexpr (B == runtime::backend::optimized) {
+        if (!ref::valid(ap)) return runtime::from(kernels::status::bad_quant_param);
+        const kernels::activation_table t = kernels::make_unary_table(f, ap);
+        return runtime::from(kernels::activation_s8(t, n, c.in[0], c.out));
+      } else {
+        return runtime::from(ref::unary_s8(f, n, c.in[0], c.out, ap));
+      }
+    } else {
+      return runtime::from(ref::unary_f32(f, n, c.in[0], c.out));
+    }
+  }
+};
+
+/// The function of ref::activation A as a stateless callable.
+template <ref::activation A>
+struct activation_fn {
+  constexpr float operator()(float x) const { return ref::apply(A, x); }
+};
+template <ref::activation A, runtime::quant_rule Q = runtime::quant_rule::standard>
+using activation_op = unary_op<activation_fn<A>, Q>;
+}  // namespace detail
+
+template <>
+struct op_def<op::relu> : detail::activation_op<ref::activation::relu> {
+  static constexpr const char* type_name = "ReLU";
+  /// int8 with the same quantization in and out: max(x, zero point), bit-exact (fast_paths.hpp).
+  template <class T, runtime::backend B>
+  static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
+    if constexpr (is_same_v<T, int8_t> && B == runtime::backend::optimized) {
+      if (runtime::fast::relu_is_clamp(c.q_in[0], c.q_out)) {
+        runtime::fast::relu_clamp_s8(static_cast<size_t>(c.r->out.elems()), c.in[0], c.out, c.q_out.zero_point);
+        return runtime::leaf_done;
+      }
+    }
+    return detail::activation_op<ref::activation::relu>::run<T, B>(c);
+  }
+};
+template <>
+struct op_def<op::relu6> : detail::activation_op<ref::activation::relu6> {
+  static constexpr const char* type_name = "ReLU6";
+};
+template <>
+struct op_def<op::sigmoid> : detail::activation_op<ref::activation::sigmoid, runtime::quant_rule::unit_interval> {
+  static constexpr const char* type_name = "Sigmoid";
+};
+template <>
+struct op_def<op::silu> : detail::activation_op<ref::activation::silu> {
+  static constexpr const char* type_name = "SiLU";
+};
+template <>
+struct op_def<op::hardswish> : detail::activation_op<ref::activation::hardswish> {
+  static constexpr const char* type_name = "Hardswish";
+};
+template <>
+struct op_def<op::hardsigmoid>
+    : detail::activation_op<ref::activation::hardsigmoid, runtime::quant_rule::unit_interval> {
+  static constexpr const char* type_name = "Hardsigmoid";
+};
+template <>
+struct op_def<op::tanh> : detail::activation_op<ref::activation::tanh, runtime::quant_rule::symmetric_unit> {
+  static constexpr const char* type_name = "Tanh";
+};
+template <>
+struct op_def<op::gelu> : detail::activation_op<ref::activation::gelu> {
+  static constexpr const char* type_name = "GELU";
+};
+
+/// @brief An elementwise activation of kind K (one of the op_defs above). Output shape = input
+/// shape; ext_ops = one per element (ptflops' convention for activations).
 template <op K>
 struct activation : leaf<activation<K>> {
-  static_assert(is_elementwise_unary(K) && K != op::batch_norm2d && K != op::channel_scale,
-                "ctnn: activation: not an activation kind");
   static constexpr op kind = K;
-  static constexpr const char* type_name = K == op::relu          ? "ReLU"
-                                           : K == op::relu6       ? "ReLU6"
-                                           : K == op::sigmoid     ? "Sigmoid"
-                                           : K == op::silu        ? "SiLU"
-                                           : K == op::hardswish   ? "Hardswish"
-                                           : K == op::hardsigmoid ? "Hardsigmoid"
-                                           : K == op::gelu        ? "GELU"
-                                                                  : "Tanh";
+  static constexpr const char* type_name = op_def<K>::type_name;
   static constexpr fault_report check(shape) { return ok(); }
   static constexpr shape output(shape in) { return in; }
   static constexpr leaf_counts counts(shape in) {

@@ -1,7 +1,10 @@
-// conv2d: 2-D convolution with kernel h×w, stride, asymmetric padding, dilation, groups, bias.
+// conv2d: 2-D convolution with kernel h×w, stride, asymmetric padding, dilation, groups, bias;
+// its op: im2col panel scratch, the GEMM view, weights/bias/requantization, the kernels.
 #pragma once
 #include "ctnn/core/window.hpp"
+#include "ctnn/kernels/layers.hpp"
 #include "ctnn/nn/graph.hpp"
+#include "ctnn/nn/op_def.hpp"
 
 namespace ctnn {
 
@@ -33,7 +36,7 @@ struct conv2d_layer : leaf<conv2d_layer<C>> {
   static constexpr const char* type_name = "Conv2d";
   static constexpr op kind = op::conv2d;
   static constexpr conv2d_config config = C;
-  static constexpr bool depthwise = C.groups == C.in_channels && C.groups > 1;
+  static constexpr bool depthwise = is_depthwise(C.in_channels, C.groups);
 
   static constexpr layer_geometry geometry() {
     return layer_geometry{C.kernel, C.stride, C.padding, C.dilation, C.groups, C.bias, false, true};
@@ -66,6 +69,50 @@ struct conv2d_layer : leaf<conv2d_layer<C>> {
     c.macs = outs * per_out;
     c.ext_ops = C.bias ? outs : 0;
     return c;
+  }
+};
+
+/// @brief The convolution op. Parameters: weights OIHW (T), bias (acc type) when biased, int8
+/// per-output-channel requantization. Scratch: im2col panels of whole output rows, asked per row
+/// by the kernel's own formula (kernels::conv_scratch_elems); the plan may grant none, and the
+/// direct kernel then runs. GEMM view, per group: M = Cout/groups, N = Hout·Wout,
+/// K = (Cin/groups)·kh·kw.
+template <>
+struct op_def<op::conv2d> {
+  static constexpr scratch_request scratch(const row& r) {
+    const kernels::conv_geometry g = runtime::conv_of(r);
+    return scratch_request{kernels::conv_panel_row_elems(g), kernels::conv_max_panel_rows(g)};
+  }
+  static constexpr gemm_view gemm(const row& r) {
+    const int64_t groups = r.geometry.groups;
+    return gemm_view{r.out.c / groups, r.out.h * r.out.w,
+                     (r.in.c / groups) * r.geometry.kernel.h * r.geometry.kernel.w, groups};
+  }
+  static constexpr runtime::param_regions params(const row& r, dtype t) { return runtime::detail::weighted_regions(r, t); }
+  template <dtype T>
+  static void fill(const runtime::fill_call& f) { runtime::detail::fill_weighted<T>(f); }
+
+  template <class T, runtime::backend B>
+  static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
+    const kernels::conv_geometry g = runtime::conv_of(*c.r);
+    if constexpr (is_same_v<T, int8_t>) {
+      const ref::gemm_s8_params gp = runtime::gemm_params(c);
+      if constexpr (B == runtime::backend::optimized) {
+        // the static packing workspace holds K <= kmax; beyond it the direct kernel needs none
+        using tiling = kernels::default_s8_tiling;
+        const bool fits =
+            tiling::workspace_bytes(g.gemm_k()) <= sizeof(kernels::detail::static_workspace_s8<tiling>::buf);
+        return runtime::from(kernels::conv2d_s8(g, c.in[0], c.weights(), c.bias(), c.out, gp,
+                                                fits ? c.panel_rows : 0, c.scratch, c.scratch_bytes));
+      } else {
+        return runtime::from(ref::conv2d_s8(g, c.in[0], c.weights(), c.bias(), c.out, gp));
+      }
+    } else if constexpr (B == runtime::backend::optimized) {
+      return runtime::from(
+          kernels::conv2d_f32(g, c.in[0], c.weights(), c.bias(), c.out, c.panel_rows, c.scratch, c.scratch_bytes));
+    } else {
+      return runtime::from(ref::conv2d_f32(g, c.in[0], c.weights(), c.bias(), c.out));
+    }
   }
 };
 

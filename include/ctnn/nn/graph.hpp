@@ -1,5 +1,5 @@
 // The graph of a network: the rows the analysis walk emits, and the composition nodes
-// (sequential, block, named, repeat, residual, concat, scale, identity).
+// (sequential, block, named, repeat, identity; residual, concat and scale are in nn/join.hpp).
 //
 // Every node type N provides
 //   static constexpr int32_t leaf_count, row_count;    // independent of the input shape
@@ -39,7 +39,35 @@ struct layer_geometry {
   bool ceil_mode = false;
   bool count_include_pad = true;
   int64_t first_channel = 0;  ///< channel_slice: the first channel taken
+  float alpha = 0.0f;         ///< a scalar attribute (leaky_relu: the negative slope)
   friend constexpr bool operator==(const layer_geometry&, const layer_geometry&) = default;
+};
+
+/// @brief How a leaf's output may share memory with its inputs: the planner's may-reuse facts.
+struct reuse_rule {
+  bool alias = false;           ///< the output is input 0's bytes reinterpreted (flatten, dropout)
+  int8_t in_place_inputs = 0;   ///< the output may take over the buffer of one of its first N
+                                ///< inputs that has the output's size and dies at this step
+  bool concat_slices = false;   ///< inputs that die here may be written straight into their
+                                ///< channel slice of the output (no copy)
+  friend constexpr bool operator==(const reuse_rule&, const reuse_rule&) = default;
+};
+
+/// @brief Scratch a leaf's kernel asks for: up to `max_units` units of `unit_elems` elements
+/// (an im2col panel: output rows of patches). The plan grants the most units that fit under the
+/// peak of live tensors at the leaf's step, possibly 0 (then the kernel runs without scratch).
+struct scratch_request {
+  uint64_t unit_elems = 0;
+  int64_t max_units = 0;
+  [[nodiscard]] constexpr uint64_t elems(int64_t units) const {
+    return units <= 0 ? 0 : unit_elems * static_cast<uint64_t>(units);
+  }
+};
+
+/// @brief A leaf seen as `count` GEMMs C[M×N] = A[M×K]·B[K×N] (count 0: not a GEMM).
+struct gemm_view {
+  int64_t m = 0, n = 0, k = 0;
+  int64_t count = 0;
 };
 
 namespace detail {
@@ -63,6 +91,9 @@ struct row {
   shape out{};
   leaf_counts counts{};    ///< for a container: the sum over its leaves
   layer_geometry geometry{};  ///< convolution / pooling window (leaves only)
+  reuse_rule reuse{};         ///< what the output may share (leaves only)
+  scratch_request scratch{};  ///< the kernel's scratch request (leaves only)
+  gemm_view gemm{};           ///< the leaf as GEMMs, for analysis and offload (leaves only)
   uint64_t in_elems = 0;   ///< elements of all inputs read (leaves only)
   int32_t n_inputs = 0;
   int32_t inputs[max_inputs] = {};  ///< tensor ids read
@@ -140,13 +171,15 @@ constexpr shape sane(shape s) {
   return shape{s.c > 0 ? s.c : 1, s.h > 0 ? s.h : 1, s.w > 0 ? s.w : 1, s.rank};
 }
 
-/// Appends a leaf row reading `inputs` and producing `out` with `counts`.
-template <class B>
-constexpr value push_leaf(B& b, context ctx, const char* type, op kind, shape in, shape out,
-                          const leaf_counts& counts, const value* inputs, int32_t n_inputs) {
+/// Appends a leaf row of kind K reading `inputs` and producing `out` with `counts`; the row's
+/// buffer facts (reuse, scratch) and GEMM view come from op_def<K>.
+template <op K, class B>
+constexpr value push_leaf(B& b, context ctx, const char* type, shape in, shape out, const leaf_counts& counts,
+                          const layer_geometry& geometry, const value* inputs, int32_t n_inputs) {
   row r{};
   r.type = type;
-  r.kind = kind;
+  r.kind = K;
+  r.geometry = geometry;
   r.depth = ctx.depth;
   r.index = ctx.index;
   r.parent = ctx.parent;
@@ -160,6 +193,9 @@ constexpr value push_leaf(B& b, context ctx, const char* type, op kind, shape in
     r.in_elems += static_cast<uint64_t>(inputs[i].s.elems());
   }
   r.output = b.n_leaves + 1;
+  if constexpr (requires { op_def<K>::reuse; }) r.reuse = op_def<K>::reuse;
+  if constexpr (requires { op_def<K>::scratch(r); }) r.scratch = op_def<K>::scratch(r);
+  if constexpr (requires { op_def<K>::gemm(r); }) r.gemm = op_def<K>::gemm(r);
   const int32_t at = b.push(r);
   b.rows[static_cast<size_t>(at)].end = at + 1;
   ++b.n_leaves;
@@ -192,9 +228,7 @@ struct leaf {
     b.record(f, L::type_name);
     const shape out = f.kind == fault::none ? L::output(in.s) : detail::sane(L::output(in.s));
     const leaf_counts c = f.kind == fault::none ? L::counts(in.s) : leaf_counts{};
-    const value v = detail::push_leaf(b, ctx, L::type_name, L::kind, in.s, out, c, &in, 1);
-    b.rows[static_cast<size_t>(b.n_rows - 1)].geometry = detail::geometry_of<L>();
-    return v;
+    return detail::push_leaf<L::kind>(b, ctx, L::type_name, in.s, out, c, detail::geometry_of<L>(), &in, 1);
   }
 };
 
@@ -285,94 +319,6 @@ struct named {
     const int32_t first = b.n_rows;
     const value out = Node::emit(b, in, ctx);
     b.rows[static_cast<size_t>(first)].name = Name.c_str();
-    return out;
-  }
-};
-
-namespace detail {
-/// A binary or n-ary leaf (add, mul, concat) emitted by a graph node.
-template <class B>
-constexpr value emit_join(B& b, context ctx, const char* type, op kind, shape out, uint64_t ext_ops,
-                          const value* inputs, int32_t n) {
-  leaf_counts c{};
-  c.ext_ops = ext_ops;
-  return push_leaf(b, ctx, type, kind, inputs[0].s, out, c, inputs, n);
-}
-}  // namespace detail
-
-/// @brief x + Body(x), or Shortcut(x) + Body(x) with a projection shortcut (ResNet's downsample).
-/// Rows: a "Residual" container with Body's rows, Shortcut's rows, then the Add leaf.
-template <class Body, class Shortcut = identity, fixed_string Name = "Residual">
-struct residual {
-  static constexpr int32_t leaf_count = Body::leaf_count + Shortcut::leaf_count + 1;
-  static constexpr int32_t row_count = 1 + detail::body_rows<Body> + Shortcut::row_count + 1;
-  static constexpr int32_t sibling_slots = 1;
-  template <class B>
-  static constexpr value emit(B& b, value in, context ctx) {
-    const int32_t me = detail::open_container(b, ctx, Name.c_str(), in.s);
-    const value body = detail::emit_body<Body>(b, in, ctx.depth + 1, me);
-    constexpr int32_t skip_index = detail::body_slots<Body>;
-    const value skip = Shortcut::emit(b, in, context{ctx.depth + 1, me, skip_index});
-    if (!(body.s == skip.s)) {
-      b.record(fail_shape(fault::residual_shape_mismatch, skip.s, body.s), "Add");
-    }
-    const value ins[2] = {body, skip};
-    const value out = detail::emit_join(b, context{ctx.depth + 1, me, skip_index + Shortcut::sibling_slots},
-                                        "Add", op::add, body.s,
-                                        static_cast<uint64_t>(body.s.elems()), ins, 2);
-    b.close_container(me, out.s);
-    return out;
-  }
-};
-
-/// @brief Parallel branches on the same input, concatenated along channels (Inception, DenseNet).
-/// Rows: a container, each branch, then the Concat leaf. Branches write their slices directly.
-template <fixed_string Name, class... Branches>
-struct concat_named {
-  static_assert(sizeof...(Branches) >= 1 && sizeof...(Branches) <= max_inputs,
-                "ctnn: concat: between 1 and 8 branches");
-  static constexpr int32_t leaf_count = (0 + ... + Branches::leaf_count) + 1;
-  static constexpr int32_t row_count = 1 + (0 + ... + Branches::row_count) + 1;
-  static constexpr int32_t sibling_slots = 1;
-  template <class B>
-  static constexpr value emit(B& b, value in, context ctx) {
-    const int32_t me = detail::open_container(b, ctx, Name.c_str(), in.s);
-    value outs[sizeof...(Branches)] = {};
-    int32_t i = 0;
-    ((outs[i] = Branches::emit(b, in, context{ctx.depth + 1, me, i}), ++i), ...);
-    shape out = outs[0].s;
-    out.c = 0;
-    for (const value& v : outs) {
-      if (v.s.h != outs[0].s.h || v.s.w != outs[0].s.w || v.s.rank != outs[0].s.rank)
-        b.record(fail_shape(fault::concat_spatial_mismatch, outs[0].s, v.s), "Concat");
-      out.c += v.s.c;
-    }
-    const value r = detail::emit_join(b, context{ctx.depth + 1, me, i}, "Concat", op::concat, out, 0,
-                                      outs, static_cast<int32_t>(sizeof...(Branches)));
-    b.close_container(me, r.s);
-    return r;
-  }
-};
-template <class... Branches>
-using concat = concat_named<"Concat", Branches...>;
-
-/// @brief x * Gate(x): squeeze-and-excitation. Gate yields (C, 1, 1) (broadcast over H, W) or x's shape.
-template <class Gate, fixed_string Name = "Scale">
-struct scale {
-  static constexpr int32_t leaf_count = Gate::leaf_count + 1;
-  static constexpr int32_t row_count = 1 + Gate::row_count + 1;
-  static constexpr int32_t sibling_slots = 1;
-  template <class B>
-  static constexpr value emit(B& b, value in, context ctx) {
-    const int32_t me = detail::open_container(b, ctx, Name.c_str(), in.s);
-    const value g = Gate::emit(b, in, context{ctx.depth + 1, me, 0});
-    const bool broadcast = g.s.c == in.s.c && g.s.h == 1 && g.s.w == 1;
-    if (!(broadcast || g.s == in.s))
-      b.record(fail_shape(fault::scale_shape_mismatch, shape{in.s.c, 1, 1, 3}, g.s), "Mul");
-    const value ins[2] = {in, g};
-    const value out = detail::emit_join(b, context{ctx.depth + 1, me, 1}, "Mul", op::mul, in.s,
-                                        static_cast<uint64_t>(in.s.elems()), ins, 2);
-    b.close_container(me, out.s);
     return out;
   }
 };

@@ -1,6 +1,8 @@
-// linear: fully connected layer on a flattened input (PyTorch's Linear).
+// linear: fully connected layer on a flattened input (PyTorch's Linear), and its op.
 #pragma once
+#include "ctnn/kernels/layers.hpp"
 #include "ctnn/nn/graph.hpp"
+#include "ctnn/nn/op_def.hpp"
 
 namespace ctnn {
 
@@ -32,6 +34,39 @@ struct linear : leaf<linear<In, Out, Bias>> {
     c.macs = static_cast<uint64_t>(In * Out);
     c.ext_ops = Bias ? static_cast<uint64_t>(Out) : 0;
     return c;
+  }
+};
+
+/// @brief The linear op: weights [out][in] (T), bias, int8 requantization; GEMM M = out, N = 1,
+/// K = in. The tiled GEMM packs into the static workspace of tiled.hpp; an int8 K beyond it runs
+/// the reference (a GEMV gains little from packing).
+template <>
+struct op_def<op::linear> {
+  static constexpr gemm_view gemm(const row& r) { return gemm_view{r.out.c, 1, r.in.elems(), 1}; }
+  static constexpr runtime::param_regions params(const row& r, dtype t) { return runtime::detail::weighted_regions(r, t); }
+  template <dtype T>
+  static void fill(const runtime::fill_call& f) { runtime::detail::fill_weighted<T>(f); }
+
+  template <class T, runtime::backend B>
+  static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
+    const int in_f = static_cast<int>(c.r->in.elems()), out_f = static_cast<int>(c.r->out.c);
+    if constexpr (is_same_v<T, int8_t>) {
+      const ref::gemm_s8_params gp = runtime::gemm_params(c);
+      using tiling = kernels::default_s8_tiling;
+      if constexpr (B == runtime::backend::optimized) {
+        if (tiling::workspace_bytes(in_f) <= sizeof(kernels::detail::static_workspace_s8<tiling>::buf))
+          return runtime::from(kernels::linear_s8<tiling>(1, in_f, out_f, c.in[0], c.weights(), c.bias(), c.out, gp,
+                                                          kernels::detail::static_workspace_s8<tiling>::buf,
+                                                          sizeof(kernels::detail::static_workspace_s8<tiling>::buf)));
+      }
+      return runtime::from(ref::linear_s8(1, in_f, out_f, c.in[0], c.weights(), c.bias(), c.out, gp));
+    } else if constexpr (B == runtime::backend::optimized) {
+      using tiling = kernels::default_f32_tiling;
+      return runtime::from(kernels::linear_f32<tiling>(1, in_f, out_f, c.in[0], c.weights(), c.bias(), c.out,
+                                                       kernels::detail::static_workspace_f32<tiling>::buf));
+    } else {
+      return runtime::from(ref::linear_f32(1, in_f, out_f, c.in[0], c.weights(), c.bias(), c.out));
+    }
   }
 };
 

@@ -1,4 +1,5 @@
-// The operator kinds a leaf row can have, and what the planner and the executors may assume of each.
+// The operator kinds a leaf row can have. What each kind does (memory, parameters, kernels) is
+// its `op_def<K>`, defined beside its layer type in nn/ (see nn/op_def.hpp).
 #pragma once
 #include "ctnn/core/utility.hpp"
 
@@ -15,17 +16,12 @@ enum class op : uint8_t {
   gelu, layer_norm2d, channel_scale, channel_slice,
 };
 
-/// Elementwise over one input with output shape == input shape: may run in place.
-constexpr bool is_elementwise_unary(op k) {
-  switch (k) {
-    case op::batch_norm2d: case op::relu: case op::relu6: case op::sigmoid: case op::silu:
-    case op::hardswish: case op::hardsigmoid: case op::tanh: case op::gelu: case op::channel_scale:
-      return true;
-    default: return false;
-  }
-}
+/// The number of kinds (keep in step with the last enumerator). Kind sets are uint64_t masks.
+inline constexpr int op_count = static_cast<int>(op::channel_slice) + 1;
+static_assert(op_count <= 64, "ctnn: op kinds are a 64-bit mask");
 
-/// The output is the input's bytes reinterpreted (no data moves at inference).
-constexpr bool is_alias(op k) { return k == op::flatten || k == op::dropout; }
+/// @brief What op kind K does: specialized once per kind, beside its layer type in nn/.
+template <op K>
+struct op_def;
 
 }  // namespace ctnn

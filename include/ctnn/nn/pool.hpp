@@ -1,8 +1,12 @@
 // Pooling: max and average with kernel, stride, padding, dilation (max), ceil_mode and
 // count_include_pad (avg), adaptive average pooling and global average pooling.
+// Each with its op (output quantization = the input's; kernels).
 #pragma once
 #include "ctnn/core/window.hpp"
+#include "ctnn/kernels/layers.hpp"
 #include "ctnn/nn/graph.hpp"
+#include "ctnn/nn/op_def.hpp"
+#include "ctnn/runtime/fast_paths.hpp"
 
 namespace ctnn {
 
@@ -109,5 +113,59 @@ struct adaptive_avg_pool2d : leaf<adaptive_avg_pool2d<OutH, OutW>> {
 
 /// @brief Global average pooling: (C, H, W) -> (C, 1, 1).
 using global_avg_pool2d = adaptive_avg_pool2d<1, 1>;
+
+/// @brief Max pooling: int8 in and out share one quantization; no dilated kernel (unsupported).
+/// The optimized backend takes the bounds-test-free path when every window lies in the input.
+template <>
+struct op_def<op::max_pool2d> {
+  static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
+  template <class T, runtime::backend B>
+  static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
+    const row& r = *c.r;
+    if (r.geometry.dilation.h != 1 || r.geometry.dilation.w != 1) return runtime::unsupported;
+    if (is_same_v<T, int8_t> && !runtime::same(c.q_in[0], c.q_out)) return runtime::quant_mismatch;
+    const kernels::pool_geometry g = runtime::pool_of(r);
+    if constexpr (B == runtime::backend::optimized) {
+      if (runtime::fast::pool_windows_inside(g, r.out.h, r.out.w)) {
+        runtime::fast::max_pool_inside<T>(g, r.out.h, r.out.w, c.in[0], c.out);
+        return runtime::leaf_done;
+      }
+      return runtime::from(kernels::max_pool2d<T>(g, c.in[0], c.out));
+    } else {
+      return runtime::from(ref::max_pool2d<T>(g, c.in[0], c.out));
+    }
+  }
+};
+
+/// @brief Average pooling: int8 in and out share one quantization (TFLite); float has no
+/// optimized kernel (the reference runs).
+template <>
+struct op_def<op::avg_pool2d> {
+  static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
+  template <class T, runtime::backend B>
+  static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
+    const kernels::pool_geometry g = runtime::pool_of(*c.r);
+    if constexpr (is_same_v<T, int8_t>) {
+      if (!runtime::same(c.q_in[0], c.q_out)) return runtime::quant_mismatch;
+      if constexpr (B == runtime::backend::optimized)
+        return runtime::from(kernels::avg_pool2d_s8(g, c.in[0], c.out, c.q_in[0].zero_point));
+      else return runtime::from(ref::avg_pool2d_s8(g, c.in[0], c.out, c.q_in[0].zero_point));
+    } else {
+      return runtime::from(ref::avg_pool2d_f32(g, c.in[0], c.out));
+    }
+  }
+};
+
+/// @brief Adaptive average pooling (PyTorch windows); int8 keeps the input's quantization.
+template <>
+struct op_def<op::adaptive_avg_pool2d> {
+  static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
+  template <class T, runtime::backend>
+  static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
+    const row& r = *c.r;
+    if (is_same_v<T, int8_t> && !runtime::same(c.q_in[0], c.q_out)) return runtime::quant_mismatch;
+    return runtime::from(ref::adaptive_avg_pool2d<T>(r.in.c, r.in.h, r.in.w, r.out.h, r.out.w, c.in[0], c.out));
+  }
+};
 
 }  // namespace ctnn

@@ -1,7 +1,9 @@
 // Layers that move no data or only rearrange it: flatten, dropout (identity at inference),
-// zero_pad2d and channel_shuffle.
+// zero_pad2d, channel_shuffle, channel_slice; and softmax. Each with its op.
 #pragma once
+#include "ctnn/kernels/layers.hpp"
 #include "ctnn/nn/graph.hpp"
+#include "ctnn/nn/op_def.hpp"
 
 namespace ctnn {
 
@@ -102,6 +104,84 @@ struct softmax : leaf<softmax> {
     leaf_counts c{};
     c.ext_ops = 3 * static_cast<uint64_t>(in.elems());
     return c;
+  }
+};
+
+namespace detail {
+/// The op of an alias (flatten, dropout): the output is the input's bytes; int8 keeps the input's
+/// quantization. Nothing moves when the plan shares the buffer; otherwise a copy.
+struct alias_op {
+  static constexpr reuse_rule reuse{true, 0, false};
+  static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
+  template <class T, runtime::backend>
+  static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
+    if (is_same_v<T, int8_t> && !runtime::same(c.q_in[0], c.q_out)) return runtime::quant_mismatch;
+    runtime::move_elems(c.out, c.in[0], c.r->out.elems());
+    return runtime::leaf_done;
+  }
+};
+}  // namespace detail
+
+template <> struct op_def<op::flatten> : detail::alias_op {};
+template <> struct op_def<op::dropout> : detail::alias_op {};
+
+/// @brief Zero padding (negative: cropping); int8 pads with the input's zero point.
+template <>
+struct op_def<op::zero_pad2d> {
+  static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
+  template <class T, runtime::backend>
+  static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
+    const row& r = *c.r;
+    if (is_same_v<T, int8_t> && !runtime::same(c.q_in[0], c.q_out)) return runtime::quant_mismatch;
+    const pad4& p = r.geometry.padding;
+    const T pad_value = is_same_v<T, int8_t> ? static_cast<T>(c.q_in[0].zero_point) : T{};
+    return runtime::from(
+        ref::zero_pad2d<T>(r.in.c, r.in.h, r.in.w, p.top, p.bottom, p.left, p.right, c.in[0], c.out, pad_value));
+  }
+};
+
+/// @brief Channel shuffle: a permutation of channels, the input's quantization.
+template <>
+struct op_def<op::channel_shuffle> {
+  static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
+  template <class T, runtime::backend>
+  static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
+    const row& r = *c.r;
+    if (is_same_v<T, int8_t> && !runtime::same(c.q_in[0], c.q_out)) return runtime::quant_mismatch;
+    return runtime::from(ref::channel_shuffle<T>(r.out.c, r.out.h * r.out.w, r.geometry.groups, c.in[0], c.out));
+  }
+};
+
+/// @brief Channel slice: a contiguous copy of channels [first, first + C), the input's quantization.
+template <>
+struct op_def<op::channel_slice> {
+  static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
+  template <class T, runtime::backend>
+  static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
+    const row& r = *c.r;
+    if (is_same_v<T, int8_t> && !runtime::same(c.q_in[0], c.q_out)) return runtime::quant_mismatch;
+    runtime::move_elems(c.out, c.in[0] + r.geometry.first_channel * r.out.h * r.out.w, r.out.elems());
+    return runtime::leaf_done;
+  }
+};
+
+/// @brief Softmax over channels: int8 output at scale 1/256, zero point -128 (TFLite's).
+template <>
+struct op_def<op::softmax> {
+  static constexpr runtime::quant_rule quant = runtime::quant_rule::unit_interval;
+  template <class T, runtime::backend B>
+  static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
+    const row& r = *c.r;
+    const int64_t ch = r.out.c, hw = r.out.h * r.out.w;
+    if constexpr (is_same_v<T, int8_t>) {
+      if (c.q_out.scale != ref::softmax_out_scale || c.q_out.zero_point != ref::softmax_out_zp)
+        return runtime::quant_mismatch;
+      if (B == runtime::backend::optimized && hw == 1)
+        return runtime::from(kernels::softmax_s8(1, ch, c.in[0], c.out, c.q_in[0].scale, c.q_in[0].zero_point));
+      return runtime::from(ref::softmax_channels_s8(ch, hw, c.in[0], c.out, c.q_in[0].scale, c.q_in[0].zero_point));
+    } else {
+      return runtime::from(ref::softmax_channels_f32(ch, hw, c.in[0], c.out));
+    }
   }
 };
 

@@ -13,7 +13,7 @@
 // Indices are size_t: on rv32 a 64-bit loop counter costs several instructions per element.
 #pragma once
 #include "ctnn/kernels/geometry.hpp"
-#include "ctnn/runtime/params.hpp"
+#include "ctnn/nn/op_def.hpp"
 
 namespace ctnn::runtime::fast {
 

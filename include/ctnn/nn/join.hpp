@@ -1,0 +1,179 @@
+// The joins of a graph: residual (x + f(x), the Add leaf), concat (channels, the Concat leaf)
+// and scale (x * gate(x), the Mul leaf), and the ops of those three leaves.
+#pragma once
+#include "ctnn/kernels/layers.hpp"
+#include "ctnn/nn/graph.hpp"
+#include "ctnn/nn/op_def.hpp"
+#include "ctnn/runtime/fast_paths.hpp"
+
+namespace ctnn {
+
+namespace detail {
+/// A binary or n-ary leaf of kind K (add, mul, concat) emitted by a graph node.
+template <op K, class B>
+constexpr value emit_join(B& b, context ctx, const char* type, shape out, uint64_t ext_ops, const value* inputs,
+                          int32_t n) {
+  leaf_counts c{};
+  c.ext_ops = ext_ops;
+  return push_leaf<K>(b, ctx, type, inputs[0].s, out, c, layer_geometry{}, inputs, n);
+}
+}  // namespace detail
+
+/// @brief Add's op: in place over either input when it dies here. int8: TFLite's quantized add;
+/// the optimized backend sums integers when the three scales are equal (fast_paths.hpp).
+template <>
+struct op_def<op::add> {
+  static constexpr reuse_rule reuse{false, 2, false};
+  template <class T, runtime::backend B>
+  static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
+    const int64_t n = c.r->out.elems();
+    constexpr bool opt = B == runtime::backend::optimized;
+    if constexpr (is_same_v<T, int8_t>) {
+      if (opt && runtime::fast::add_is_integer(c.q_in[0], c.q_in[1], c.q_out)) {
+        runtime::fast::add_integer_s8(static_cast<size_t>(n), c.in[0], c.in[1], c.out, c.q_in[0].zero_point,
+                                      c.q_in[1].zero_point, c.q_out.zero_point);
+        return runtime::leaf_done;
+      }
+      const ref::add_s8_params p = ref::make_add_s8_params(c.q_in[0].scale, c.q_in[0].zero_point, c.q_in[1].scale,
+                                                           c.q_in[1].zero_point, c.q_out.scale, c.q_out.zero_point);
+      if constexpr (opt) return runtime::from(kernels::add_s8(n, c.in[0], c.in[1], c.out, p));
+      else return runtime::from(ref::add_s8(n, c.in[0], c.in[1], c.out, p));
+    } else {
+      if constexpr (opt) return runtime::from(kernels::add_f32(n, c.in[0], c.in[1], c.out));
+      else return runtime::from(ref::add_f32(n, c.in[0], c.in[1], c.out));
+    }
+  }
+};
+
+/// @brief Multiply's op: x times a gate of x's shape or (C, 1, 1) broadcast over H×W; in place
+/// over x (the full-size input) when it dies here. int8: TFLite's quantized multiply.
+template <>
+struct op_def<op::mul> {
+  static constexpr reuse_rule reuse{false, 1, false};
+  template <class T, runtime::backend B>
+  static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
+    const row& r = *c.r;
+    const int64_t n = r.out.elems(), hw = r.out.h * r.out.w;
+    const bool broadcast = c.in_elems[1] != n;
+    constexpr bool opt = B == runtime::backend::optimized;
+    if constexpr (is_same_v<T, int8_t>) {
+      const ref::mul_s8_params p = ref::make_mul_s8_params(c.q_in[0].scale, c.q_in[0].zero_point, c.q_in[1].scale,
+                                                           c.q_in[1].zero_point, c.q_out.scale, c.q_out.zero_point);
+      if (broadcast) return runtime::from(ref::mul_channels_s8(r.out.c, hw, c.in[0], c.in[1], c.out, p));
+      if constexpr (opt) return runtime::from(kernels::mul_s8(n, c.in[0], c.in[1], c.out, p));
+      else return runtime::from(ref::mul_s8(n, c.in[0], c.in[1], c.out, p));
+    } else {
+      if (broadcast) return runtime::from(ref::mul_channels_f32(r.out.c, hw, c.in[0], c.in[1], c.out));
+      return runtime::from(ref::mul_f32(n, c.in[0], c.in[1], c.out));
+    }
+  }
+};
+
+/// @brief Concat's op: inputs that die here are written by their producers straight into their
+/// channel slice of the output (the plan embeds them); the others are copied. int8: every input
+/// shares the output's quantization.
+template <>
+struct op_def<op::concat> {
+  static constexpr reuse_rule reuse{false, 0, true};
+  static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
+  template <class T, runtime::backend B>
+  static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
+    const row& r = *c.r;
+    const int64_t hw = r.out.h * r.out.w;
+    uint64_t slice = 0;
+    for (int32_t k = 0; k < r.n_inputs; ++k) {
+      if (is_same_v<T, int8_t> && !runtime::same(c.q_in[k], c.q_out)) return runtime::quant_mismatch;
+      const int64_t elems = c.in_elems[k];
+      if (c.in_offset[k] != c.out_offset + slice) {
+        T* dst = c.out + slice / sizeof(T);
+        const T* src[1] = {c.in[k]};
+        const int64_t chans[1] = {elems / hw};
+        const kernels::status s = B == runtime::backend::optimized
+                                      ? kernels::concat_channels<T>(1, src, chans, hw, dst)
+                                      : ref::concat_channels<T>(1, src, chans, hw, dst);
+        if (s != kernels::status::ok) return runtime::from(s);
+      }
+      slice += static_cast<uint64_t>(elems) * sizeof(T);
+    }
+    return runtime::leaf_done;
+  }
+};
+
+/// @brief x + Body(x), or Shortcut(x) + Body(x) with a projection shortcut (ResNet's downsample).
+/// Rows: a "Residual" container with Body's rows, Shortcut's rows, then the Add leaf.
+template <class Body, class Shortcut = identity, fixed_string Name = "Residual">
+struct residual {
+  static constexpr int32_t leaf_count = Body::leaf_count + Shortcut::leaf_count + 1;
+  static constexpr int32_t row_count = 1 + detail::body_rows<Body> + Shortcut::row_count + 1;
+  static constexpr int32_t sibling_slots = 1;
+  template <class B>
+  static constexpr value emit(B& b, value in, context ctx) {
+    const int32_t me = detail::open_container(b, ctx, Name.c_str(), in.s);
+    const value body = detail::emit_body<Body>(b, in, ctx.depth + 1, me);
+    constexpr int32_t skip_index = detail::body_slots<Body>;
+    const value skip = Shortcut::emit(b, in, context{ctx.depth + 1, me, skip_index});
+    if (!(body.s == skip.s)) {
+      b.record(fail_shape(fault::residual_shape_mismatch, skip.s, body.s), "Add");
+    }
+    const value ins[2] = {body, skip};
+    const value out = detail::emit_join<op::add>(b, context{ctx.depth + 1, me, skip_index + Shortcut::sibling_slots},
+                                                 "Add", body.s,
+                                        static_cast<uint64_t>(body.s.elems()), ins, 2);
+    b.close_container(me, out.s);
+    return out;
+  }
+};
+
+/// @brief Parallel branches on the same input, concatenated along channels (Inception, DenseNet).
+/// Rows: a container, each branch, then the Concat leaf. Branches write their slices directly.
+template <fixed_string Name, class... Branches>
+struct concat_named {
+  static_assert(sizeof...(Branches) >= 1 && sizeof...(Branches) <= max_inputs,
+                "ctnn: concat: between 1 and 8 branches");
+  static constexpr int32_t leaf_count = (0 + ... + Branches::leaf_count) + 1;
+  static constexpr int32_t row_count = 1 + (0 + ... + Branches::row_count) + 1;
+  static constexpr int32_t sibling_slots = 1;
+  template <class B>
+  static constexpr value emit(B& b, value in, context ctx) {
+    const int32_t me = detail::open_container(b, ctx, Name.c_str(), in.s);
+    value outs[sizeof...(Branches)] = {};
+    int32_t i = 0;
+    ((outs[i] = Branches::emit(b, in, context{ctx.depth + 1, me, i}), ++i), ...);
+    shape out = outs[0].s;
+    out.c = 0;
+    for (const value& v : outs) {
+      if (v.s.h != outs[0].s.h || v.s.w != outs[0].s.w || v.s.rank != outs[0].s.rank)
+        b.record(fail_shape(fault::concat_spatial_mismatch, outs[0].s, v.s), "Concat");
+      out.c += v.s.c;
+    }
+    const value r = detail::emit_join<op::concat>(b, context{ctx.depth + 1, me, i}, "Concat", out, 0,
+                                      outs, static_cast<int32_t>(sizeof...(Branches)));
+    b.close_container(me, r.s);
+    return r;
+  }
+};
+template <class... Branches>
+using concat = concat_named<"Concat", Branches...>;
+
+/// @brief x * Gate(x): squeeze-and-excitation. Gate yields (C, 1, 1) (broadcast over H, W) or x's shape.
+template <class Gate, fixed_string Name = "Scale">
+struct scale {
+  static constexpr int32_t leaf_count = Gate::leaf_count + 1;
+  static constexpr int32_t row_count = 1 + Gate::row_count + 1;
+  static constexpr int32_t sibling_slots = 1;
+  template <class B>
+  static constexpr value emit(B& b, value in, context ctx) {
+    const int32_t me = detail::open_container(b, ctx, Name.c_str(), in.s);
+    const value g = Gate::emit(b, in, context{ctx.depth + 1, me, 0});
+    const bool broadcast = g.s.c == in.s.c && g.s.h == 1 && g.s.w == 1;
+    if (!(broadcast || g.s == in.s))
+      b.record(fail_shape(fault::scale_shape_mismatch, shape{in.s.c, 1, 1, 3}, g.s), "Mul");
+    const value ins[2] = {in, g};
+    const value out = detail::emit_join<op::mul>(b, context{ctx.depth + 1, me, 1}, "Mul", in.s,
+                                        static_cast<uint64_t>(in.s.elems()), ins, 2);
+    b.close_container(me, out.s);
+    return out;
+  }
+};
+
+}  // namespace ctnn
