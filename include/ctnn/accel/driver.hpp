@@ -1,7 +1,8 @@
 // Driver of the ctnn GEMM accelerator (fpga/rtl/ctnn_accel.v, registers in fpga/regs/ctnn.toml):
 // C[MxN] = requant(A[MxK] . B[KxN] + bias) with int8 A and B, int8 or int32 (raw) C, computed by
 // the accelerator's DMA straight from RAM. One job at a time, polled; a job that does not finish
-// within the poll budget returns timeout, never hangs.
+// within the poll budget returns timeout, never hangs. The job's RAM and the start, and the done
+// status and the results, are fenced for the RISC-V memory model (ctnn/mmio/fence.hpp).
 //
 // Convolution mode (job::conv): B is not in memory but the implicit im2col of a CHW tensor,
 //   B[k][n] = x[c][oy*SH + ky - PT][ox*SW + kx - PL],  k = (c*KH + ky)*KW + kx,  n = oy*OUT_W + ox,
@@ -17,6 +18,7 @@
 
 #include "ctnn/kernels/reference.hpp"
 #include "ctnn/mmio/bus.hpp"
+#include "ctnn/mmio/fence.hpp"
 #include "ctnn/mmio/write.hpp"
 #include "ctnn/regs/accel.hpp"
 
@@ -130,7 +132,7 @@ struct driver {
       }
     }
     write<Bus>(r::status::done{1u}, r::status::error{1u});   // w1c: forget the last job
-    __asm__ volatile("" ::: "memory");   // A, B, bias, params are in RAM before the DMA reads them
+    ctnn::mmio::fence_before_dma_start();   // A, B, bias, params and the registers before the start
     write<Bus>(r::ctrl::start{1u});
 
     job_status s;
@@ -139,7 +141,7 @@ struct driver {
     do {
       st = ctnn::mmio::read<Bus, r::status>();
     } while (r::status::busy::get(st) != 0u && ++polls < max_polls);
-    __asm__ volatile("" ::: "memory");   // C is read from RAM after the DMA wrote it
+    ctnn::mmio::fence_after_dma_done();     // C is read (and A, B reused) after the status said done
     if (r::status::busy::get(st) != 0u) {
       s.res = result::timeout;
     } else if (r::status::error::get(st) != 0u) {
