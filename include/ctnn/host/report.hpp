@@ -308,6 +308,20 @@ inline std::string to_table(const report& r) {
   return s;
 }
 
+namespace detail {
+/// The per-layer numbers of the JSON and CSV reports, in their order: one list for both.
+template <class F>
+inline void for_each_layer_number(const report_row& x, F&& f) {
+  f("params", x.params);
+  f("buffers", x.counts.buffers);
+  f("macs", x.counts.macs);
+  f("ext_ops", x.counts.ext_ops);
+  f("output_bytes", x.output_bytes);
+  f("read_bytes", x.read_bytes);
+  f("write_bytes", x.write_bytes);
+}
+}  // namespace detail
+
 inline std::string to_json(const report& r) {
   using detail::json_shape;
   using detail::json_string;
@@ -349,11 +363,11 @@ inline std::string to_json(const report& r) {
     inputs += "]";
     s += "    {\"index\": " + std::to_string(x.leaf) + ", \"name\": " + json_string(x.name) +
          ", \"type\": " + json_string(x.type) + ", \"depth\": " + std::to_string(x.depth) +
-         ", \"input_shape\": " + json_shape(x.in) + ", \"output_shape\": " + json_shape(x.out) +
-         ", \"params\": " + std::to_string(x.params) + ", \"buffers\": " + std::to_string(x.counts.buffers) +
-         ", \"macs\": " + std::to_string(x.counts.macs) + ", \"ext_ops\": " + std::to_string(x.counts.ext_ops) +
-         ", \"output_bytes\": " + std::to_string(x.output_bytes) + ", \"read_bytes\": " + std::to_string(x.read_bytes) +
-         ", \"write_bytes\": " + std::to_string(x.write_bytes) + ", \"input_tensors\": " + inputs +
+         ", \"input_shape\": " + json_shape(x.in) + ", \"output_shape\": " + json_shape(x.out);
+    detail::for_each_layer_number(x, [&s](const char* k, std::uint64_t v) {
+      s += std::string(", ") + json_string(k) + ": " + std::to_string(v);
+    });
+    s += ", \"input_tensors\": " + inputs +
          ", \"output_tensor\": " + std::to_string(x.leaf + 1) +
          ", \"arena_offset\": " + std::to_string(r.memory.boxes[static_cast<std::size_t>(x.leaf + 1)].offset) + "}";
   }
@@ -362,8 +376,9 @@ inline std::string to_json(const report& r) {
 }
 
 inline std::string to_csv(const report& r) {
-  std::string s =
-      "index,name,type,depth,input_shape,output_shape,params,buffers,macs,ext_ops,output_bytes,read_bytes,write_bytes\n";
+  std::string s = "index,name,type,depth,input_shape,output_shape";
+  detail::for_each_layer_number(report_row{}, [&s](const char* k, std::uint64_t) { s += std::string(",") + k; });
+  s += "\n";
   auto dims = [](const shape& x) {
     return x.rank == 1 ? std::to_string(x.c)
                        : std::to_string(x.c) + "x" + std::to_string(x.h) + "x" + std::to_string(x.w);
@@ -371,10 +386,9 @@ inline std::string to_csv(const report& r) {
   for (const report_row& x : r.rows) {
     if (x.leaf < 0) continue;
     s += std::to_string(x.leaf) + "," + x.name + "," + x.type + "," + std::to_string(x.depth) + "," + dims(x.in) +
-         "," + dims(x.out) + "," + std::to_string(x.params) + "," + std::to_string(x.counts.buffers) + "," +
-         std::to_string(x.counts.macs) + "," + std::to_string(x.counts.ext_ops) + "," +
-         std::to_string(x.output_bytes) + "," + std::to_string(x.read_bytes) + "," + std::to_string(x.write_bytes) +
-         "\n";
+         "," + dims(x.out);
+    detail::for_each_layer_number(x, [&s](const char*, std::uint64_t v) { s += "," + std::to_string(v); });
+    s += "\n";
   }
   return s;
 }

@@ -8,6 +8,13 @@
 
 namespace ctnn {
 
+/// The fault of the per-channel layers (batch norm, layer norm, layer scale).
+enum class per_channel_fault : uint8_t { none, channels };
+
+namespace error {
+CTNN_DEFINE_ERROR(batch_norm_channels_mismatch, "ctnn: batch_norm2d / layer_norm2d / channel_scale: the input's channel count differs from the layer's");
+}  // namespace error
+
 namespace detail {
 /// Shape logic shared by the per-channel layers (batch norm, layer norm, layer scale): the input
 /// must have Channels channels and the shape is kept.
@@ -15,10 +22,16 @@ template <int64_t Channels>
 struct per_channel {
   static_assert(Channels > 0, "ctnn: a per-channel layer needs a positive channel count");
   static constexpr fault_report check(shape in) {
-    if (in.c != Channels) return fail(fault::batch_norm_channels, Channels, in.c);
+    if (in.c != Channels) return fail(per_channel_fault::channels, Channels, in.c);
     return ok();
   }
   static constexpr shape output(shape in) { return in; }
+};
+
+/// The diagnostic of the per-channel ops.
+struct per_channel_faults {
+  template <diagnostic D>
+  static constexpr bool raise() { return raise_values<D, error::batch_norm_channels_mismatch>(); }
 };
 
 /// Seeded parameters of a per-channel affine op: batch norm (with beta, mean, var) or layer scale
@@ -73,7 +86,7 @@ struct batch_norm2d : leaf<batch_norm2d<NumFeatures>>, detail::per_channel<NumFe
 /// @brief Batch norm's op: in place. float: gamma, beta, mean, var (float[C] each, eps 1e-5);
 /// int8: scale_q int8[C], bias int32[C] and the per-channel requantization.
 template <>
-struct op_def<op::batch_norm2d> {
+struct op_def<op::batch_norm2d> : detail::per_channel_faults {
   static constexpr reuse_rule reuse{false, 1, false};
   static constexpr runtime::param_regions params(const row& r, dtype t) {
     const bool q = t == dtype::int8;

@@ -8,6 +8,16 @@
 
 namespace ctnn {
 
+/// The faults of a convolution (op_def<op::conv2d>::raise names them).
+enum class conv2d_fault : uint8_t { none, not_feature_map, in_channels, groups, kernel_too_large };
+
+namespace error {
+CTNN_DEFINE_ERROR(conv2d_input_is_not_a_feature_map, "ctnn: conv2d: input must be a (C, H, W) feature map, not a flat vector");
+CTNN_DEFINE_ERROR(conv2d_input_channels_mismatch, "ctnn: conv2d: the input's channel count differs from the layer's in_channels");
+CTNN_DEFINE_ERROR(conv2d_groups_do_not_divide_channels, "ctnn: conv2d: groups must divide both in_channels and out_channels");
+CTNN_DEFINE_ERROR(conv2d_kernel_larger_than_padded_input, "ctnn: conv2d: the dilated kernel is larger than the padded input");
+}  // namespace error
+
 /// The full configuration of a convolution (PyTorch's Conv2d arguments; padding may be asymmetric).
 struct conv2d_config {
   int64_t in_channels = 0;
@@ -42,14 +52,14 @@ struct conv2d_layer : leaf<conv2d_layer<C>> {
     return layer_geometry{C.kernel, C.stride, C.padding, C.dilation, C.groups, C.bias, false, true};
   }
   static constexpr fault_report check(shape in) {
-    if (in.rank != 3) return fail_shape(fault::conv_input_not_feature_map, shape{C.in_channels, 0, 0, 3}, in);
-    if (in.c != C.in_channels) return fail(fault::conv_in_channels, C.in_channels, in.c);
-    if (C.in_channels % C.groups != 0) return fail(fault::conv_groups, C.groups, C.in_channels);
-    if (C.out_channels % C.groups != 0) return fail(fault::conv_groups, C.groups, C.out_channels);
+    if (in.rank != 3) return fail_shape(conv2d_fault::not_feature_map, shape{C.in_channels, 0, 0, 3}, in);
+    if (in.c != C.in_channels) return fail(conv2d_fault::in_channels, C.in_channels, in.c);
+    if (C.in_channels % C.groups != 0) return fail(conv2d_fault::groups, C.groups, C.in_channels);
+    if (C.out_channels % C.groups != 0) return fail(conv2d_fault::groups, C.groups, C.out_channels);
     const int64_t kh = C.dilation.h * (C.kernel.h - 1) + 1;
     const int64_t kw = C.dilation.w * (C.kernel.w - 1) + 1;
     if (kh > in.h + C.padding.top + C.padding.bottom || kw > in.w + C.padding.left + C.padding.right)
-      return fail_shape(fault::conv_kernel_too_large, shape{in.c, kh, kw, 3},
+      return fail_shape(conv2d_fault::kernel_too_large, shape{in.c, kh, kw, 3},
                         shape{in.c, in.h + C.padding.top + C.padding.bottom,
                               in.w + C.padding.left + C.padding.right, 3});
     return ok();
@@ -79,6 +89,14 @@ struct conv2d_layer : leaf<conv2d_layer<C>> {
 /// K = (Cin/groups)·kh·kw.
 template <>
 struct op_def<op::conv2d> {
+  template <diagnostic D>
+  static constexpr bool raise() {
+    constexpr auto k = static_cast<conv2d_fault>(D.report.code);
+    if constexpr (k == conv2d_fault::not_feature_map) return raise_shapes<D, error::conv2d_input_is_not_a_feature_map>();
+    else if constexpr (k == conv2d_fault::in_channels) return raise_values<D, error::conv2d_input_channels_mismatch>();
+    else if constexpr (k == conv2d_fault::groups) return raise_values<D, error::conv2d_groups_do_not_divide_channels>();
+    else return raise_shapes<D, error::conv2d_kernel_larger_than_padded_input>();
+  }
   static constexpr scratch_request scratch(const row& r) {
     const kernels::conv_geometry g = runtime::conv_of(r);
     return scratch_request{kernels::conv_panel_row_elems(g), kernels::conv_max_panel_rows(g)};

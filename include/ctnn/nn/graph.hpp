@@ -141,9 +141,10 @@ struct builder {
     rows[static_cast<size_t>(n_rows)] = r;
     return n_rows++;
   }
-  constexpr void record(const fault_report& f, const char* type) {
-    if (f.kind == fault::none || first_fault.report.kind != fault::none) return;
+  constexpr void record(const fault_report& f, op kind, const char* type) {
+    if (f.ok() || !first_fault.report.ok()) return;
     first_fault.layer = n_leaves;
+    first_fault.kind = kind;
     first_fault.report = f;
     for (size_t i = 0; i + 1 < type_name_capacity && type[i] != '\0'; ++i) first_fault.type[i] = type[i];
   }
@@ -225,9 +226,9 @@ struct leaf {
   template <class B>
   static constexpr value emit(B& b, value in, context ctx) {
     const fault_report f = L::check(in.s);
-    b.record(f, L::type_name);
-    const shape out = f.kind == fault::none ? L::output(in.s) : detail::sane(L::output(in.s));
-    const leaf_counts c = f.kind == fault::none ? L::counts(in.s) : leaf_counts{};
+    b.record(f, L::kind, L::type_name);
+    const shape out = f.ok() ? L::output(in.s) : detail::sane(L::output(in.s));
+    const leaf_counts c = f.ok() ? L::counts(in.s) : leaf_counts{};
     return detail::push_leaf<L::kind>(b, ctx, L::type_name, in.s, out, c, detail::geometry_of<L>(), &in, 1);
   }
 };

@@ -8,6 +8,15 @@
 
 namespace ctnn {
 
+/// The faults of the joins: each is recorded on the leaf that joins (Add, Concat, Mul).
+enum class join_fault : uint8_t { none, residual_shape, concat_spatial, scale_shape };
+
+namespace error {
+CTNN_DEFINE_ERROR(residual_shape_mismatch, "ctnn: residual: the body's output shape differs from the shortcut's");
+CTNN_DEFINE_ERROR(concat_spatial_mismatch, "ctnn: concat: branches disagree on height/width (or rank)");
+CTNN_DEFINE_ERROR(scale_shape_mismatch, "ctnn: scale: the gate must output (C, 1, 1) or the input's shape");
+}  // namespace error
+
 namespace detail {
 /// A binary or n-ary leaf of kind K (add, mul, concat) emitted by a graph node.
 template <op K, class B>
@@ -23,6 +32,8 @@ constexpr value emit_join(B& b, context ctx, const char* type, shape out, uint64
 /// the optimized backend sums integers when the three scales are equal (fast_paths.hpp).
 template <>
 struct op_def<op::add> {
+  template <diagnostic D>
+  static constexpr bool raise() { return raise_shapes<D, error::residual_shape_mismatch>(); }
   static constexpr reuse_rule reuse{false, 2, false};
   template <class T, runtime::backend B>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
@@ -49,6 +60,8 @@ struct op_def<op::add> {
 /// over x (the full-size input) when it dies here. int8: TFLite's quantized multiply.
 template <>
 struct op_def<op::mul> {
+  template <diagnostic D>
+  static constexpr bool raise() { return raise_shapes<D, error::scale_shape_mismatch>(); }
   static constexpr reuse_rule reuse{false, 1, false};
   template <class T, runtime::backend B>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
@@ -74,6 +87,8 @@ struct op_def<op::mul> {
 /// shares the output's quantization.
 template <>
 struct op_def<op::concat> {
+  template <diagnostic D>
+  static constexpr bool raise() { return raise_shapes<D, error::concat_spatial_mismatch>(); }
   static constexpr reuse_rule reuse{false, 0, true};
   static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
   template <class T, runtime::backend B>
@@ -113,7 +128,7 @@ struct residual {
     constexpr int32_t skip_index = detail::body_slots<Body>;
     const value skip = Shortcut::emit(b, in, context{ctx.depth + 1, me, skip_index});
     if (!(body.s == skip.s)) {
-      b.record(fail_shape(fault::residual_shape_mismatch, skip.s, body.s), "Add");
+      b.record(fail_shape(join_fault::residual_shape, skip.s, body.s), op::add, "Add");
     }
     const value ins[2] = {body, skip};
     const value out = detail::emit_join<op::add>(b, context{ctx.depth + 1, me, skip_index + Shortcut::sibling_slots},
@@ -143,7 +158,7 @@ struct concat_named {
     out.c = 0;
     for (const value& v : outs) {
       if (v.s.h != outs[0].s.h || v.s.w != outs[0].s.w || v.s.rank != outs[0].s.rank)
-        b.record(fail_shape(fault::concat_spatial_mismatch, outs[0].s, v.s), "Concat");
+        b.record(fail_shape(join_fault::concat_spatial, outs[0].s, v.s), op::concat, "Concat");
       out.c += v.s.c;
     }
     const value r = detail::emit_join<op::concat>(b, context{ctx.depth + 1, me, i}, "Concat", out, 0,
@@ -167,7 +182,7 @@ struct scale {
     const value g = Gate::emit(b, in, context{ctx.depth + 1, me, 0});
     const bool broadcast = g.s.c == in.s.c && g.s.h == 1 && g.s.w == 1;
     if (!(broadcast || g.s == in.s))
-      b.record(fail_shape(fault::scale_shape_mismatch, shape{in.s.c, 1, 1, 3}, g.s), "Mul");
+      b.record(fail_shape(join_fault::scale_shape, shape{in.s.c, 1, 1, 3}, g.s), op::mul, "Mul");
     const value ins[2] = {in, g};
     const value out = detail::emit_join<op::mul>(b, context{ctx.depth + 1, me, 1}, "Mul", in.s,
                                         static_cast<uint64_t>(in.s.elems()), ins, 2);

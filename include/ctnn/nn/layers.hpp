@@ -5,6 +5,7 @@
 #include "ctnn/nn/conv2d.hpp"
 #include "ctnn/nn/graph.hpp"
 #include "ctnn/nn/join.hpp"
+#include "ctnn/nn/leaky_relu.hpp"
 #include "ctnn/nn/linear.hpp"
 #include "ctnn/nn/network.hpp"
 #include "ctnn/nn/normalization.hpp"

@@ -6,6 +6,14 @@
 
 namespace ctnn {
 
+/// The faults of a linear layer.
+enum class linear_fault : uint8_t { none, not_flat, in_features };
+
+namespace error {
+CTNN_DEFINE_ERROR(linear_input_not_flattened, "ctnn: linear: input is a feature map; insert flatten before linear");
+CTNN_DEFINE_ERROR(linear_in_features_mismatch, "ctnn: linear: the flattened input size differs from the layer's in_features");
+}  // namespace error
+
 /// @brief y = W·x + b with W of In×Out. MACs = In·Out; ext_ops = Out bias additions when biased.
 template <int64_t In, int64_t Out, bool Bias = true>
 struct linear : leaf<linear<In, Out, Bias>> {
@@ -22,8 +30,8 @@ struct linear : leaf<linear<In, Out, Bias>> {
     return g;
   }
   static constexpr fault_report check(shape in) {
-    if (in.rank != 1) return fail_shape(fault::linear_input_not_flat, features(In), in);
-    if (in.elems() != In) return fail(fault::linear_in_features, In, in.elems());
+    if (in.rank != 1) return fail_shape(linear_fault::not_flat, features(In), in);
+    if (in.elems() != In) return fail(linear_fault::in_features, In, in.elems());
     return ok();
   }
   static constexpr shape output(shape) { return features(Out); }
@@ -42,6 +50,12 @@ struct linear : leaf<linear<In, Out, Bias>> {
 /// the reference (a GEMV gains little from packing).
 template <>
 struct op_def<op::linear> {
+  template <diagnostic D>
+  static constexpr bool raise() {
+    if constexpr (static_cast<linear_fault>(D.report.code) == linear_fault::not_flat)
+      return raise_shapes<D, error::linear_input_not_flattened>();
+    else return raise_values<D, error::linear_in_features_mismatch>();
+  }
   static constexpr gemm_view gemm(const row& r) { return gemm_view{r.out.c, 1, r.in.elems(), 1}; }
   static constexpr runtime::param_regions params(const row& r, dtype t) { return runtime::detail::weighted_regions(r, t); }
   template <dtype T>

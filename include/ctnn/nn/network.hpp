@@ -38,7 +38,7 @@ struct network {
   static constexpr auto result = walk();
 
  public:
-  /// The first fault found, if any (kind == fault::none for a well-formed network).
+  /// The first fault found, if any (report.ok() for a well-formed network).
   static constexpr diagnostic first_fault = result.b.first_fault;
   static_assert(raise<first_fault>::value, "ctnn: the network is malformed (see the error above)");
 

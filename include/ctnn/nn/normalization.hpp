@@ -36,7 +36,7 @@ struct channel_scale : leaf<channel_scale<Channels>>, detail::per_channel<Channe
 /// @brief Layer norm's op: gamma and beta float[C] in both dtypes (eps 1e-6, ConvNeXt's); int8
 /// dequantizes, normalizes in float and quantizes.
 template <>
-struct op_def<op::layer_norm2d> {
+struct op_def<op::layer_norm2d> : detail::per_channel_faults {
   static constexpr runtime::param_regions params(const row& r, dtype) {
     const uint64_t c = static_cast<uint64_t>(r.out.c);
     return runtime::param_regions{4 * c, 4 * c, 0, false};
@@ -63,7 +63,7 @@ struct op_def<op::layer_norm2d> {
 
 /// @brief Layer scale's op: in place; float gamma[C]; int8 as batch norm without bias.
 template <>
-struct op_def<op::channel_scale> {
+struct op_def<op::channel_scale> : detail::per_channel_faults {
   static constexpr reuse_rule reuse{false, 1, false};
   static constexpr runtime::param_regions params(const row& r, dtype t) {
     const bool q = t == dtype::int8;

@@ -10,6 +10,15 @@
 
 namespace ctnn {
 
+/// The faults of the pooling layers (max, avg, adaptive).
+enum class pool_fault : uint8_t { none, not_feature_map, padding_too_large, empty_output };
+
+namespace error {
+CTNN_DEFINE_ERROR(pool_input_is_not_a_feature_map, "ctnn: pool: input must be a (C, H, W) feature map");
+CTNN_DEFINE_ERROR(pool_padding_exceeds_half_kernel, "ctnn: pool: padding must be at most half the kernel size");
+CTNN_DEFINE_ERROR(pool_output_is_empty, "ctnn: pool: the output would be empty");
+}  // namespace error
+
 struct pool2d_config {
   hw kernel{1, 1};
   hw stride{0, 0};  ///< 0 means "same as the kernel", PyTorch's default
@@ -48,13 +57,13 @@ struct pool_common {
   }
   static constexpr fault_report check(shape in) {
     constexpr pool2d_config c = config;
-    if (in.rank != 3) return fail_shape(fault::pool_input_not_feature_map, shape{in.c, 0, 0, 3}, in);
+    if (in.rank != 3) return fail_shape(pool_fault::not_feature_map, shape{in.c, 0, 0, 3}, in);
     const int64_t eh = c.dilation.h * (c.kernel.h - 1) + 1;
     const int64_t ew = c.dilation.w * (c.kernel.w - 1) + 1;
-    if (c.padding.h > eh / 2) return fail(fault::pool_padding_too_large, eh / 2, c.padding.h);
-    if (c.padding.w > ew / 2) return fail(fault::pool_padding_too_large, ew / 2, c.padding.w);
+    if (c.padding.h > eh / 2) return fail(pool_fault::padding_too_large, eh / 2, c.padding.h);
+    if (c.padding.w > ew / 2) return fail(pool_fault::padding_too_large, ew / 2, c.padding.w);
     const shape o = output(in);
-    if (o.h < 1 || o.w < 1) return fail_shape(fault::pool_empty_output, in, o);
+    if (o.h < 1 || o.w < 1) return fail_shape(pool_fault::empty_output, in, o);
     return ok();
   }
   static constexpr leaf_counts counts(shape in) {
@@ -100,7 +109,7 @@ struct adaptive_avg_pool2d : leaf<adaptive_avg_pool2d<OutH, OutW>> {
   static constexpr int64_t out_h = OutH;
   static constexpr int64_t out_w = OutW;
   static constexpr fault_report check(shape in) {
-    if (in.rank != 3) return fail_shape(fault::pool_input_not_feature_map, shape{in.c, 0, 0, 3}, in);
+    if (in.rank != 3) return fail_shape(pool_fault::not_feature_map, shape{in.c, 0, 0, 3}, in);
     return ok();
   }
   static constexpr shape output(shape in) { return shape{in.c, OutH, OutW, 3}; }
@@ -114,10 +123,23 @@ struct adaptive_avg_pool2d : leaf<adaptive_avg_pool2d<OutH, OutW>> {
 /// @brief Global average pooling: (C, H, W) -> (C, 1, 1).
 using global_avg_pool2d = adaptive_avg_pool2d<1, 1>;
 
+namespace detail {
+/// The diagnostics of the three pooling ops.
+struct pool_faults {
+  template <diagnostic D>
+  static constexpr bool raise() {
+    constexpr auto k = static_cast<pool_fault>(D.report.code);
+    if constexpr (k == pool_fault::not_feature_map) return raise_shapes<D, error::pool_input_is_not_a_feature_map>();
+    else if constexpr (k == pool_fault::padding_too_large) return raise_values<D, error::pool_padding_exceeds_half_kernel>();
+    else return raise_shapes<D, error::pool_output_is_empty>();
+  }
+};
+}  // namespace detail
+
 /// @brief Max pooling: int8 in and out share one quantization; no dilated kernel (unsupported).
 /// The optimized backend takes the bounds-test-free path when every window lies in the input.
 template <>
-struct op_def<op::max_pool2d> {
+struct op_def<op::max_pool2d> : detail::pool_faults {
   static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
   template <class T, runtime::backend B>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
@@ -140,7 +162,7 @@ struct op_def<op::max_pool2d> {
 /// @brief Average pooling: int8 in and out share one quantization (TFLite); float has no
 /// optimized kernel (the reference runs).
 template <>
-struct op_def<op::avg_pool2d> {
+struct op_def<op::avg_pool2d> : detail::pool_faults {
   static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
   template <class T, runtime::backend B>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
@@ -158,7 +180,7 @@ struct op_def<op::avg_pool2d> {
 
 /// @brief Adaptive average pooling (PyTorch windows); int8 keeps the input's quantization.
 template <>
-struct op_def<op::adaptive_avg_pool2d> {
+struct op_def<op::adaptive_avg_pool2d> : detail::pool_faults {
   static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
   template <class T, runtime::backend>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {

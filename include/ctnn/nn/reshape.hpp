@@ -7,6 +7,19 @@
 
 namespace ctnn {
 
+/// The faults of the rearranging layers and softmax (one each).
+enum class zero_pad_fault : uint8_t { none, empty_output };
+enum class channel_shuffle_fault : uint8_t { none, groups };
+enum class channel_slice_fault : uint8_t { none, range };
+enum class softmax_fault : uint8_t { none, input };
+
+namespace error {
+CTNN_DEFINE_ERROR(channel_shuffle_groups_do_not_divide_channels, "ctnn: channel_shuffle: groups must divide the channel count");
+CTNN_DEFINE_ERROR(zero_pad_output_is_empty, "ctnn: zero_pad2d: negative padding leaves an empty output");
+CTNN_DEFINE_ERROR(softmax_bad_input, "ctnn: softmax: input must be non-empty");
+CTNN_DEFINE_ERROR(channel_slice_out_of_range, "ctnn: channel_slice: the slice ends beyond the input's channels");
+}  // namespace error
+
 /// @brief (C, H, W) -> (C·H·W,). An alias of its input at inference.
 struct flatten : leaf<flatten> {
   static constexpr const char* type_name = "Flatten";
@@ -40,9 +53,9 @@ struct zero_pad2d : leaf<zero_pad2d<Left, Right, Top, Bottom>> {
   }
   static constexpr shape output(shape in) { return shape{in.c, in.h + Top + Bottom, in.w + Left + Right, 3}; }
   static constexpr fault_report check(shape in) {
-    if (in.rank != 3) return fail_shape(fault::zero_pad_empty_output, shape{in.c, 0, 0, 3}, in);
+    if (in.rank != 3) return fail_shape(zero_pad_fault::empty_output, shape{in.c, 0, 0, 3}, in);
     const shape o = output(in);
-    if (o.h < 1 || o.w < 1) return fail_shape(fault::zero_pad_empty_output, in, o);
+    if (o.h < 1 || o.w < 1) return fail_shape(zero_pad_fault::empty_output, in, o);
     return ok();
   }
   static constexpr leaf_counts counts(shape) { return {}; }
@@ -61,7 +74,7 @@ struct channel_shuffle : leaf<channel_shuffle<Groups>> {
     return g;
   }
   static constexpr fault_report check(shape in) {
-    if (in.c % Groups != 0) return fail(fault::channel_shuffle_groups, Groups, in.c);
+    if (in.c % Groups != 0) return fail(channel_shuffle_fault::groups, Groups, in.c);
     return ok();
   }
   static constexpr shape output(shape in) { return in; }
@@ -83,7 +96,7 @@ struct channel_slice : leaf<channel_slice<Begin, End>> {
     return g;
   }
   static constexpr fault_report check(shape in) {
-    if (in.rank != 3 || End > in.c) return fail(fault::channel_slice_range, End, in.c);
+    if (in.rank != 3 || End > in.c) return fail(channel_slice_fault::range, End, in.c);
     return ok();
   }
   static constexpr shape output(shape in) { return shape{End - Begin, in.h, in.w, 3}; }
@@ -96,7 +109,7 @@ struct softmax : leaf<softmax> {
   static constexpr const char* type_name = "Softmax";
   static constexpr op kind = op::softmax;
   static constexpr fault_report check(shape in) {
-    if (!in.valid()) return fail_shape(fault::softmax_input, shape{1, 1, 1, 1}, in);
+    if (!in.valid()) return fail_shape(softmax_fault::input, shape{1, 1, 1, 1}, in);
     return ok();
   }
   static constexpr shape output(shape in) { return in; }
@@ -128,6 +141,8 @@ template <> struct op_def<op::dropout> : detail::alias_op {};
 /// @brief Zero padding (negative: cropping); int8 pads with the input's zero point.
 template <>
 struct op_def<op::zero_pad2d> {
+  template <diagnostic D>
+  static constexpr bool raise() { return raise_shapes<D, error::zero_pad_output_is_empty>(); }
   static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
   template <class T, runtime::backend>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
@@ -143,6 +158,8 @@ struct op_def<op::zero_pad2d> {
 /// @brief Channel shuffle: a permutation of channels, the input's quantization.
 template <>
 struct op_def<op::channel_shuffle> {
+  template <diagnostic D>
+  static constexpr bool raise() { return raise_values<D, error::channel_shuffle_groups_do_not_divide_channels>(); }
   static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
   template <class T, runtime::backend>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
@@ -155,6 +172,8 @@ struct op_def<op::channel_shuffle> {
 /// @brief Channel slice: a contiguous copy of channels [first, first + C), the input's quantization.
 template <>
 struct op_def<op::channel_slice> {
+  template <diagnostic D>
+  static constexpr bool raise() { return raise_values<D, error::channel_slice_out_of_range>(); }
   static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
   template <class T, runtime::backend>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
@@ -168,6 +187,8 @@ struct op_def<op::channel_slice> {
 /// @brief Softmax over channels: int8 output at scale 1/256, zero point -128 (TFLite's).
 template <>
 struct op_def<op::softmax> {
+  template <diagnostic D>
+  static constexpr bool raise() { return raise_shapes<D, error::softmax_bad_input>(); }
   static constexpr runtime::quant_rule quant = runtime::quant_rule::unit_interval;
   template <class T, runtime::backend B>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
