@@ -9,8 +9,8 @@
 namespace ctnn {
 
 namespace detail {
-/// The op of an elementwise function F (a stateless callable float -> float) named Name, whose
-/// int8 output follows quantization rule Q. float: the function per element; int8: the reference
+/// The op of an elementwise function F (a callable float -> float made from the leaf's row by
+/// `F::of(row)`, e.g. to read a slope), whose int8 output follows quantization rule Q. float: the function per element; int8: the reference
 /// dequantizes, applies F and quantizes, the optimized backend looks up the table of the same.
 template <class F, runtime::quant_rule Q = runtime::quant_rule::standard>
 struct unary_op {
@@ -19,7 +19,7 @@ struct unary_op {
   template <class T, runtime::backend B>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
     const int64_t n = c.r->out.elems();
-    const F f{};
+    const F f = F::of(*c.r);
     if constexpr (is_same_v<T, int8_t>) {
       const ref::act_s8_params ap = runtime::act_params(c);
       if constexpr (B == runtime::backend::optimized) {
@@ -38,7 +38,20 @@ struct unary_op {
 /// The function of ref::activation A as a stateless callable.
 template <ref::activation A>
 struct activation_fn {
+  static constexpr activation_fn of(const row&) { return {}; }
   constexpr float operator()(float x) const { return ref::apply(A, x); }
+};
+
+/// The shape facts of an elementwise layer: any input, the same shape out, one operation per
+/// element (ptflops' convention for activations).
+struct elementwise_layer {
+  static constexpr fault_report check(shape) { return ok(); }
+  static constexpr shape output(shape in) { return in; }
+  static constexpr leaf_counts counts(shape in) {
+    leaf_counts c{};
+    c.ext_ops = static_cast<uint64_t>(in.elems());
+    return c;
+  }
 };
 template <ref::activation A, runtime::quant_rule Q = runtime::quant_rule::standard>
 using activation_op = unary_op<activation_fn<A>, Q>;
@@ -92,16 +105,9 @@ struct op_def<op::gelu> : detail::activation_op<ref::activation::gelu> {
 /// @brief An elementwise activation of kind K (one of the op_defs above). Output shape = input
 /// shape; ext_ops = one per element (ptflops' convention for activations).
 template <op K>
-struct activation : leaf<activation<K>> {
+struct activation : leaf<activation<K>>, detail::elementwise_layer {
   static constexpr op kind = K;
   static constexpr const char* type_name = op_def<K>::type_name;
-  static constexpr fault_report check(shape) { return ok(); }
-  static constexpr shape output(shape in) { return in; }
-  static constexpr leaf_counts counts(shape in) {
-    leaf_counts c{};
-    c.ext_ops = static_cast<uint64_t>(in.elems());
-    return c;
-  }
 };
 
 using relu = activation<op::relu>;
