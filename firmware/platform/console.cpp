@@ -1,20 +1,15 @@
 // Console on the 16550 UART of QEMU virt / ctnn_soc: poll LSR.THRE, write THR.
 #include "ctnn_platform.h"
 
-#include "ctnn/regs/soc_map.hpp"
-
-namespace {
-constexpr uint32_t uart_thr = 0;
-constexpr uint32_t uart_lsr = 5;
-constexpr uint8_t uart_lsr_thre = 0x20;
-}  // namespace
+#include "ctnn/regs/uart.hpp"
 
 void ctnn_console_putc(char c)
 {
-    auto *uart = reinterpret_cast<volatile uint8_t *>(ctnn::regs::soc::uart.base);
-    while ((uart[uart_lsr] & uart_lsr_thre) == 0u) {
+    namespace u = ctnn::regs::uart;
+    auto *uart = reinterpret_cast<volatile uint8_t *>(u::base);
+    while ((uart[u::lsr::offset] & u::lsr::thre::mask) == 0u) {
     }
-    uart[uart_thr] = static_cast<uint8_t>(c);
+    uart[u::thr::offset] = static_cast<uint8_t>(c);
 }
 
 void ctnn_console_puts(const char *s)

@@ -1,17 +1,14 @@
 // Program exit through the sifive_test-style exit device, and the default trap report.
 #include "ctnn_platform.h"
 
-#include "ctnn/regs/soc_map.hpp"
-
-namespace {
-constexpr uint32_t exit_pass = 0x5555;
-constexpr uint32_t exit_fail = 0x3333;
-}  // namespace
+#include "ctnn/regs/exit.hpp"
 
 void ctnn_exit(int code)
 {
-    auto *dev = reinterpret_cast<volatile uint32_t *>(ctnn::regs::soc::exit.base);
-    *dev = code == 0 ? exit_pass : ((static_cast<uint32_t>(code) & 0xffffu) << 16) | exit_fail;
+    using fin = ctnn::regs::exit::finisher;
+    auto *dev = reinterpret_cast<volatile uint32_t *>(fin::address);
+    *dev = code == 0 ? uint32_t{fin::status::pass}
+                     : ((static_cast<uint32_t>(code) & fin::code::max_value) << fin::code::lo) | fin::status::fail;
     for (;;) {
     }
 }

@@ -17,14 +17,15 @@
 // word and writes it with the last byte. A gathered address outside RAM stops the job (range_err_o)
 // before it is requested. With CFG.ROW_PARAMS the bias, multiplier and shift vectors (M entries)
 // are loaded once, before the first block, to parameter address row / 4, lane row % 4.
+`include "ctnn_soc_defaults.vh"   // generated: the SoC map and device constants
 `default_nettype none
 
 module ctnn_accel_load #(
   parameter integer Dim      = 8,
   parameter integer NbTiles  = 8,
   parameter integer Log2KMax = 12,
-  parameter [31:0]  RamBase  = 32'h8000_0000,
-  parameter [31:0]  RamSize  = 32'h0010_0000
+  parameter [31:0]  RamBase  = `CTNN_SOC_RAM_BASE,
+  parameter [31:0]  RamSize  = `CTNN_SOC_RAM_SIZE
 ) (
   input  wire                clk_i,
   input  wire                rst_ni,

@@ -2,18 +2,19 @@
 // ctnn bus interconnect (BUS.md). Regions come in as parameters (ctnn_soc passes the generated map);
 // an address no region claims gets an error response from the internal error slave, latency 1.
 // Per slave the DMA wins a conflict; the losing CPU sees req_ready low until the slave is free.
+`include "ctnn_soc_defaults.vh"   // generated: the SoC map and device constants
 `default_nettype none
 
 module ctnn_bus_xbar #(
   // A region claims addr when addr[31:Bits] == Base[31:Bits].
-  parameter [31:0]  RamBase    = 32'h8000_0000,
-  parameter integer RamBits    = 20,
-  parameter [31:0]  UartBase   = 32'h1000_0000,
-  parameter integer UartBits   = 8,
-  parameter [31:0]  ExitBase   = 32'h0010_0000,
-  parameter integer ExitBits   = 12,
-  parameter [31:0]  AccelBase  = 32'h1002_0000,
-  parameter integer AccelBits  = 12,
+  parameter [31:0]  RamBase    = `CTNN_SOC_RAM_BASE,
+  parameter integer RamBits    = `CTNN_SOC_RAM_ADDR_BITS,
+  parameter [31:0]  UartBase   = `CTNN_SOC_UART_BASE,
+  parameter integer UartBits   = `CTNN_SOC_UART_ADDR_BITS,
+  parameter [31:0]  ExitBase   = `CTNN_SOC_EXIT_BASE,
+  parameter integer ExitBits   = `CTNN_SOC_EXIT_ADDR_BITS,
+  parameter [31:0]  AccelBase  = `CTNN_SOC_ACCEL_BASE,
+  parameter integer AccelBits  = `CTNN_SOC_ACCEL_ADDR_BITS,
   parameter         AccelPresent = 1'b0       // 0: the accelerator region answers with errors
 ) (
   input  wire        clk_i,

@@ -1,10 +1,11 @@
 // ctnn_exit: exit device with QEMU sifive_test semantics on the ctnn bus.
 // A full-word write at offset 0 of 0x5555 passes (code 0), (code << 16) | 0x3333 fails with code.
 // Any other access except a read at offset 0 (which returns 0) is a bus error.
+`include "ctnn_soc_defaults.vh"   // generated: the SoC map and device constants
 `default_nettype none
 
 module ctnn_exit #(
-  parameter [31:0] Base = 32'h0010_0000
+  parameter [31:0] Base = `CTNN_SOC_EXIT_BASE
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
@@ -20,8 +21,8 @@ module ctnn_exit #(
   output wire        exit_valid_o,   // one-cycle pulse: the program asked to stop
   output wire [15:0] exit_code_o     // 0 = pass
 );
-  localparam [15:0] FINISHER_PASS = 16'h5555;
-  localparam [15:0] FINISHER_FAIL = 16'h3333;
+  localparam [15:0] FINISHER_PASS = `CTNN_SOC_EXIT_FINISHER_STATUS_PASS;
+  localparam [15:0] FINISHER_FAIL = `CTNN_SOC_EXIT_FINISHER_STATUS_FAIL;
 
   reg        rsp_valid_q;
   reg        rsp_err_q;

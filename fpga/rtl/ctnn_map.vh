@@ -3,12 +3,12 @@
 // guard on purpose: every module that decodes addresses includes it once).
 // A region claims addr when addr[31:ADDR_BITS] == BASE[31:ADDR_BITS].
 
-// exit: Exit device, QEMU sifive_test semantics: write 0x5555 = pass, (code << 16) | 0x3333 = fail
+// exit: Exit device, QEMU sifive_test semantics (register FINISHER below)
 localparam [31:0] CTNN_MAP_EXIT_BASE = 32'h0010_0000;
 localparam [31:0] CTNN_MAP_EXIT_SIZE = 32'h0000_1000;
 localparam integer CTNN_MAP_EXIT_ADDR_BITS = 12;
 
-// uart: 16550-style UART (QEMU virt UART0), byte registers on word addresses
+// uart: 16550-style UART (QEMU virt UART0), byte registers on word addresses (below)
 localparam [31:0] CTNN_MAP_UART_BASE = 32'h1000_0000;
 localparam [31:0] CTNN_MAP_UART_SIZE = 32'h0000_0100;
 localparam integer CTNN_MAP_UART_ADDR_BITS = 8;

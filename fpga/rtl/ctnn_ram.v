@@ -1,9 +1,10 @@
 // ctnn_ram: single-port word RAM on the ctnn bus (always ready, latency 1, error outside Bytes).
+`include "ctnn_soc_defaults.vh"   // generated: the SoC map and device constants
 `default_nettype none
 
 module ctnn_ram #(
-  parameter [31:0] Base  = 32'h8000_0000,
-  parameter integer Bytes = 1048576           // a power of two, at least 4
+  parameter [31:0] Base  = `CTNN_SOC_RAM_BASE,
+  parameter integer Bytes = `CTNN_SOC_RAM_SIZE  // a power of two, at least 4
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,

@@ -2,10 +2,11 @@
 // slave, its DMA the second master) on ctnn_bus_xbar, laid out like QEMU virt plus the accelerator.
 // The address map comes from the generated ctnn_map.vh (source: fpga/regs/). WithAccel = 0 leaves
 // the accelerator out: its region then answers with bus errors and the DMA port is tied off.
+`include "ctnn_soc_defaults.vh"   // generated: the SoC map and device constants
 `default_nettype none
 
 module ctnn_soc #(
-  parameter integer RamBytes = 1048576,        // at most CTNN_MAP_RAM_SIZE; the rest of it errors
+  parameter integer RamBytes = `CTNN_SOC_RAM_SIZE,  // at most CTNN_MAP_RAM_SIZE; the rest of it errors
   parameter         CoreExecInFetch = 1'b1,    // see ctnn_core
   parameter         WithAccel = 1'b1,
   parameter integer AccelDim = 8,              // PE array side (ctnn_accel Dim)

@@ -1,10 +1,11 @@
 // ctnn_uart: transmit side of a 16550 UART on the ctnn bus (QEMU virt layout: byte registers 0..7).
 // THR writes leave as tx_valid_o/tx_data_o; LSR always reports the transmitter empty (bits 5, 6).
 // DLAB (LCR bit 7) maps offsets 0/1 to the divisor latch, so a driver's baud setup prints nothing.
+`include "ctnn_soc_defaults.vh"   // generated: the SoC map and device constants
 `default_nettype none
 
 module ctnn_uart #(
-  parameter [31:0] Base = 32'h1000_0000
+  parameter [31:0] Base = `CTNN_SOC_UART_BASE
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
@@ -20,7 +21,7 @@ module ctnn_uart #(
   output wire        tx_valid_o,
   output wire [7:0]  tx_data_o
 );
-  localparam [7:0] LSR_VALUE = 8'h60;   // THRE | TEMT, no receive data
+  localparam [7:0] LSR_VALUE = (8'd1 << `CTNN_SOC_UART_LSR_THRE_LSB) | (8'd1 << `CTNN_SOC_UART_LSR_TEMT_LSB);  // no receive data
 
   reg [7:0] ier_q, lcr_q, mcr_q, scr_q, dll_q, dlm_q;
   reg       fifo_en_q;           // FCR bit 0, reported in IIR bits 7:6

@@ -14,6 +14,7 @@
 #include "ctnn/accel/offload.hpp"
 #include "ctnn/host/run_buffers.hpp"
 #include "ctnn/nn/layers.hpp"
+#include "ctnn/regs/soc_map.hpp"
 #include "ctnn/runtime/runtime.hpp"
 #include "ctnn/zoo/cifar_resnet.hpp"
 #include "ctnn/zoo/lenet5.hpp"
@@ -24,11 +25,11 @@ namespace r = ctnn::regs::accel;
 
 namespace {
 
-/// Host memory seen by the fake accelerator's DMA at 0x8000_0000 (the SoC's RAM base).
+/// Host memory seen by the fake accelerator's DMA at the SoC's RAM base.
 struct window {
   static inline uint8_t* base = nullptr;
   static inline size_t bytes = 0;
-  static constexpr uint32_t bus_base = 0x80000000u;
+  static constexpr uint32_t bus_base = ctnn::regs::soc::ram.base;
   static uint32_t of(const void* p) {
     const auto* b = static_cast<const uint8_t*>(p);
     REQUIRE(b >= base);

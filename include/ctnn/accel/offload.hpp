@@ -10,14 +10,15 @@
 //   linear: the same with H = W = KH = KW = 1, N = 1 (A = W[out][in], B = the input vector)
 //
 // Declined (the CPU runs them): dilated convolutions, K above 2^HWCFG.LOG2_KMAX, geometry that
-// does not fit the CONV_* fields. A job that stops on ERROR or does not finish within its poll
-// budget fails the leaf: run() returns fault::offload with failure_error | ERR_CAUSE or
-// failure_timeout in run_status::detail, and `failure` keeps the job's status.
+// does not fit the N and CONV_* fields (their max_value, generated from fpga/regs/ctnn.toml). A
+// job that stops on ERROR or does not finish within its poll budget fails the leaf: run() returns
+// fault::offload with failure_error | ERR_CAUSE or failure_timeout in run_status::detail, and
+// `failure` keeps the job's status.
 #pragma once
 #include <stdint.h>
 
-#include "ctnn/runtime/executor.hpp"
 #include "ctnn/accel/driver.hpp"
+#include "ctnn/runtime/executor.hpp"
 
 namespace ctnn::accel {
 
@@ -61,7 +62,9 @@ struct offloader {
   }
 
  private:
-  static bool fits(int64_t v, int64_t max) { return v >= 0 && v <= max; }
+  /// True when v is a value register field F holds (0 to F::max_value).
+  template <class F>
+  static bool fits(int64_t v) { return v >= 0 && v <= static_cast<int64_t>(F::max_value); }
 
   /// Runs the rows [0, m) of one GEMM in jobs of at most max_rows rows.
   result_type rows(job j, int64_t m, const int8_t* a, int8_t* out, const int32_t* bias, const int32_t* mult,
@@ -109,10 +112,14 @@ struct offloader {
     const int64_t cin_g = r.in.c / groups, m = r.out.c / groups;
     const int64_t k = cin_g * g.kernel.h * g.kernel.w, n = r.out.h * r.out.w;
     const int64_t plane = r.in.h * r.in.w;
-    if (k > static_cast<int64_t>(k_max) || !fits(n, 0xFFFF) || !fits(r.in.h, 0xFFFF) || !fits(r.in.w, 0xFFFF) ||
-        !fits(plane, 0xFFFFFF) || !fits(g.kernel.h, 0xFF) || !fits(g.kernel.w, 0xFF) || !fits(g.stride.h, 0xFF) ||
-        !fits(g.stride.w, 0xFF) || !fits(g.padding.top, 0xFF) || !fits(g.padding.left, 0xFF) ||
-        !fits(r.out.w, 0xFFFF) || max_rows == 0 || c.multipliers() == nullptr || c.shifts() == nullptr)
+    // every value must fit the register field it is written to (generated maxima of ctnn.toml)
+    namespace f = ctnn::regs::accel;
+    if (k > static_cast<int64_t>(k_max) || !fits<f::n::value>(n) || !fits<f::conv_in::h>(r.in.h) ||
+        !fits<f::conv_in::w>(r.in.w) || !fits<f::conv_cstride::value>(plane) || !fits<f::conv_kernel::kh>(g.kernel.h) ||
+        !fits<f::conv_kernel::kw>(g.kernel.w) || !fits<f::conv_kernel::sh>(g.stride.h) ||
+        !fits<f::conv_kernel::sw>(g.stride.w) || !fits<f::conv_out::pt>(g.padding.top) ||
+        !fits<f::conv_out::pl>(g.padding.left) || !fits<f::conv_out::out_w>(r.out.w) || max_rows == 0 ||
+        c.multipliers() == nullptr || c.shifts() == nullptr)
       return result_type::declined();
     conv_view v;
     v.h = static_cast<uint32_t>(r.in.h);

@@ -21,4 +21,24 @@ struct reg {
   static constexpr uint32_t reset = Reset;
 };
 
+/// @brief A register as plain data, for code that walks every register of a block (the generated
+/// `registers` list of a block: agreement tests between the RTL and the generated header).
+struct reg_info {
+  const char* name;    ///< "block.REG"
+  uint32_t address;    ///< absolute byte address
+  uint32_t reset;      ///< value after reset
+  uint32_t ro;         ///< mask of the read-only fields
+  uint32_t wo;         ///< mask of the write-only fields (read 0)
+  uint32_t rw;         ///< mask of the read/write fields
+  uint32_t w1c;        ///< mask of the write-1-to-clear fields
+};
+
+/// The reg_info of a generated register type R.
+template <class R>
+constexpr reg_info info_of() {
+  using f = typename R::fields;
+  return {R::name.c_str(), R::address, R::reset, f::mask_of(access::ro), f::mask_of(access::wo),
+          f::mask_of(access::rw), f::mask_of(access::w1c)};
+}
+
 }  // namespace ctnn::mmio

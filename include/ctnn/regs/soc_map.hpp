@@ -6,9 +6,9 @@
 
 namespace ctnn::regs::soc {
 
-/// Exit device, QEMU sifive_test semantics: write 0x5555 = pass, (code << 16) | 0x3333 = fail
+/// Exit device, QEMU sifive_test semantics (register FINISHER below)
 inline constexpr mmio::region exit{"exit", 0x00100000u, 0x1000u};
-/// 16550-style UART (QEMU virt UART0), byte registers on word addresses
+/// 16550-style UART (QEMU virt UART0), byte registers on word addresses (below)
 inline constexpr mmio::region uart{"uart", 0x10000000u, 0x100u};
 /// GEMM accelerator registers (below); clear of QEMU virt's virtio-mmio at 0x1000_1000-0x1000_8fff
 inline constexpr mmio::region accel{"accel", 0x10020000u, 0x1000u};
