@@ -19,12 +19,16 @@
 #include "Vctnn_core___024root.h"
 #include "verilated.h"
 
+#include "ctnn/regs/exit.hpp"
 #include "ctnn/regs/soc_map.hpp"
+#include "ctnn/regs/uart.hpp"
 #include "elf_load.hpp"
 
 namespace {
 
 namespace map = ctnn::regs::soc;
+namespace uart = ctnn::regs::uart;
+using finisher = ctnn::regs::exit::finisher;
 
 constexpr int exit_usage = 2;
 constexpr int exit_load_error = 3;
@@ -99,20 +103,25 @@ struct bus_model {
       }
       return {};
     }
-    if (r.addr == map::uart.base) {          // THR (byte 0), no DLAB in this model
-      if (r.we && (r.wstrb & 1u)) std::fputc(static_cast<int>(r.wdata & 0xffu), stdout);
+    // byte registers on word addresses: a register's word and its byte lane in it
+    constexpr auto word = [](std::uint32_t address) { return address & ~3u; };
+    constexpr auto lane = [](std::uint32_t address) { return 8u * (address & 3u); };
+    if (r.addr == word(uart::thr::address)) {   // THR, no DLAB in this model
+      if (r.we && ((r.wstrb >> (lane(uart::thr::address) / 8u)) & 1u))
+        std::fputc(static_cast<int>((r.wdata >> lane(uart::thr::address)) & uart::thr::data::max_value), stdout);
       return {};
     }
-    if (r.addr == map::uart.base + 4) {      // LSR is byte 1 of this word
-      return {r.we ? 0u : 0x60u << 8, false};
+    if (r.addr == word(uart::lsr::address)) {   // LSR: always ready to send
+      return {r.we ? 0u : (uart::lsr::thre::mask | uart::lsr::temt::mask) << lane(uart::lsr::address), false};
     }
-    if (r.addr == map::exit.base && r.we && r.wstrb == 0xf) {
-      if (r.wdata == 0x5555u) {
+    if (r.addr == finisher::address && r.we && r.wstrb == 0xf) {
+      const std::uint32_t status = (r.wdata & finisher::status::mask) >> finisher::status::lo;
+      if (r.wdata == finisher::status::pass) {
         exit_code = 0;
         return {};
       }
-      if ((r.wdata & 0xffffu) == 0x3333u) {
-        exit_code = static_cast<int>(r.wdata >> 16);
+      if (status == finisher::status::fail) {
+        exit_code = static_cast<int>((r.wdata & finisher::code::mask) >> finisher::code::lo);
         return {};
       }
     }
