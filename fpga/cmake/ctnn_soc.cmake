@@ -1,9 +1,15 @@
 # The RV32IM softcore SoC: Verilator lint of the core and the SoC, and the ctnn-soc-sim simulator
 # that runs firmware ELFs (the firmware tests in firmware/CMakeLists.txt use it).
+set(CTNN_CORE_RTL              # ctnn_core.v (control) first, then its units
+  ${CTNN_FPGA_RTL}/ctnn_core.v
+  ${CTNN_FPGA_RTL}/ctnn_core_decoder.v
+  ${CTNN_FPGA_RTL}/ctnn_core_alu.v
+  ${CTNN_FPGA_RTL}/ctnn_core_div.v
+  ${CTNN_FPGA_RTL}/ctnn_core_lsu.v
+  ${CTNN_FPGA_RTL}/ctnn_core_csr.v)
 set(CTNN_SOC_RTL
   ${CTNN_FPGA_RTL}/ctnn_soc.v
-  ${CTNN_FPGA_RTL}/ctnn_core.v
-  ${CTNN_FPGA_RTL}/ctnn_core_div.v
+  ${CTNN_CORE_RTL}
   ${CTNN_FPGA_RTL}/ctnn_bus_xbar.v
   ${CTNN_FPGA_RTL}/ctnn_ram.v
   ${CTNN_FPGA_RTL}/ctnn_uart.v
@@ -19,10 +25,10 @@ endif()
 # Lint: verilator -Wall must stay clean. The core needs no waiver; the SoC's are in fpga/lint/soc.vlt.
 add_test(NAME soc.lint_core
   COMMAND ${CTNN_VERILATOR} --lint-only -Wall --top-module ctnn_core
-          ${CTNN_FPGA_RTL}/ctnn_core.v ${CTNN_FPGA_RTL}/ctnn_core_div.v)
+          ${CTNN_CORE_RTL})
 add_test(NAME soc.lint_core_registered
   COMMAND ${CTNN_VERILATOR} --lint-only -Wall --top-module ctnn_core -GExecInFetch=0
-          ${CTNN_FPGA_RTL}/ctnn_core.v ${CTNN_FPGA_RTL}/ctnn_core_div.v)
+          ${CTNN_CORE_RTL})
 add_test(NAME soc.lint_soc
   COMMAND ${CTNN_VERILATOR} --lint-only -Wall -I${CTNN_FPGA_RTL} --top-module ctnn_soc
           ${CTNN_SOC_WAIVERS} ${CTNN_SOC_RTL})
@@ -78,7 +84,7 @@ target_include_directories(ctnn-soc-sim SYSTEM PRIVATE
 # ctnn-core-sim: the core alone against a C++ bus model with random back-pressure (fpga/tb/core_sim.cpp).
 add_library(ctnn_core_model STATIC)
 verilate(ctnn_core_model
-  SOURCES ${CTNN_FPGA_RTL}/ctnn_core.v ${CTNN_FPGA_RTL}/ctnn_core_div.v
+  SOURCES ${CTNN_CORE_RTL}
   TOP_MODULE ctnn_core
   PREFIX Vctnn_core
   DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/ctnn_core_model
@@ -96,7 +102,7 @@ if(CTNN_YOSYS)
   # The core must synthesize: generic Yosys synthesis, no latches, no problems found by check.
   add_test(NAME soc.synth_core
     COMMAND ${CMAKE_COMMAND} -DYOSYS=${CTNN_YOSYS} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/synth_core
-            "-DSOURCES=${CTNN_FPGA_RTL}/ctnn_core.v;${CTNN_FPGA_RTL}/ctnn_core_div.v"
+            "-DSOURCES=${CTNN_CORE_RTL}"
             -P ${CMAKE_CURRENT_SOURCE_DIR}/tb/core_synth_check.cmake)
   set_tests_properties(soc.synth_core PROPERTIES LABELS "soc;synth" TIMEOUT 300)
 endif()

@@ -31,10 +31,11 @@ SOURCES = ["ctnn_accel.v", "ctnn_accel_regs.v", "ctnn_accel_load.v", "ctnn_accel
            "ctnn_accel_store.v", "ctnn_accel_requant.v", "ctnn_accel_spad.v", "ctnn_dma.v",
            "ctnn_mesh.v", "ctnn_tile.v", "ctnn_pe.v"]
 PARAMS = {"Log2KMax": 8, "NbTiles": 2}
-SOC_SOURCES = SOURCES + ["ctnn_soc.v", "ctnn_core.v", "ctnn_core_div.v", "ctnn_bus_xbar.v",
-                         "ctnn_ram.v", "ctnn_uart.v", "ctnn_exit.v"]
+CORE_SOURCES = ["ctnn_core.v", "ctnn_core_decoder.v", "ctnn_core_alu.v", "ctnn_core_div.v",
+                "ctnn_core_lsu.v", "ctnn_core_csr.v"]
+SOC_SOURCES = SOURCES + CORE_SOURCES + ["ctnn_soc.v", "ctnn_bus_xbar.v", "ctnn_ram.v", "ctnn_uart.v",
+                                        "ctnn_exit.v"]
 SOC_PARAMS = {"AccelLog2KMax": 8, "RamBytes": 65536}
-CORE_SOURCES = ["ctnn_core.v", "ctnn_core_div.v"]
 
 GENERIC = """
 synth -top {top} -flatten -lut 4 -run begin:fine

@@ -211,7 +211,7 @@ int main(int argc, char** argv) {
     ++cycles;
   }
   std::fflush(stdout);
-  const std::uint64_t instret = core->rootp->ctnn_core__DOT__minstret_q;
+  const std::uint64_t instret = core->rootp->ctnn_core__DOT__u_csr__DOT__minstret_q;
   core->final();
   std::fprintf(stderr, "ctnn-core-sim: cycles=%llu instret=%llu stalled=%llu\n",
                static_cast<unsigned long long>(cycles), static_cast<unsigned long long>(instret),

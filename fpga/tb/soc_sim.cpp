@@ -126,7 +126,7 @@ int main(int argc, char** argv) {
     half_cycle(0);
   }
   std::fflush(stdout);
-  const std::uint64_t instret = top->rootp->ctnn_soc__DOT__u_core__DOT__minstret_q;
+  const std::uint64_t instret = top->rootp->ctnn_soc__DOT__u_core__DOT__u_csr__DOT__minstret_q;
   if (vcd) {
     vcd->close();
   }

@@ -64,7 +64,7 @@ module soc_tb #(
       if (exit_valid) begin
         $fflush;
         // exit_valid was registered on the previous edge: count cycles as ctnn-soc-sim does.
-        $fdisplay(32'h8000_0002, "soc_tb: cycles=%0d instret=%0d", cycles - 1, u_soc.u_core.minstret_q);
+        $fdisplay(32'h8000_0002, "soc_tb: cycles=%0d instret=%0d", cycles - 1, u_soc.u_core.u_csr.minstret_q);
         $finish_and_return(exit_code == 16'd0 ? 0 : (exit_code[7:0] == 8'd0 ? 1 : exit_code[7:0]));
       end
       if (cycles >= max_cycles) begin
