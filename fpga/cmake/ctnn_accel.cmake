@@ -1,7 +1,7 @@
 # The GEMM accelerator: Verilator lint, the Verilated model with its C++ testbench (golden
 # model = ctnn::ref), ctnn-accel-bench, and an Icarus smoke test of the same RTL.
 set(CTNN_ACCEL_RTL
-    ${CTNN_FPGA_RTL}/ctnn_accel.v ${CTNN_FPGA_RTL}/ctnn_accel_regs.v
+    ${CTNN_FPGA_RTL}/ctnn_accel.v ${CTNN_FPGA_RTL}/ctnn_accel_ctrl.v ${CTNN_FPGA_RTL}/ctnn_accel_regs.v
     ${CTNN_FPGA_RTL}/ctnn_accel_load.v ${CTNN_FPGA_RTL}/ctnn_accel_feed.v
     ${CTNN_FPGA_RTL}/ctnn_accel_store.v ${CTNN_FPGA_RTL}/ctnn_accel_requant.v
     ${CTNN_FPGA_RTL}/ctnn_accel_spad.v ${CTNN_FPGA_RTL}/ctnn_dma.v

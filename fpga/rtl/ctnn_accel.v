@@ -1,7 +1,7 @@
 // ctnn GEMM accelerator: C[MxN] = requant(A[MxK] . B[KxN] + bias), int8 in, int8 or int32 out.
 // A ctnn-bus slave (registers, fpga/regs/ctnn.toml) and a ctnn-bus master (DMA), an interrupt.
 //
-//        s_* (MMIO) --> regs --> job control (checks, run/abort, counters) --> irq_o
+//        s_* (MMIO) --> regs <--> ctrl (job snapshot, checks, run/abort, counters); regs --> irq_o
 //                                  |
 //   m_* (DMA) <--> ctnn_dma <--+-- load (A panels, B blocks + params) --> A/B scratchpads
 //                              |                                            | feed (skew)
@@ -56,21 +56,10 @@ module ctnn_accel #(
   localparam integer TILES = Dim / TileDim;
   localparam integer NB = NbTiles * Dim;
   localparam integer KMIN = 2 * TILES + Dim;
-  localparam [15:0] KMIN16 = KMIN[15:0];
   localparam integer TB = $clog2(NbTiles);
   localparam integer ADEPTH = 1 << (Log2KMax - 1);             // 2 slots x KMax/4 words
   localparam integer BDEPTH = 1 << (Log2KMax + TB + 1);        // 2 slots x NbTiles x KMax
-  // ERR_CAUSE codes: the field's named values in fpga/regs/ctnn.toml
-  `include "ctnn_accel_values.vh"
-  localparam [3:0] E_ZERO = CTNN_ACCEL_ERR_CAUSE_CODE_ZERO_SIZE, E_BUSY = CTNN_ACCEL_ERR_CAUSE_CODE_START_BUSY,
-                   E_RANGE = CTNN_ACCEL_ERR_CAUSE_CODE_ADDR_RANGE, E_ALIGN = CTNN_ACCEL_ERR_CAUSE_CODE_ALIGN,
-                   E_BUS = CTNN_ACCEL_ERR_CAUSE_CODE_BUS_ERR, E_KBIG = CTNN_ACCEL_ERR_CAUSE_CODE_K_TOO_BIG,
-                   E_SHIFT = CTNN_ACCEL_ERR_CAUSE_CODE_BAD_SHIFT, E_ROWS = CTNN_ACCEL_ERR_CAUSE_CODE_ROWS,
-                   E_GEOM = CTNN_ACCEL_ERR_CAUSE_CODE_CONV_GEOM;
-  localparam integer ROWS_MAX_I = 2 * NB;
-  localparam [16:0] ROWS_MAX = ROWS_MAX_I[16:0];
   localparam integer DQ = (Dim + 3) / 4;             // B scratchpad banks (4 columns each) per tile
-  localparam [31:0] DIM32 = Dim;
 
   // Verilog-2005 has no static_assert: an impossible configuration leaves a port unconnected
   // by making this generate block instantiate a module that does not exist.
@@ -93,9 +82,9 @@ module ctnn_accel #(
   wire [7:0]  r_shift;
   wire [31:0] r_cv_in, r_cv_kernel, r_cv_out;
   wire [23:0] r_cv_cstride;
-  reg         busy_q, done_set_q, err_set_q;
-  reg  [3:0]  err_code_q;
-  reg  [31:0] cycles_q, macs_q;
+  wire        busy, done_set, err_set;
+  wire [3:0]  err_code;
+  wire [31:0] cycles, macs;
 
   ctnn_accel_regs #(.Dim(Dim), .NbTiles(NbTiles), .Log2KMax(Log2KMax)) u_regs (
     .clk_i       (clk_i),
@@ -131,177 +120,124 @@ module ctnn_accel #(
     .conv_cstride_o(r_cv_cstride),
     .conv_kernel_o(r_cv_kernel),
     .conv_out_o  (r_cv_out),
-    .busy_i      (busy_q),
-    .done_set_i  (done_set_q),
-    .err_set_i   (err_set_q),
-    .err_code_i  (err_code_q),
-    .cycles_i    (cycles_q),
-    .macs_i      (macs_q),
+    .busy_i      (busy),
+    .done_set_i  (done_set),
+    .err_set_i   (err_set),
+    .err_code_i  (err_code),
+    .cycles_i    (cycles),
+    .macs_i      (macs),
     .irq_o       (irq_o)
   );
 
-  // ---- job snapshot (registers may change while a job runs) ----------------------------------
-  reg  [5:0]  j_cfg;
-  reg  [15:0] j_m, j_n, j_k;
-  reg  [31:0] j_a, j_b, j_c, j_bias, j_mult_addr, j_shift_addr, j_mult;
-  reg  [19:0] j_lda, j_ldb, j_ldc;
-  reg  [23:0] j_zp;
-  reg  [15:0] j_clamp;
-  reg  [7:0]  j_shift;
-  reg  [31:0] j_cv_in, j_cv_kernel, j_cv_out;
-  reg  [23:0] j_cv_cstride;
-  wire        j_raw = j_cfg[0], j_relu = j_cfg[1], j_perch = j_cfg[2], j_bias_en = j_cfg[3];
-  wire        j_conv = j_cfg[4], j_rowp = j_cfg[5];
-  wire [15:0] cv_h = j_cv_in[15:0], cv_w = j_cv_in[31:16], cv_ow = j_cv_out[15:0];
-  wire [7:0]  cv_kh = j_cv_kernel[7:0], cv_kw = j_cv_kernel[15:8];
-  wire [7:0]  cv_sh = j_cv_kernel[23:16], cv_sw = j_cv_kernel[31:24];
-  wire [7:0]  cv_pt = j_cv_out[23:16], cv_pl = j_cv_out[31:24];
-  wire [23:0] cv_shw24 = cv_sh * cv_w;
-  wire [23:0] cv_ptw24 = cv_pt * cv_w;
-  wire [31:0] cv_shw = {8'd0, cv_shw24}, cv_ptw = {8'd0, cv_ptw24};
-  // byte-granular A (any alignment) and int8 C (unaligned address or stride)
-  wire        a_byte = (j_a[1:0] != 2'd0) || (j_lda[1:0] != 2'd0);
-  wire        c_byte = !j_raw && ((j_c[1:0] != 2'd0) || (j_ldc[1:0] != 2'd0) || (Dim % 4 != 0));
-
-  wire [15:0] kp = (j_k > KMIN16) ? j_k : KMIN16;
-  wire [31:0] dim_lda = {12'd0, j_lda} * DIM32;   // below 2^20 * 16
-  wire [31:0] dim_ldc = {12'd0, j_ldc} * DIM32;
-  wire signed [7:0] act_min = j_clamp[7:0];
-  wire signed [7:0] out_zp = j_zp[23:16];
-  wire [7:0]  lo = (j_relu && out_zp > act_min) ? out_zp : act_min;
-
+  // ---- job control: snapshot, checks, run/abort, counters (ctnn_accel_ctrl) ------------------
+  wire              run;
+  wire              dma_idle, r_err, feed_done, store_idle, shift_err, gather_range_err;
   wire              push, push_pslot, push_plast, pop, mac_add;
   wire [15:0]       push_row, push_col0, push_coloff;
   wire [31:0]       push_caddr, mac_inc;
+  wire [15:0]       job_m, job_n, job_k, job_kp;
+  wire [31:0]       job_a_addr, job_b_addr, job_c_addr, job_bias_addr, job_mult_addr, job_shift_addr;
+  wire [19:0]       job_lda, job_ldb, job_ldc;
+  wire [31:0]       job_dim_lda, job_dim_ldc;
+  wire              job_a_byte, job_c_byte, job_raw, job_bias_en, job_per_channel, job_conv, job_row_params;
+  wire [7:0]        job_a_zp, job_b_zp, job_out_zp, job_lo, job_hi;
+  wire [31:0]       job_mult;
+  wire [7:0]        job_shift;
+  wire [15:0]       job_cv_h, job_cv_w, job_cv_ow;
+  wire [23:0]       job_cv_cstride;
+  wire [7:0]        job_cv_kh, job_cv_kw, job_cv_sh, job_cv_sw, job_cv_pt, job_cv_pl;
+  wire [31:0]       job_cv_shw, job_cv_ptw;
 
-  // ---- job control -------------------------------------------------------------------------
-  localparam [2:0] S_IDLE = 3'd0, S_CHECK = 3'd1, S_RANGE = 3'd2, S_RUN = 3'd3, S_STOP = 3'd4;
-  reg  [2:0]  state_q;
-  reg  [1:0]  rstep_q;               // range check step: A, B, C
-  reg  [3:0]  stop_code_q;
-  wire        run = (state_q == S_RUN);
-  wire        dma_idle, feed_done, store_idle, dma_err, shift_err, gather_range_err;
-
-  wire [19:0] row_c = j_raw ? {2'd0, j_n, 2'b00} : {4'd0, j_n};   // bytes of a C row
-  wire        misaligned = (!j_conv && (j_b[1:0] != 2'd0 || j_ldb[1:0] != 2'd0 || j_ldb < {4'd0, j_n})) ||
-                           (j_raw && (j_c[1:0] != 2'd0 || j_ldc[1:0] != 2'd0)) ||
-                           (j_bias_en && j_bias[1:0] != 2'd0) ||
-                           (j_perch && (j_mult_addr[1:0] != 2'd0 || j_shift_addr[1:0] != 2'd0)) ||
-                           (j_lda < {4'd0, j_k}) || (j_ldc < row_c);
-  wire        bad_rows = j_rowp && ({1'b0, j_m} > ROWS_MAX);
-  wire        bad_geom = j_conv && (cv_h == 16'd0 || cv_w == 16'd0 || cv_ow == 16'd0 || cv_kh == 8'd0 ||
-                                    cv_kw == 8'd0 || cv_sh == 8'd0 || cv_sw == 8'd0);
-  wire signed [7:0] shift_s = j_shift;
-  wire        bad_shift = !j_perch && (shift_s < -8'sd31 || shift_s > 8'sd30);
-
-  // one multiplier for the three extents: (rows - 1) * stride + row bytes
-  reg  [15:0] ext_rows;
-  reg  [19:0] ext_ld;
-  reg  [31:0] ext_base;
-  reg  [19:0] ext_row;
-  always @(*) begin
-    case (rstep_q)
-      2'd0: begin ext_rows = j_m - 16'd1; ext_ld = j_lda; ext_base = j_a; ext_row = {4'd0, j_k}; end
-      2'd1: begin ext_rows = j_k - 16'd1; ext_ld = j_ldb; ext_base = j_b; ext_row = {4'd0, j_n}; end
-      default: begin ext_rows = j_m - 16'd1; ext_ld = j_ldc; ext_base = j_c; ext_row = row_c; end
-    endcase
-  end
-  wire [35:0] ext_prod = ext_rows * ext_ld;
-  wire [36:0] ram_end = {5'd0, RamBase} + {5'd0, RamSize};
-  function automatic in_ram(input [31:0] base, input [36:0] bytes);
-    in_ram = (base >= RamBase) && ({5'd0, base} + bytes <= ram_end);
-  endfunction
-  wire [36:0] vec_bytes = {19'd0, j_rowp ? j_m : j_n, 2'b00};
-  // CFG.CONV: the gathered B addresses are checked one by one; B_ADDR itself is read for padding
-  wire        ext_ok = (rstep_q == 2'd1 && j_conv) ? in_ram(j_b, 37'd1)
-                                                  : in_ram(ext_base, {1'd0, ext_prod} + {17'd0, ext_row});
-  wire        vec_ok = (!j_bias_en || in_ram(j_bias, vec_bytes)) &&
-                       (!j_perch || (in_ram(j_mult_addr, vec_bytes) && in_ram(j_shift_addr, vec_bytes)));
-
-  always @(posedge clk_i) begin
-    if (!rst_ni) begin
-      state_q <= S_IDLE;
-      rstep_q <= 2'd0;
-      stop_code_q <= CTNN_ACCEL_ERR_CAUSE_CODE_NONE;
-      busy_q <= 1'b0;
-      done_set_q <= 1'b0;
-      err_set_q <= 1'b0;
-      err_code_q <= CTNN_ACCEL_ERR_CAUSE_CODE_NONE;
-      cycles_q <= 32'd0;
-      macs_q <= 32'd0;
-      j_cfg <= 6'd0; j_m <= 16'd0; j_n <= 16'd0; j_k <= 16'd0;
-      j_a <= 32'd0; j_b <= 32'd0; j_c <= 32'd0; j_bias <= 32'd0;
-      j_mult_addr <= 32'd0; j_shift_addr <= 32'd0; j_mult <= 32'd0;
-      j_lda <= 20'd0; j_ldb <= 20'd0; j_ldc <= 20'd0;
-      j_zp <= 24'd0; j_clamp <= 16'd0; j_shift <= 8'd0;
-      j_cv_in <= 32'd0; j_cv_kernel <= 32'd0; j_cv_out <= 32'd0; j_cv_cstride <= 24'd0;
-    end else begin
-      done_set_q <= 1'b0;
-      err_set_q <= 1'b0;
-      if (busy_q) cycles_q <= cycles_q + 32'd1;
-      if (mac_add) macs_q <= macs_q + mac_inc;
-      case (state_q)
-        S_IDLE: if (start) begin
-          state_q <= S_CHECK;
-          busy_q <= 1'b1;
-          cycles_q <= 32'd0;
-          macs_q <= 32'd0;
-          j_cfg <= cfg; j_m <= r_m; j_n <= r_n; j_k <= r_k;
-          j_a <= r_a; j_b <= r_b; j_c <= r_c; j_bias <= r_bias;
-          j_mult_addr <= r_mult_addr; j_shift_addr <= r_shift_addr; j_mult <= r_mult;
-          j_lda <= r_lda; j_ldb <= r_ldb; j_ldc <= r_ldc;
-          j_zp <= r_zp; j_clamp <= r_clamp; j_shift <= r_shift;
-          j_cv_in <= r_cv_in; j_cv_kernel <= r_cv_kernel; j_cv_out <= r_cv_out;
-          j_cv_cstride <= r_cv_cstride;
-        end
-        S_CHECK: begin
-          rstep_q <= 2'd0;
-          if (start) begin stop_code_q <= E_BUSY; state_q <= S_STOP; end
-          else if (j_m == 16'd0 || j_n == 16'd0 || j_k == 16'd0) begin stop_code_q <= E_ZERO; state_q <= S_STOP; end
-          else if ({1'b0, j_k} > (17'd1 << Log2KMax)) begin stop_code_q <= E_KBIG; state_q <= S_STOP; end
-          else if (misaligned) begin stop_code_q <= E_ALIGN; state_q <= S_STOP; end
-          else if (bad_shift) begin stop_code_q <= E_SHIFT; state_q <= S_STOP; end
-          else if (bad_rows) begin stop_code_q <= E_ROWS; state_q <= S_STOP; end
-          else if (bad_geom) begin stop_code_q <= E_GEOM; state_q <= S_STOP; end
-          else if (!vec_ok) begin stop_code_q <= E_RANGE; state_q <= S_STOP; end
-          else state_q <= S_RANGE;
-        end
-        S_RANGE: begin
-          if (start) begin stop_code_q <= E_BUSY; state_q <= S_STOP; end
-          else if (!ext_ok) begin stop_code_q <= E_RANGE; state_q <= S_STOP; end
-          else if (rstep_q == 2'd2) state_q <= S_RUN;
-          else rstep_q <= rstep_q + 2'd1;
-        end
-        S_RUN: begin
-          if (start) begin stop_code_q <= E_BUSY; state_q <= S_STOP; end
-          else if (dma_err) begin stop_code_q <= E_BUS; state_q <= S_STOP; end
-          else if (shift_err) begin stop_code_q <= E_SHIFT; state_q <= S_STOP; end
-          else if (gather_range_err) begin stop_code_q <= E_RANGE; state_q <= S_STOP; end
-          else if (feed_done && store_idle && dma_idle) begin
-            state_q <= S_IDLE;
-            busy_q <= 1'b0;
-            done_set_q <= 1'b1;
-          end
-        end
-        default: begin  // S_STOP: units are cleared; let the DMA finish what it offered
-          if (start && stop_code_q != E_BUSY) stop_code_q <= E_BUSY;
-          if (dma_idle) begin
-            state_q <= S_IDLE;
-            busy_q <= 1'b0;
-            err_set_q <= 1'b1;
-            err_code_q <= stop_code_q;
-          end
-        end
-      endcase
-    end
-  end
+  ctnn_accel_ctrl #(.Dim(Dim), .TileDim(TileDim), .NbTiles(NbTiles), .Log2KMax(Log2KMax),
+                    .RamBase(RamBase), .RamSize(RamSize)) u_ctrl (
+    .clk_i            (clk_i),
+    .rst_ni           (rst_ni),
+    .start_i          (start),
+    .cfg_i            (cfg),
+    .m_i              (r_m),
+    .n_i              (r_n),
+    .k_i              (r_k),
+    .a_addr_i         (r_a),
+    .b_addr_i         (r_b),
+    .c_addr_i         (r_c),
+    .bias_addr_i      (r_bias),
+    .mult_addr_i      (r_mult_addr),
+    .shift_addr_i     (r_shift_addr),
+    .lda_i            (r_lda),
+    .ldb_i            (r_ldb),
+    .ldc_i            (r_ldc),
+    .zp_i             (r_zp),
+    .clamp_i          (r_clamp),
+    .mult_i           (r_mult),
+    .shift_i          (r_shift),
+    .conv_in_i        (r_cv_in),
+    .conv_cstride_i   (r_cv_cstride),
+    .conv_kernel_i    (r_cv_kernel),
+    .conv_out_i       (r_cv_out),
+    .busy_o           (busy),
+    .done_set_o       (done_set),
+    .err_set_o        (err_set),
+    .err_code_o       (err_code),
+    .cycles_o         (cycles),
+    .macs_o           (macs),
+    .dma_idle_i       (dma_idle),
+    .dma_err_i        (r_err),
+    .shift_err_i      (shift_err),
+    .range_err_i      (gather_range_err),
+    .feed_done_i      (feed_done),
+    .store_idle_i     (store_idle),
+    .mac_add_i        (mac_add),
+    .mac_inc_i        (mac_inc),
+    .run_o            (run),
+    .job_m_o          (job_m),
+    .job_n_o          (job_n),
+    .job_k_o          (job_k),
+    .job_kp_o         (job_kp),
+    .job_a_addr_o     (job_a_addr),
+    .job_b_addr_o     (job_b_addr),
+    .job_c_addr_o     (job_c_addr),
+    .job_bias_addr_o  (job_bias_addr),
+    .job_mult_addr_o  (job_mult_addr),
+    .job_shift_addr_o (job_shift_addr),
+    .job_lda_o        (job_lda),
+    .job_ldb_o        (job_ldb),
+    .job_ldc_o        (job_ldc),
+    .job_dim_lda_o    (job_dim_lda),
+    .job_dim_ldc_o    (job_dim_ldc),
+    .job_a_byte_o     (job_a_byte),
+    .job_c_byte_o     (job_c_byte),
+    .job_raw_o        (job_raw),
+    .job_bias_en_o    (job_bias_en),
+    .job_per_channel_o(job_per_channel),
+    .job_conv_o       (job_conv),
+    .job_row_params_o (job_row_params),
+    .job_a_zp_o       (job_a_zp),
+    .job_b_zp_o       (job_b_zp),
+    .job_out_zp_o     (job_out_zp),
+    .job_lo_o         (job_lo),
+    .job_hi_o         (job_hi),
+    .job_mult_o       (job_mult),
+    .job_shift_o      (job_shift),
+    .job_cv_h_o       (job_cv_h),
+    .job_cv_w_o       (job_cv_w),
+    .job_cv_cstride_o (job_cv_cstride),
+    .job_cv_kh_o      (job_cv_kh),
+    .job_cv_kw_o      (job_cv_kw),
+    .job_cv_sh_o      (job_cv_sh),
+    .job_cv_sw_o      (job_cv_sw),
+    .job_cv_ow_o      (job_cv_ow),
+    .job_cv_pt_o      (job_cv_pt),
+    .job_cv_pl_o      (job_cv_pl),
+    .job_cv_shw_o     (job_cv_shw),
+    .job_cv_ptw_o     (job_cv_ptw)
+  );
 
   // ---- DMA -----------------------------------------------------------------------------------
   wire        w_valid, a_valid, b_valid;
   wire [31:0] w_addr, w_data, a_req_addr, b_req_addr, a_tag, b_tag;
   wire [3:0]  w_strb;
   wire [2:0]  grant;
-  wire        r_valid, r_err;
+  wire        r_valid;
   wire [1:0]  r_stream;
   wire [31:0] r_tag, r_rdata;
 
@@ -332,7 +268,6 @@ module ctnn_accel #(
     .rsp_rdata_i (m_rsp_rdata_i),
     .rsp_err_i   (m_rsp_err_i)
   );
-  assign dma_err = r_err && run;
 
   // ---- load -> scratchpads -------------------------------------------------------------------
   wire [1:0]  a_full, b_full, a_free, b_free, p_free;
@@ -350,35 +285,35 @@ module ctnn_accel #(
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .run_i        (run),
-    .m_i          (j_m),
-    .n_i          (j_n),
-    .k_i          (j_k),
-    .a_addr_i     (j_a),
-    .b_addr_i     (j_b),
-    .bias_addr_i  (j_bias),
-    .mult_addr_i  (j_mult_addr),
-    .shift_addr_i (j_shift_addr),
-    .lda_i        (j_lda),
-    .ldb_i        (j_ldb),
-    .bias_en_i    (j_bias_en),
-    .per_channel_i(j_perch),
-    .dim_lda_i    (dim_lda),
-    .a_byte_i     (a_byte),
-    .conv_i       (j_conv),
-    .row_params_i (j_rowp),
-    .b_zp_i       (j_zp[15:8]),
-    .cv_h_i       (cv_h),
-    .cv_w_i       (cv_w),
-    .cv_cstride_i (j_cv_cstride),
-    .cv_kh_i      (cv_kh),
-    .cv_kw_i      (cv_kw),
-    .cv_sh_i      (cv_sh),
-    .cv_sw_i      (cv_sw),
-    .cv_ow_i      (cv_ow),
-    .cv_pt_i      (cv_pt),
-    .cv_pl_i      (cv_pl),
-    .cv_shw_i     (cv_shw),
-    .cv_ptw_i     (cv_ptw),
+    .m_i          (job_m),
+    .n_i          (job_n),
+    .k_i          (job_k),
+    .a_addr_i     (job_a_addr),
+    .b_addr_i     (job_b_addr),
+    .bias_addr_i  (job_bias_addr),
+    .mult_addr_i  (job_mult_addr),
+    .shift_addr_i (job_shift_addr),
+    .lda_i        (job_lda),
+    .ldb_i        (job_ldb),
+    .bias_en_i    (job_bias_en),
+    .per_channel_i(job_per_channel),
+    .dim_lda_i    (job_dim_lda),
+    .a_byte_i     (job_a_byte),
+    .conv_i       (job_conv),
+    .row_params_i (job_row_params),
+    .b_zp_i       (job_b_zp),
+    .cv_h_i       (job_cv_h),
+    .cv_w_i       (job_cv_w),
+    .cv_cstride_i (job_cv_cstride),
+    .cv_kh_i      (job_cv_kh),
+    .cv_kw_i      (job_cv_kw),
+    .cv_sh_i      (job_cv_sh),
+    .cv_sw_i      (job_cv_sw),
+    .cv_ow_i      (job_cv_ow),
+    .cv_pt_i      (job_cv_pt),
+    .cv_pl_i      (job_cv_pl),
+    .cv_shw_i     (job_cv_shw),
+    .cv_ptw_i     (job_cv_ptw),
     .range_err_o  (gather_range_err),
     .a_free_i     (a_free),
     .b_free_i     (b_free),
@@ -438,15 +373,15 @@ module ctnn_accel #(
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .run_i        (run),
-    .m_i          (j_m),
-    .n_i          (j_n),
-    .k_i          (j_k),
-    .kp_i         (kp),
-    .a_zp_i       (j_zp[7:0]),
-    .b_zp_i       (j_zp[15:8]),
-    .c_addr_i     (j_c),
-    .dim_ldc_i    (dim_ldc),
-    .ldc_i        (j_ldc),
+    .m_i          (job_m),
+    .n_i          (job_n),
+    .k_i          (job_k),
+    .kp_i         (job_kp),
+    .a_zp_i       (job_a_zp),
+    .b_zp_i       (job_b_zp),
+    .c_addr_i     (job_c_addr),
+    .dim_ldc_i    (job_dim_ldc),
+    .ldc_i        (job_ldc),
     .a_full_i     (a_full),
     .b_full_i     (b_full),
     .a_free_o     (a_free),
@@ -487,18 +422,18 @@ module ctnn_accel #(
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .run_i        (run),
-    .m_i          (j_m),
-    .n_i          (j_n),
-    .raw_i        (j_raw),
-    .c_byte_i     (c_byte),
-    .row_params_i (j_rowp),
-    .bias_en_i    (j_bias_en),
-    .per_channel_i(j_perch),
-    .mult_i       (j_mult),
-    .shift_i      (j_shift),
-    .out_zp_i     (j_zp[23:16]),
-    .lo_i         (lo),
-    .hi_i         (j_clamp[15:8]),
+    .m_i          (job_m),
+    .n_i          (job_n),
+    .raw_i        (job_raw),
+    .c_byte_i     (job_c_byte),
+    .row_params_i (job_row_params),
+    .bias_en_i    (job_bias_en),
+    .per_channel_i(job_per_channel),
+    .mult_i       (job_mult),
+    .shift_i      (job_shift),
+    .out_zp_i     (job_out_zp),
+    .lo_i         (job_lo),
+    .hi_i         (job_hi),
     .push_i       (push),
     .push_data_i  (mesh_res),
     .push_row_i   (push_row),
