@@ -11,16 +11,6 @@ module ctnn_accel_regs #(
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
-  // ctnn bus slave
-  input  wire        req_valid_i,
-  output wire        req_ready_o,
-  input  wire [31:0] req_addr_i,
-  input  wire        req_we_i,
-  input  wire [31:0] req_wdata_i,
-  input  wire [3:0]  req_wstrb_i,
-  output reg         rsp_valid_o,
-  output reg  [31:0] rsp_rdata_o,
-  output reg         rsp_err_o,
   // to the controller
   output reg         start_o,        // CTRL.START written with 1
   output reg  [5:0]  cfg_o,          // {ROW_PARAMS, CONV, BIAS_EN, PER_CHANNEL, RELU, OUT_RAW}
@@ -51,7 +41,9 @@ module ctnn_accel_regs #(
   input  wire [3:0]  err_code_i,
   input  wire [31:0] cycles_i,
   input  wire [31:0] macs_i,
-  output wire        irq_o
+  output wire        irq_o,
+  // ctnn bus slave
+  `include "ctnn_bus_slave_ports.vh"
 );
   `include "ctnn_accel_regs.vh"
 
@@ -64,9 +56,18 @@ module ctnn_accel_regs #(
   reg [3:0] cause_q;
   reg [1:0] irq_en_q;
 
+  reg        rsp_valid_q;
+  reg [31:0] rsp_rdata_q;
+  reg        rsp_err_q;
+
+  // The interconnect decodes the region; the register file sees only the offset bits.
   wire [CTNN_ACCEL_OFFSET_BITS-1:0] off = req_addr_i[CTNN_ACCEL_OFFSET_BITS-1:0];
+  wire unused_region = ^req_addr_i[31:CTNN_ACCEL_OFFSET_BITS];
   wire acc = req_valid_i;            // always ready
   assign req_ready_o = 1'b1;
+  assign rsp_valid_o = rsp_valid_q;
+  assign rsp_rdata_o = rsp_rdata_q;
+  assign rsp_err_o   = rsp_err_q;
 
   // read mux; `known` = the offset holds a register, `writable` = it has a writable field
   reg [31:0] rdata;
@@ -158,9 +159,9 @@ module ctnn_accel_regs #(
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
-      rsp_valid_o <= 1'b0;
-      rsp_rdata_o <= 32'd0;
-      rsp_err_o <= 1'b0;
+      rsp_valid_q <= 1'b0;
+      rsp_rdata_q <= 32'd0;
+      rsp_err_q <= 1'b0;
       start_o <= 1'b0;
       done_q <= 1'b0;
       error_q <= 1'b0;
@@ -180,9 +181,9 @@ module ctnn_accel_regs #(
       mult_o <= CTNN_ACCEL_MULT_RESET;
       shift_o <= CTNN_ACCEL_SHIFT_RESET[7:0];
     end else begin
-      rsp_valid_o <= acc;
-      rsp_err_o <= acc && bad;
-      rsp_rdata_o <= (acc && !req_we_i && !bad) ? rdata : 32'd0;
+      rsp_valid_q <= acc;
+      rsp_err_q <= acc && bad;
+      rsp_rdata_q <= (acc && !req_we_i && !bad) ? rdata : 32'd0;
       start_o <= wr && off == CTNN_ACCEL_CTRL_OFFSET && d[CTNN_ACCEL_CTRL_START_LSB];
       // STATUS: hardware sets win over a software clear in the same cycle
       done_q <= done_set_i ||

@@ -9,17 +9,10 @@ module ctnn_exit #(
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
-  input  wire        req_valid_i,
-  output wire        req_ready_o,
-  input  wire [31:0] req_addr_i,
-  input  wire        req_we_i,
-  input  wire [31:0] req_wdata_i,
-  input  wire [3:0]  req_wstrb_i,
-  output wire        rsp_valid_o,
-  output wire [31:0] rsp_rdata_o,
-  output wire        rsp_err_o,
   output wire        exit_valid_o,   // one-cycle pulse: the program asked to stop
-  output wire [15:0] exit_code_o     // 0 = pass
+  output wire [15:0] exit_code_o,    // 0 = pass
+  // ctnn bus slave
+  `include "ctnn_bus_slave_ports.vh"
 );
   localparam [15:0] FINISHER_PASS = `CTNN_SOC_EXIT_FINISHER_STATUS_PASS;
   localparam [15:0] FINISHER_FAIL = `CTNN_SOC_EXIT_FINISHER_STATUS_FAIL;

@@ -8,15 +8,8 @@ module ctnn_ram #(
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
-  input  wire        req_valid_i,
-  output wire        req_ready_o,
-  input  wire [31:0] req_addr_i,
-  input  wire        req_we_i,
-  input  wire [31:0] req_wdata_i,
-  input  wire [3:0]  req_wstrb_i,
-  output wire        rsp_valid_o,
-  output wire [31:0] rsp_rdata_o,
-  output wire        rsp_err_o
+  // ctnn bus slave
+  `include "ctnn_bus_slave_ports.vh"
 );
   localparam integer WORDS = Bytes / 4;
   localparam integer AW = $clog2(WORDS);

@@ -9,19 +9,14 @@ module ctnn_uart #(
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
-  input  wire        req_valid_i,
-  output wire        req_ready_o,
-  input  wire [31:0] req_addr_i,
-  input  wire        req_we_i,
-  input  wire [31:0] req_wdata_i,
-  input  wire [3:0]  req_wstrb_i,
-  output wire        rsp_valid_o,
-  output wire [31:0] rsp_rdata_o,
-  output wire        rsp_err_o,
   output wire        tx_valid_o,
-  output wire [7:0]  tx_data_o
+  output wire [7:0]  tx_data_o,
+  // ctnn bus slave
+  `include "ctnn_bus_slave_ports.vh"
 );
   localparam [7:0] LSR_VALUE = (8'd1 << `CTNN_SOC_UART_LSR_THRE_LSB) | (8'd1 << `CTNN_SOC_UART_LSR_TEMT_LSB);  // no receive data
+  // FCR bits 7:1 (FIFO reset, trigger level) mean nothing without a receive FIFO.
+  wire unused_fcr = ^req_wdata_i[23:17];
 
   reg [7:0] ier_q, lcr_q, mcr_q, scr_q, dll_q, dlm_q;
   reg       fifo_en_q;           // FCR bit 0, reported in IIR bits 7:6
