@@ -24,10 +24,10 @@ endif()
 
 # Lint: verilator -Wall must stay clean. The core needs no waiver; the SoC's are in fpga/lint/soc.vlt.
 add_test(NAME soc.lint_core
-  COMMAND ${CTNN_VERILATOR} --lint-only -Wall --top-module ctnn_core
+  COMMAND ${CTNN_VERILATOR} --lint-only -Wall -I${CTNN_FPGA_RTL} --top-module ctnn_core
           ${CTNN_CORE_RTL})
 add_test(NAME soc.lint_core_registered
-  COMMAND ${CTNN_VERILATOR} --lint-only -Wall --top-module ctnn_core -GExecInFetch=0
+  COMMAND ${CTNN_VERILATOR} --lint-only -Wall -I${CTNN_FPGA_RTL} --top-module ctnn_core -GExecInFetch=0
           ${CTNN_CORE_RTL})
 add_test(NAME soc.lint_soc
   COMMAND ${CTNN_VERILATOR} --lint-only -Wall -I${CTNN_FPGA_RTL} --top-module ctnn_soc
@@ -88,6 +88,7 @@ verilate(ctnn_core_model
   TOP_MODULE ctnn_core
   PREFIX Vctnn_core
   DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/ctnn_core_model
+  INCLUDE_DIRS ${CTNN_FPGA_RTL}
   VERILATOR_ARGS -O3 --x-assign fast --x-initial fast)
 target_compile_options(ctnn_core_model PRIVATE -w)
 

@@ -45,13 +45,6 @@ ALLOW = [
      "a map of its own whose regions overlap: it must not compile"),
     ("tests/static/mmio_codegen.cpp", {"accel"}, r"#define CTNN_HAND_REG",
      "the hand-written register access that the generated one is compared against"),
-    # PENDING: another developer is splitting these two files; their parameter defaults become
-    # `CTNN_SOC_RAM_BASE / `CTNN_SOC_RAM_SIZE once the split lands (then these entries go stale
-    # and this test fails until they are removed).
-    ("fpga/rtl/ctnn_core.v", {"ram"}, r"parameter \[31:0\] BootAddr\s*= 32'h8000_0000",
-     "PENDING the core split: the boot address default"),
-    ("fpga/rtl/ctnn_accel.v", {"ram", "exit"}, r"parameter \[31:0\]\s+Ram(Base|Size)\s+= 32'h",
-     "PENDING the job-controller split: RamBase / RamSize defaults (RamSize's value equals the exit base)"),
 ]
 
 

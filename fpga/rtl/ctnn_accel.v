@@ -19,6 +19,7 @@
 // so a convolution is one job: A = OIHW weights (M = out channels), C = the CHW output, with
 // CFG.ROW_PARAMS for per-output-channel bias and requantization. A may have any alignment
 // (byte reads), and an int8 C too (byte writes).
+`include "ctnn_soc_defaults.vh"   // generated: the SoC map and device constants
 `default_nettype none
 
 module ctnn_accel #(
@@ -26,8 +27,8 @@ module ctnn_accel #(
   parameter integer TileDim  = 1,           // PEs per tile side (combinational inside a tile)
   parameter integer NbTiles  = 8,           // B block = NbTiles * Dim columns, a power of two
   parameter integer Log2KMax = 12,          // largest K = 2^Log2KMax
-  parameter [31:0]  RamBase  = 32'h8000_0000,
-  parameter [31:0]  RamSize  = 32'h0010_0000
+  parameter [31:0]  RamBase  = `CTNN_SOC_RAM_BASE,
+  parameter [31:0]  RamSize  = `CTNN_SOC_RAM_SIZE
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,

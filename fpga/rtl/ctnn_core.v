@@ -16,10 +16,11 @@
 //   ctnn_core_div      iterative divider
 //   ctnn_core_lsu      load/store address, alignment, store data, held request, load result
 //   ctnn_core_csr      CSRs, counters, trap entry and mret
+`include "ctnn_soc_defaults.vh"   // generated: the SoC map and device constants
 `default_nettype none
 
 module ctnn_core #(
-  parameter [31:0] BootAddr    = 32'h8000_0000,
+  parameter [31:0] BootAddr    = `CTNN_SOC_RAM_BASE,
   // 1: execute in the cycle the fetch response arrives (ALU op 1 cycle, load/store 2; longer
   //    combinational path, register file read asynchronously from the bus data).
   // 0: register the instruction first (ALU op 2 cycles, load/store 3; the register file read
