@@ -141,6 +141,13 @@ inline bool same(const tensor_quant& a, const tensor_quant& b) {
   return a.scale == b.scale && a.zero_point == b.zero_point;
 }
 
+/// True when the leaf may run: float, or int8 whose output keeps its input's quantization (the
+/// shape-only ops and pooling move int8 values as they are).
+template <class T>
+inline bool keeps_quant(const leaf_call<T>& c) {
+  return !is_same_v<T, int8_t> || same(c.q_in[0], c.q_out);
+}
+
 /// The seeded generator's state and what it needs of a leaf to draw its parameters.
 struct splitmix64 {
   uint64_t state;

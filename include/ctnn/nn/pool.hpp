@@ -145,7 +145,7 @@ struct op_def<op::max_pool2d> : detail::pool_faults {
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
     const row& r = *c.r;
     if (r.geometry.dilation.h != 1 || r.geometry.dilation.w != 1) return runtime::unsupported;
-    if (is_same_v<T, int8_t> && !runtime::same(c.q_in[0], c.q_out)) return runtime::quant_mismatch;
+    if (!runtime::keeps_quant(c)) return runtime::quant_mismatch;
     const kernels::pool_geometry g = runtime::pool_of(r);
     if constexpr (B == runtime::backend::optimized) {
       if (runtime::fast::pool_windows_inside(g, r.out.h, r.out.w)) {
@@ -168,7 +168,7 @@ struct op_def<op::avg_pool2d> : detail::pool_faults {
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
     const kernels::pool_geometry g = runtime::pool_of(*c.r);
     if constexpr (is_same_v<T, int8_t>) {
-      if (!runtime::same(c.q_in[0], c.q_out)) return runtime::quant_mismatch;
+      if (!runtime::keeps_quant(c)) return runtime::quant_mismatch;
       if constexpr (B == runtime::backend::optimized)
         return runtime::from(kernels::avg_pool2d_s8(g, c.in[0], c.out, c.q_in[0].zero_point));
       else return runtime::from(ref::avg_pool2d_s8(g, c.in[0], c.out, c.q_in[0].zero_point));
@@ -185,7 +185,7 @@ struct op_def<op::adaptive_avg_pool2d> : detail::pool_faults {
   template <class T, runtime::backend>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
     const row& r = *c.r;
-    if (is_same_v<T, int8_t> && !runtime::same(c.q_in[0], c.q_out)) return runtime::quant_mismatch;
+    if (!runtime::keeps_quant(c)) return runtime::quant_mismatch;
     return runtime::from(ref::adaptive_avg_pool2d<T>(r.in.c, r.in.h, r.in.w, r.out.h, r.out.w, c.in[0], c.out));
   }
 };

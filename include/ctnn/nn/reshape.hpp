@@ -128,7 +128,7 @@ struct alias_op {
   static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
   template <class T, runtime::backend>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
-    if (is_same_v<T, int8_t> && !runtime::same(c.q_in[0], c.q_out)) return runtime::quant_mismatch;
+    if (!runtime::keeps_quant(c)) return runtime::quant_mismatch;
     runtime::move_elems(c.out, c.in[0], c.r->out.elems());
     return runtime::leaf_done;
   }
@@ -147,7 +147,7 @@ struct op_def<op::zero_pad2d> {
   template <class T, runtime::backend>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
     const row& r = *c.r;
-    if (is_same_v<T, int8_t> && !runtime::same(c.q_in[0], c.q_out)) return runtime::quant_mismatch;
+    if (!runtime::keeps_quant(c)) return runtime::quant_mismatch;
     const pad4& p = r.geometry.padding;
     const T pad_value = is_same_v<T, int8_t> ? static_cast<T>(c.q_in[0].zero_point) : T{};
     return runtime::from(
@@ -164,7 +164,7 @@ struct op_def<op::channel_shuffle> {
   template <class T, runtime::backend>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
     const row& r = *c.r;
-    if (is_same_v<T, int8_t> && !runtime::same(c.q_in[0], c.q_out)) return runtime::quant_mismatch;
+    if (!runtime::keeps_quant(c)) return runtime::quant_mismatch;
     return runtime::from(ref::channel_shuffle<T>(r.out.c, r.out.h * r.out.w, r.geometry.groups, c.in[0], c.out));
   }
 };
@@ -178,7 +178,7 @@ struct op_def<op::channel_slice> {
   template <class T, runtime::backend>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
     const row& r = *c.r;
-    if (is_same_v<T, int8_t> && !runtime::same(c.q_in[0], c.q_out)) return runtime::quant_mismatch;
+    if (!runtime::keeps_quant(c)) return runtime::quant_mismatch;
     runtime::move_elems(c.out, c.in[0] + r.geometry.first_channel * r.out.h * r.out.w, r.out.elems());
     return runtime::leaf_done;
   }
