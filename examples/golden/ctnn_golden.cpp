@@ -3,12 +3,14 @@
 // and prints one row per leaf with both outputs' CRC-32, the largest difference and the verdict.
 // "ref min..max" is the reference output's range (int8: quantized values) to show that the
 // activations use the int8 grid without saturating. int8 must match bit for bit; float32 within max|opt - ref| <= 1e-4 * max(1, max|ref|) per layer.
-// Exit code 0 only when every layer matches.
+// Exit code 0 only when every layer matches; 1: a layer differs or a run failed; 2: a bad command
+// line (one line on stderr); 3: the report could not be written to stdout.
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,7 @@
 #include "ctnn/runtime/runtime.hpp"
 #include "ctnn/zoo/lenet5.hpp"
 #include "ctnn/zoo/resnet.hpp"
+#include "../common/cli.hpp"
 
 namespace {
 
@@ -123,33 +126,57 @@ int golden(const char* model, uint64_t seed) {
 
 template <ctnn::Network Net>
 int golden_dtype(const char* model, const std::string& dtype, uint64_t seed) {
-  if (dtype == "int8") return golden<Net, int8_t>(model, seed);
-  return golden<Net, float>(model, seed);
+  const int rc = dtype == "int8" ? golden<Net, int8_t>(model, seed) : golden<Net, float>(model, seed);
+  return ctnn::cli::stdout_written("ctnn-golden") ? rc : 3;
 }
 
-int usage() {
+/// A bad command line: one line naming the fault, status 2. usage(nullptr): the help text (--help).
+int usage(const std::string* why) {
+  if (why != nullptr) {
+    std::fprintf(stderr, "ctnn-golden: %s (see ctnn-golden --help)\n", why->c_str());
+    return 2;
+  }
   std::fprintf(stderr,
                "usage: ctnn-golden <lenet5|resnet18_block|resnet18> "
-               "[--dtype float32|int8] [--seed N]\n");
+               "[--dtype float32|int8] [--seed N]   (N: a decimal integer, 0 to 2^64 - 1)\n");
   return 2;
 }
+int usage(const std::string& why) { return usage(&why); }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) return usage();
-  const std::string model = argv[1];
+  std::string model;
   std::string dtype = "float32";
   uint64_t seed = 1;
-  for (int i = 2; i < argc; ++i) {
+  for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--dtype" && i + 1 < argc) dtype = argv[++i];
-    else if (a == "--seed" && i + 1 < argc) seed = std::stoull(argv[++i]);
-    else return usage();
+    if (a == "--help" || a == "-h") {
+      usage(nullptr);
+      return 0;
+    }
+    if (a == "--dtype" || a == "--seed") {
+      if (i + 1 >= argc) return usage(a + " needs a value");
+      const std::string v = argv[++i];
+      if (a == "--dtype") {
+        if (v != "float32" && v != "int8") return usage("unknown dtype '" + v + "' (expected float32 or int8)");
+        dtype = v;
+      } else {
+        const std::optional<uint64_t> n = ctnn::cli::parse_uint64(v);
+        if (!n) return usage("--seed needs a decimal integer from 0 to 18446744073709551615, got '" + v + "'");
+        seed = *n;
+      }
+    } else if (!a.empty() && a[0] == '-') {
+      return usage("unknown option '" + a + "'");
+    } else if (model.empty()) {
+      model = a;
+    } else {
+      return usage("unexpected argument '" + a + "'");
+    }
   }
-  if (dtype != "float32" && dtype != "int8") return usage();
+  if (model.empty()) return usage("no model given");
   if (model == "lenet5") return golden_dtype<ctnn::zoo::lenet5>("lenet5", dtype, seed);
   if (model == "resnet18_block") return golden_dtype<resnet18_block>("resnet18_block", dtype, seed);
   if (model == "resnet18") return golden_dtype<ctnn::zoo::resnet18>("resnet18", dtype, seed);
-  return usage();
+  return usage("unknown model '" + model + "' (expected lenet5, resnet18_block or resnet18)");
 }

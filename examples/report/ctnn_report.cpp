@@ -11,6 +11,7 @@
 #include "ctnn/host/report.hpp"
 #include "ctnn/host/tiling_report.hpp"
 #include "ctnn/zoo/zoo.hpp"
+#include "../common/cli.hpp"
 
 namespace {
 
@@ -29,8 +30,12 @@ std::vector<model_entry> models() {
   return v;
 }
 
+/// A bad command line: one line naming the fault, status 2. usage(nullptr): the help text (--help).
 int usage(const char* why) {
-  if (why != nullptr) std::fprintf(stderr, "ctnn-report: %s\n", why);
+  if (why != nullptr) {
+    std::fprintf(stderr, "ctnn-report: %s (see ctnn-report --help)\n", why);
+    return 2;
+  }
   std::fprintf(stderr,
                "usage: ctnn-report --list\n"
                "       ctnn-report <model> [--dtype float32|int8] [--format table|json|csv] [--memory-svg FILE]\n"
@@ -57,7 +62,7 @@ int main(int argc, char** argv) {
     };
     if (a == "--list") {
       for (const model_entry& m : zoo) std::printf("%s\n", m.name.c_str());
-      return 0;
+      return ctnn::cli::stdout_written("ctnn-report") ? 0 : 1;
     }
     if (a == "--help" || a == "-h") {
       usage(nullptr);
@@ -85,6 +90,7 @@ int main(int argc, char** argv) {
     } else if (a == "--memory-svg") {
       const char* v = value("--memory-svg");
       if (v == nullptr) return usage("--memory-svg needs a file name");
+      if (*v == '\0') return usage("--memory-svg: the file name is empty");
       svg_path = v;
     } else if (!a.empty() && a[0] == '-') {
       return usage(("unknown option '" + a + "'").c_str());
@@ -116,7 +122,7 @@ int main(int argc, char** argv) {
       }
     }
     std::fwrite(out.data(), 1, out.size(), stdout);
-    return 0;
+    return ctnn::cli::stdout_written("ctnn-report") ? 0 : 1;
   }
   return usage(("unknown model '" + model + "'").c_str());
 }

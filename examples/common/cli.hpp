@@ -1,0 +1,42 @@
+// What every command-line tool of examples/ needs to end a bad command line, or an output the
+// system did not take, in one line on stderr and a non-zero exit code:
+//   - parse_uint64: a whole decimal number, or nothing (no sign, no blanks, no trailing text, no
+//     overflow), where std::stoull would throw or accept "12abc" and "-1";
+//   - stdout_written: flushes stdout and says whether every byte written to it reached the file
+//     (a full disk or a closed pipe), which printf and fwrite return silently.
+#pragma once
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <string_view>
+
+namespace ctnn::cli {
+
+/// @brief The value of a decimal number that fills the whole text, if it fits in uint64_t.
+inline std::optional<uint64_t> parse_uint64(std::string_view text) {
+  if (text.empty()) return std::nullopt;
+  uint64_t v = 0;
+  for (const char ch : text) {
+    if (ch < '0' || ch > '9') return std::nullopt;
+    const auto digit = static_cast<uint64_t>(ch - '0');
+    if (v > (UINT64_MAX - digit) / 10u) return std::nullopt;
+    v = v * 10u + digit;
+  }
+  return v;
+}
+
+/// @brief Flushes stdout; false (and one line on stderr naming the tool) when the output, or any
+/// part of it written before, could not be written.
+inline bool stdout_written(const char* tool) {
+  errno = 0;
+  const bool ok = std::fflush(stdout) == 0 && std::ferror(stdout) == 0;
+  if (!ok) {
+    std::fprintf(stderr, "%s: cannot write to standard output: %s\n", tool,
+                 errno != 0 ? std::strerror(errno) : "write error");
+  }
+  return ok;
+}
+
+}  // namespace ctnn::cli
