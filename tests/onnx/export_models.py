@@ -1,0 +1,136 @@
+"""Exports seeded test models to ONNX (opset 13) with their inputs and PyTorch outputs.
+
+For each model M it writes DIR/M.onnx, DIR/M.input.npy (float32 [1, C, R, R], seeded) and
+DIR/M.torch.npy (the PyTorch model's output on that input), and prints one line of timing:
+export time, PyTorch inference time (median of 3 after a warm-up, one thread) and file size.
+
+The torchvision models are built by examples/onnx/seeded_models.py (default initialization under
+torch.manual_seed(seed), BatchNorm parameters and statistics drawn from a generator seeded with
+seed); they are exported with torch.onnx.export in eval mode, batch 1, fixed shapes,
+do_constant_folding=True, graph input "input" and output "output". "keras_dsconv" is the
+Keras-style depthwise-separable CNN of keras_dsconv.py, written as an ONNX graph directly; its
+golden output comes from the matching PyTorch reference.
+
+    /usr/bin/python3 tests/onnx/export_models.py --out DIR [--models a,b] [--resolution R]
+        [--seed S] [--check-determinism] [--timing-json FILE]
+
+--resolution overrides every model's default (224, inception_v3 299). --check-determinism
+exports each model a second time and fails if the bytes differ.
+"""
+
+import argparse
+import hashlib
+import io
+import json
+import os
+import sys
+import time
+
+import numpy as np
+import onnx
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "examples", "onnx"))
+sys.path.insert(0, HERE)
+
+import keras_dsconv  # noqa: E402
+import seeded_models  # noqa: E402
+
+ALL_MODELS = list(seeded_models.TORCHVISION) + [keras_dsconv.NAME]
+
+
+def export_bytes(model, x):
+    """The ONNX file torch.onnx.export writes for `model` on input `x`, as bytes."""
+    buf = io.BytesIO()
+    torch.onnx.export(model, torch.from_numpy(x), buf, opset_version=13,
+                      do_constant_folding=True, training=torch.onnx.TrainingMode.EVAL,
+                      input_names=["input"], output_names=["output"])
+    return buf.getvalue()
+
+
+def timed(fn):
+    """(result, seconds) of one call."""
+    start = time.perf_counter()
+    result = fn()
+    return result, time.perf_counter() - start
+
+
+def inference(model, x, repeats=3):
+    """(output as numpy, median seconds of `repeats` runs after one warm-up)."""
+    inp = torch.from_numpy(x)
+    with torch.no_grad():
+        out = model(inp)
+        times = [timed(lambda: model(inp))[1] for _ in range(repeats)]
+    return out.numpy(), sorted(times)[len(times) // 2]
+
+
+def export_one(name, resolution, seed):
+    """(onnx bytes, input, torch output, export seconds, inference seconds) for one model."""
+    x = seeded_models.make_input(seed, resolution)
+    if name == keras_dsconv.NAME:
+        model = keras_dsconv.torch_model(seed, resolution)
+        data, t_export = timed(lambda: keras_dsconv.build_onnx(seed, resolution).SerializeToString())
+    else:
+        model = seeded_models.build_torchvision(name, seed)
+        data, t_export = timed(lambda: export_bytes(model, x))
+    y, t_infer = inference(model, x)
+    return data, x, y.astype(np.float32), t_export, t_infer
+
+
+def write_outputs(out_dir, name, data, x, y):
+    """DIR/name.onnx, DIR/name.input.npy, DIR/name.torch.npy."""
+    with open(os.path.join(out_dir, name + ".onnx"), "wb") as f:
+        f.write(data)
+    np.save(os.path.join(out_dir, name + ".input.npy"), x)
+    np.save(os.path.join(out_dir, name + ".torch.npy"), y)
+
+
+def check_determinism(name, resolution, seed, data):
+    """Exports again in this process; raises if the bytes differ."""
+    again = export_one(name, resolution, seed)[0]
+    if again != data:
+        raise SystemExit(f"{name}: a second export differs ({len(data)} vs {len(again)} bytes)")
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", required=True, help="output directory")
+    parser.add_argument("--models", default=",".join(ALL_MODELS),
+                        help="comma-separated names (default: all 14)")
+    parser.add_argument("--resolution", type=int, help="override the default resolution")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--check-determinism", action="store_true")
+    parser.add_argument("--timing-json", help="also write the timings to this JSON file")
+    return parser.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    torch.set_num_threads(1)
+    os.makedirs(args.out, exist_ok=True)
+    names = [n for n in args.models.split(",") if n]
+    unknown = [n for n in names if n not in ALL_MODELS]
+    if unknown:
+        raise SystemExit(f"unknown models: {', '.join(unknown)}; known: {', '.join(ALL_MODELS)}")
+    print(f"{'model':<20} {'res':>4} {'export s':>9} {'infer ms':>9} {'MB':>8}  sha256")
+    rows = []
+    for name in names:
+        res = args.resolution or seeded_models.default_resolution(name)
+        data, x, y, t_export, t_infer = export_one(name, res, args.seed)
+        onnx.checker.check_model(onnx.load_from_string(data))
+        write_outputs(args.out, name, data, x, y)
+        if args.check_determinism:
+            check_determinism(name, res, args.seed, data)
+        digest = hashlib.sha256(data).hexdigest()
+        rows.append({"model": name, "resolution": res, "export_s": t_export,
+                     "inference_ms": t_infer * 1e3, "bytes": len(data), "sha256": digest})
+        print(f"{name:<20} {res:>4} {t_export:>9.2f} {t_infer * 1e3:>9.1f} "
+              f"{len(data) / 1e6:>8.2f}  {digest[:16]}", flush=True)
+    if args.timing_json:
+        with open(args.timing_json, "w") as f:
+            json.dump(rows, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
