@@ -182,9 +182,11 @@ TEST_CASE("ref softmax, batchnorm, shuffle, pad, concat, activations: hand value
   CHECK(kr::apply(kr::activation::hardswish, -1.0f) == doctest::Approx(-1.0f / 3.0f));
   CHECK(kr::apply(kr::activation::hardsigmoid, 0.0f) == 0.5f);
   CHECK(kr::apply(kr::activation::hardsigmoid, 4.0f) == 1.0f);
-  // GELU, tanh form: PyTorch gelu(x, approximate="tanh") at 1 and -0.5
-  CHECK(kr::apply(kr::activation::gelu, 1.0f) == doctest::Approx(0.8411920f).epsilon(1e-5));
-  CHECK(kr::apply(kr::activation::gelu, -0.5f) == doctest::Approx(-0.1542859f).epsilon(1e-5));
+  // GELU: PyTorch gelu(x) (exact) and gelu(x, approximate="tanh") at 1 and -0.5
+  CHECK(kr::apply(kr::activation::gelu, 1.0f) == doctest::Approx(0.8413447f).epsilon(1e-6));
+  CHECK(kr::apply(kr::activation::gelu, -0.5f) == doctest::Approx(-0.1542688f).epsilon(1e-6));
+  CHECK(kr::apply(kr::activation::gelu_tanh, 1.0f) == doctest::Approx(0.8411920f).epsilon(1e-5));
+  CHECK(kr::apply(kr::activation::gelu_tanh, -0.5f) == doctest::Approx(-0.1542859f).epsilon(1e-5));
 }
 
 TEST_CASE("int8 elementwise: add / mul / batchnorm / softmax / activations against float") {
@@ -217,7 +219,7 @@ TEST_CASE("int8 elementwise: add / mul / batchnorm / softmax / activations again
   // every int8 activation: table kernel == reference on all 256 inputs; reference == float within 1
   for (auto act : {kr::activation::relu, kr::activation::relu6, kr::activation::sigmoid, kr::activation::silu,
                    kr::activation::hardswish, kr::activation::tanh, kr::activation::hardsigmoid,
-                   kr::activation::gelu, kr::activation::identity}) {
+                   kr::activation::gelu, kr::activation::gelu_tanh, kr::activation::identity}) {
     for (int it = 0; it < 20; ++it) {
       const kr::act_s8_params ap{r.real(0.01f, 0.1f), r.range(-128, 127), r.real(0.005f, 0.05f), r.range(-128, 127)};
       std::vector<int8_t> all(256), yr(256), yo(256);

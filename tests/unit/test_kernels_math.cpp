@@ -58,3 +58,29 @@ TEST_CASE("tanh, sigmoid, silu, hardswish, sqrt") {
   for (float x = 1e-6f; x < 1e6f; x *= 1.013f) CHECK(ulp_error(m::sqrt(x), std::sqrt(double(x))) <= 1.0);
   CHECK(m::sqrt(0.0f) == 0.0f);
 }
+
+TEST_CASE("erf <= 1 ulp against libm; exact GELU against PyTorch's formula in double") {
+  double we = 0, wg = 0;
+  for (float x = -7.0f; x < 7.0f; x += 0.00013f) {
+    we = std::max(we, ulp_error(m::erf(x), std::erf(double(x))));
+    const double gelu = 0.5 * double(x) * (1.0 + std::erf(double(x) / std::sqrt(2.0)));
+    // the float formula (PyTorch's too) cancels in 1 + erf for x -> -inf: there the absolute
+    // error, about an ulp of 1 times |x| / 2, is what it can promise
+    wg = std::max(wg, std::fabs(double(m::gelu(x)) - gelu) / std::max(0.5 * std::fabs(double(x)), std::fabs(gelu)));
+  }
+  for (float x = -1e-3f; x < 1e-3f; x += 1.3e-7f) we = std::max(we, ulp_error(m::erf(x), std::erf(double(x))));
+  MESSAGE("erf worst " << we << " ulp, gelu worst relative " << wg);
+  CHECK(we <= 1.0);
+  CHECK(wg <= 2.5e-7);
+  CHECK(m::erf(0.0f) == 0.0f);
+  CHECK(m::erf(10.0f) == 1.0f);
+  CHECK(m::erf(-10.0f) == -1.0f);
+  CHECK(std::isnan(m::erf(std::nanf(""))));
+  static_assert(m::erf(0.0f) == 0.0f);
+  // PyTorch: torch.nn.functional.gelu(torch.tensor([1.0, -0.5, -3.0])) (exact form)
+  CHECK(m::gelu(1.0f) == doctest::Approx(0.8413447461).epsilon(1e-6));
+  CHECK(m::gelu(-0.5f) == doctest::Approx(-0.1542687694).epsilon(1e-6));
+  CHECK(m::gelu(-3.0f) == doctest::Approx(-0.0040496941).epsilon(1e-5));
+  // the tanh form differs from it by up to about 5e-4 (PyTorch approximate="tanh" at 1: 0.8411920)
+  CHECK(m::gelu_tanh(1.0f) == doctest::Approx(0.8411920f).epsilon(1e-6));
+}

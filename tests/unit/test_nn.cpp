@@ -131,6 +131,20 @@ TEST_CASE("repeat and named: copies are siblings with consecutive indices") {
   CHECK(net::rows[4].depth == 2);
 }
 
+TEST_CASE("batch norm epsilon: PyTorch's default, torchvision GoogLeNet's 1e-3, any ratio") {
+  int bn = 0;
+  for (const row& r : zoo::googlenet::rows)
+    if (r.kind == op::batch_norm2d) {
+      CHECK(r.geometry.epsilon == 1e-3f);  // torchvision BasicConv2d: BatchNorm2d(eps=0.001)
+      ++bn;
+    }
+  CHECK(bn == 57);
+  for (const row& r : zoo::resnet18::rows)
+    if (r.kind == op::batch_norm2d) CHECK(r.geometry.epsilon == 1e-5f);
+  CHECK(batch_norm2d<8, 1001, 100000000>::eps == 1.001e-5f);  // Keras' ResNet
+  CHECK(layer_norm2d<8>::eps == 1e-6f);
+}
+
 TEST_CASE_TEMPLATE("zoo rows are consistent", Net, zoo::lenet5, zoo::alexnet, zoo::vgg16, zoo::googlenet,
                    zoo::resnet18, zoo::resnet50, zoo::mobilenet_v2) {
   uint64_t params = 0, macs = 0, ext = 0, buffers = 0;

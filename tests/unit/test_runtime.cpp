@@ -35,10 +35,16 @@ using net_conv = network<"Conv", shape{4, 9, 9},
     global_avg_pool2d, flatten, linear<4, 10>, softmax>;
 
 using net_elementwise = network<"Elementwise", shape{8, 7, 7},
-    batch_norm2d<8>, relu6, max_pool2d<3, 2, 1, true>, zero_pad2d<1, 0, 2, 1>,
-    avg_pool2d<3, 1, 1, false, false>, silu, hardswish, tanh_activation, gelu, leaky_relu<1, 5>, channel_scale<8>,
-    layer_norm2d<8>, channel_shuffle<4>, channel_slice<2, 6>, dropout<10>, hardsigmoid, sigmoid,
+    batch_norm2d<8, 1, 1000>, relu6, max_pool2d<3, 2, 1, true>, zero_pad2d<1, 0, 2, 1>,
+    avg_pool2d<3, 1, 1, false, false>, silu, hardswish, tanh_activation, gelu, gelu_tanh, leaky_relu<1, 5>,
+    channel_scale<8>, layer_norm2d<8, 1, 100000>, channel_shuffle<4>, channel_slice<2, 6>, dropout<10>, hardsigmoid, sigmoid,
     adaptive_avg_pool2d<3, 2>, avg_pool2d<2, 1, 0, true, true>, softmax>;
+
+// the epsilons written in the description reach the rows the kernels read
+static_assert(net_elementwise::layer(0).geometry.epsilon == 1e-3f);
+static_assert(net_elementwise::layer(12).geometry.epsilon == 1e-5f);
+static_assert(net_elementwise::layer(12).kind == op::layer_norm2d);
+static_assert(net_elementwise::layer(9).geometry.variant == 1 && net_elementwise::layer(8).geometry.variant == 0);
 
 using net_graph = network<"Graph", shape{8, 6, 6},
     concat<identity, sequential<conv2d<8, 4, 3, 1, 1>, relu>>,  // the input branch is copied
@@ -149,7 +155,7 @@ std::vector<uint8_t> expected(const harness<Net, T>& h, const recorder& rec, int
     case op::batch_norm2d:
       if constexpr (q) s = ref::batchnorm2d_s8(r.out.c, hw, in[0].data(), w, b, out.data(), gp);
       else s = ref::batchnorm2d_f32(r.out.c, hw, in[0].data(), h.template p<float>(l.mean), h.template p<float>(l.var),
-                                    w, b, 1e-5f, out.data());
+                                    w, b, r.geometry.epsilon, out.data());
       break;
     case op::channel_scale:
       if constexpr (q) s = ref::batchnorm2d_s8(r.out.c, hw, in[0].data(), w, nullptr, out.data(), gp);
@@ -157,10 +163,10 @@ std::vector<uint8_t> expected(const harness<Net, T>& h, const recorder& rec, int
       break;
     case op::layer_norm2d:
       if constexpr (q)
-        s = ref::layer_norm2d_s8(r.out.c, hw, in[0].data(), h.template p<float>(l.w), h.template p<float>(l.b), 1e-6f,
-                                 out.data(), qi.scale, qi.zero_point, qo.scale, qo.zero_point);
+        s = ref::layer_norm2d_s8(r.out.c, hw, in[0].data(), h.template p<float>(l.w), h.template p<float>(l.b),
+                                 r.geometry.epsilon, out.data(), qi.scale, qi.zero_point, qo.scale, qo.zero_point);
       else s = ref::layer_norm2d_f32(r.out.c, hw, in[0].data(), h.template p<float>(l.w), h.template p<float>(l.b),
-                                     1e-6f, out.data());
+                                     r.geometry.epsilon, out.data());
       break;
     case op::relu: act(ref::activation::relu); break;
     case op::relu6: act(ref::activation::relu6); break;
@@ -169,7 +175,7 @@ std::vector<uint8_t> expected(const harness<Net, T>& h, const recorder& rec, int
     case op::hardswish: act(ref::activation::hardswish); break;
     case op::hardsigmoid: act(ref::activation::hardsigmoid); break;
     case op::tanh: act(ref::activation::tanh); break;
-    case op::gelu: act(ref::activation::gelu); break;
+    case op::gelu: act(r.geometry.variant == 1 ? ref::activation::gelu_tanh : ref::activation::gelu); break;
     case op::leaky_relu: {  // the definition, written out: x >= 0 ? x : slope * x
       const float slope = r.geometry.alpha;
       auto f = [slope](float x) { return x >= 0.0f ? x : slope * x; };

@@ -65,6 +65,11 @@ constexpr int64_t floor_div(int64_t a, int64_t b) {
   const int64_t q = a / b;
   return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
+/// The float nearest Num/Den (through double): how a real attribute written as an integer ratio
+/// (a slope, an epsilon) becomes a value; integer template arguments work on every compiler.
+constexpr float ratio_value(int64_t num, int64_t den) {
+  return static_cast<float>(static_cast<double>(num) / static_cast<double>(den));
+}
 /// Rounds v up to a multiple of a (a > 0).
 constexpr uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 

@@ -81,9 +81,42 @@ constexpr float hardswish(float x) { return x * relu6(x + 3.0f) * (1.0f / 6.0f);
 
 /// @brief relu6(x + 3) / 6 (MobileNetV3).
 constexpr float hardsigmoid(float x) { return relu6(x + 3.0f) * (1.0f / 6.0f); }
+/// @brief erf(x), to about 1 ulp of the float result. |x| < 2.5: the Maclaurin series
+/// 2/sqrt(pi) sum (-1)^n x^(2n+1) / (n! (2n+1)) summed in double (its largest term is under 25,
+/// so double keeps 14 digits); 2.5 <= |x| < 6: 1 - erfc(x) with erfc(x) = e^(-x^2) / (sqrt(pi) K(x))
+/// and Laplace's continued fraction K(x) = x + (1/2)/(x + 1/(x + (3/2)/(x + ...))), 60 levels
+/// evaluated from the bottom; beyond 6, +-1 (erfc(6) < 3e-17).
+constexpr float erf(float x) {
+  if (x != x) return x;
+  const double ax = x < 0.0f ? -static_cast<double>(x) : static_cast<double>(x);
+  const double two_over_sqrt_pi = 1.1283791670955125739;
+  double r = 1.0;
+  if (ax < 2.5) {
+    const double x2 = ax * ax;
+    double term = ax, sum = ax;
+    for (int n = 1; n < 80; ++n) {
+      term *= -x2 / n;
+      const double add = term / (2 * n + 1);
+      sum += add;
+      if ((add < 0 ? -add : add) < 1e-17 * sum) break;
+    }
+    r = two_over_sqrt_pi * sum;
+  } else if (ax < 6.0) {
+    double k = ax;
+    for (int level = 60; level >= 1; --level) k = ax + (0.5 * level) / k;
+    const double erfc = static_cast<double>(exp(static_cast<float>(-ax * ax))) * (0.5 * two_over_sqrt_pi) / k;
+    r = 1.0 - erfc;
+  }
+  const float f = static_cast<float>(r);
+  return x < 0.0f ? -f : f;
+}
+
+/// @brief GELU, exact (PyTorch's default, ONNX Gelu and the Erf pattern): x/2 (1 + erf(x / sqrt 2)).
+constexpr float gelu(float x) { return 0.5f * x * (1.0f + erf(x * 0.70710678118654752f)); }
+
 /// @brief GELU in its tanh form (PyTorch's approximate="tanh"):
 /// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))); differs from the erf form by < 5e-4.
-constexpr float gelu(float x) { return 0.5f * x * (1.0f + tanh(0.7978845608f * (x + 0.044715f * x * x * x))); }
+constexpr float gelu_tanh(float x) { return 0.5f * x * (1.0f + tanh(0.7978845608f * (x + 0.044715f * x * x * x))); }
 
 /// @brief sqrt by Newton iteration (batchnorm's 1/sqrt(var + eps)); exact to 1 ulp for x >= 0.
 constexpr float sqrt(float x) {

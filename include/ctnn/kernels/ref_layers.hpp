@@ -295,7 +295,7 @@ inline status layer_norm2d_s8(int64_t c, int64_t hw, const int8_t* x, const floa
 
 // ---- activations --------------------------------------------------------------------------------
 
-enum class activation : uint8_t { identity, relu, relu6, sigmoid, silu, hardswish, tanh, hardsigmoid, gelu };
+enum class activation : uint8_t { identity, relu, relu6, sigmoid, silu, hardswish, tanh, hardsigmoid, gelu, gelu_tanh };
 
 /// @brief The float activation functions (freestanding math).
 constexpr float apply(activation a, float x) {
@@ -309,6 +309,7 @@ constexpr float apply(activation a, float x) {
     case activation::tanh: return kernels::math::tanh(x);
     case activation::hardsigmoid: return kernels::math::hardsigmoid(x);
     case activation::gelu: return kernels::math::gelu(x);
+    case activation::gelu_tanh: return kernels::math::gelu_tanh(x);
   }
   return x;
 }

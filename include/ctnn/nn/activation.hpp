@@ -9,11 +9,23 @@
 namespace ctnn {
 
 namespace detail {
+/// The shape facts of an elementwise op: any input, the same shape out, one operation per
+/// element (ptflops' convention for activations).
+struct elementwise_shape {
+  static constexpr fault_report check(const layer_geometry&, shape) { return ok(); }
+  static constexpr shape output(const layer_geometry&, shape in) { return in; }
+  static constexpr leaf_counts counts(const layer_geometry&, shape in) {
+    leaf_counts c{};
+    c.ext_ops = static_cast<uint64_t>(in.elems());
+    return c;
+  }
+};
+
 /// The op of an elementwise function F (a callable float -> float made from the leaf's row by
 /// `F::of(row)`, e.g. to read a slope), whose int8 output follows quantization rule Q. float: the function per element; int8: the reference
 /// dequantizes, applies F and quantizes, the optimized backend looks up the table of the same.
 template <class F, runtime::quant_rule Q = runtime::quant_rule::standard>
-struct unary_op {
+struct unary_op : elementwise_shape {
   static constexpr reuse_rule reuse{false, 1, false};
   static constexpr runtime::quant_rule quant = Q;
   template <class T, runtime::backend B>
@@ -42,17 +54,6 @@ struct activation_fn {
   constexpr float operator()(float x) const { return ref::apply(A, x); }
 };
 
-/// The shape facts of an elementwise layer: any input, the same shape out, one operation per
-/// element (ptflops' convention for activations).
-struct elementwise_layer {
-  static constexpr fault_report check(shape) { return ok(); }
-  static constexpr shape output(shape in) { return in; }
-  static constexpr leaf_counts counts(shape in) {
-    leaf_counts c{};
-    c.ext_ops = static_cast<uint64_t>(in.elems());
-    return c;
-  }
-};
 template <ref::activation A, runtime::quant_rule Q = runtime::quant_rule::standard>
 using activation_op = unary_op<activation_fn<A>, Q>;
 }  // namespace detail
@@ -97,17 +98,28 @@ template <>
 struct op_def<op::tanh> : detail::activation_op<ref::activation::tanh, runtime::quant_rule::symmetric_unit> {
   static constexpr const char* type_name = "Tanh";
 };
+namespace detail {
+/// GELU as its row asks: exact (erf, PyTorch's default) or the tanh form (variant 1).
+struct gelu_fn {
+  bool tanh_form;
+  static constexpr gelu_fn of(const row& r) { return {r.geometry.variant == 1}; }
+  constexpr float operator()(float x) const {
+    return ref::apply(tanh_form ? ref::activation::gelu_tanh : ref::activation::gelu, x);
+  }
+};
+}  // namespace detail
+
+/// @brief GELU's op: elementwise; the row's variant picks the exact (0) or the tanh form (1).
 template <>
-struct op_def<op::gelu> : detail::activation_op<ref::activation::gelu> {
+struct op_def<op::gelu> : detail::unary_op<detail::gelu_fn> {
   static constexpr const char* type_name = "GELU";
 };
 
 /// @brief An elementwise activation of kind K (one of the op_defs above). Output shape = input
 /// shape; ext_ops = one per element (ptflops' convention for activations).
 template <op K>
-struct activation : leaf<activation<K>>, detail::elementwise_layer {
+struct activation : leaf<activation<K>> {
   static constexpr op kind = K;
-  static constexpr const char* type_name = op_def<K>::type_name;
 };
 
 using relu = activation<op::relu>;
@@ -117,6 +129,16 @@ using silu = activation<op::silu>;
 using hardswish = activation<op::hardswish>;
 using hardsigmoid = activation<op::hardsigmoid>;
 using tanh_activation = activation<op::tanh>;
+/// @brief GELU, exact: x/2 (1 + erf(x / sqrt 2)) (PyTorch's nn.GELU(), ONNX Gelu).
 using gelu = activation<op::gelu>;
+/// @brief GELU in the tanh form (PyTorch's nn.GELU(approximate="tanh")).
+struct gelu_tanh : leaf<gelu_tanh> {
+  static constexpr op kind = op::gelu;
+  static constexpr layer_geometry geometry() {
+    layer_geometry g{};
+    g.variant = 1;
+    return g;
+  }
+};
 
 }  // namespace ctnn

@@ -9,29 +9,43 @@
 namespace ctnn {
 
 /// The fault of the per-channel layers (batch norm, layer norm, layer scale).
-enum class per_channel_fault : uint8_t { none, channels };
+enum class per_channel_fault : uint8_t { none, channels, not_feature_map };
 
 namespace error {
 CTNN_DEFINE_ERROR(batch_norm_channels_mismatch, "ctnn: batch_norm2d / layer_norm2d / channel_scale: the input's channel count differs from the layer's");
+CTNN_DEFINE_ERROR(batch_norm_input_is_not_a_feature_map, "ctnn: batch_norm2d / layer_norm2d / channel_scale: input must be a (C, H, W) feature map, not a flat vector");
 }  // namespace error
 
 namespace detail {
-/// Shape logic shared by the per-channel layers (batch norm, layer norm, layer scale): the input
-/// must have Channels channels and the shape is kept.
-template <int64_t Channels>
+/// The attributes of a per-channel layer of Channels channels (and epsilon EpsNum/EpsDen).
+template <int64_t Channels, int64_t EpsNum = 0, int64_t EpsDen = 1>
 struct per_channel {
   static_assert(Channels > 0, "ctnn: a per-channel layer needs a positive channel count");
-  static constexpr fault_report check(shape in) {
-    if (in.c != Channels) return fail(per_channel_fault::channels, Channels, in.c);
-    return ok();
+  static_assert(EpsNum >= 0 && EpsDen > 0, "ctnn: a per-channel layer's epsilon EpsNum/EpsDen must be >= 0");
+  static constexpr layer_geometry geometry() {
+    layer_geometry g{};
+    g.in_channels = Channels;
+    g.out_channels = Channels;
+    g.epsilon = ratio_value(EpsNum, EpsDen);
+    return g;
   }
-  static constexpr shape output(shape in) { return in; }
 };
 
-/// The diagnostic of the per-channel ops.
+/// Shape logic and diagnostics of the per-channel ops (batch norm, layer norm, layer scale): the
+/// input must be a feature map of C channels, and the shape is kept.
 struct per_channel_faults {
+  static constexpr fault_report check(const layer_geometry& g, shape in) {
+    if (in.rank != 3) return fail_shape(per_channel_fault::not_feature_map, shape{g.in_channels, 0, 0, 3}, in);
+    if (in.c != g.in_channels) return fail(per_channel_fault::channels, g.in_channels, in.c);
+    return ok();
+  }
+  static constexpr shape output(const layer_geometry&, shape in) { return in; }
   template <diagnostic D>
-  static constexpr bool raise() { return raise_values<D, error::batch_norm_channels_mismatch>(); }
+  static constexpr bool raise() {
+    if constexpr (static_cast<per_channel_fault>(D.report.code) == per_channel_fault::not_feature_map)
+      return raise_shapes<D, error::batch_norm_input_is_not_a_feature_map>();
+    else return raise_values<D, error::batch_norm_channels_mismatch>();
+  }
 };
 
 /// Seeded parameters of a per-channel affine op: batch norm (with beta, mean, var) or layer scale
@@ -54,7 +68,7 @@ inline void fill_affine(const runtime::fill_call& f, bool bn) {
         f.at<float>(l.var)[k] = var;
       }
     } else {
-      const float m = bn ? gamma / kernels::math::sqrt(var + 1e-5f) : gamma;
+      const float m = bn ? gamma / kernels::math::sqrt(var + f.r->geometry.epsilon) : gamma;
       const int32_t scale_q = g.range(64, 127);
       const double w_scale = static_cast<double>(m) / scale_q;
       const double acc_scale = static_cast<double>(f.in_q.scale) * w_scale;
@@ -66,27 +80,31 @@ inline void fill_affine(const runtime::fill_call& f, bool bn) {
 }
 }  // namespace detail
 
-/// @brief y = gamma·(x − mean)/sqrt(var + eps) + beta per channel. ext_ops = 2·C·H·W (a fused
-/// multiply and add per element, ptflops' affine convention).
-template <int64_t NumFeatures>
-struct batch_norm2d : leaf<batch_norm2d<NumFeatures>>, detail::per_channel<NumFeatures> {
-  static constexpr const char* type_name = "BatchNorm2d";
+/// @brief y = gamma·(x − mean)/sqrt(var + eps) + beta per channel, eps = EpsNum/EpsDen (PyTorch's
+/// default 1e-5; torchvision's GoogLeNet and Inception-v3 and Keras use 1e-3:
+/// `batch_norm2d<64, 1, 1000>`).
+template <int64_t NumFeatures, int64_t EpsNum = 1, int64_t EpsDen = 100000>
+struct batch_norm2d : leaf<batch_norm2d<NumFeatures, EpsNum, EpsDen>>,
+                      detail::per_channel<NumFeatures, EpsNum, EpsDen> {
   static constexpr op kind = op::batch_norm2d;
   static constexpr int64_t num_features = NumFeatures;
-  static constexpr leaf_counts counts(shape in) {
-    leaf_counts c{};
-    c.weights = static_cast<uint64_t>(NumFeatures);
-    c.biases = static_cast<uint64_t>(NumFeatures);
-    c.buffers = 2 * static_cast<uint64_t>(NumFeatures);
-    c.ext_ops = 2 * static_cast<uint64_t>(in.elems());
-    return c;
-  }
+  static constexpr float eps = ratio_value(EpsNum, EpsDen);
 };
 
-/// @brief Batch norm's op: in place. float: gamma, beta, mean, var (float[C] each, eps 1e-5);
+/// @brief Batch norm's op: in place. float: gamma, beta, mean, var (float[C] each; eps from the row);
 /// int8: scale_q int8[C], bias int32[C] and the per-channel requantization.
 template <>
 struct op_def<op::batch_norm2d> : detail::per_channel_faults {
+  static constexpr const char* type_name = "BatchNorm2d";
+  /// ext_ops = 2·C·H·W (a fused multiply and add per element, ptflops' affine convention).
+  static constexpr leaf_counts counts(const layer_geometry& g, shape in) {
+    leaf_counts c{};
+    c.weights = static_cast<uint64_t>(g.in_channels);
+    c.biases = static_cast<uint64_t>(g.in_channels);
+    c.buffers = 2 * static_cast<uint64_t>(g.in_channels);
+    c.ext_ops = 2 * static_cast<uint64_t>(in.elems());
+    return c;
+  }
   static constexpr reuse_rule reuse{false, 1, false};
   static constexpr runtime::param_regions params(const row& r, dtype t) {
     const bool q = t == dtype::int8;
@@ -106,7 +124,7 @@ struct op_def<op::batch_norm2d> : detail::per_channel_faults {
       const runtime::leaf_param_layout& l = *c.lp;
       const uint64_t stats = static_cast<uint64_t>(r.out.c) * 4;
       return runtime::from(ref::batchnorm2d_f32(r.out.c, hw, c.in[0], c.template region<float>(l.mean, stats),
-                                                c.template region<float>(l.var, stats), c.weights(), c.bias(), 1e-5f,
+                                                c.template region<float>(l.var, stats), c.weights(), c.bias(), r.geometry.epsilon,
                                                 c.out));
     }
   }

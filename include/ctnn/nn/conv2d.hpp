@@ -32,7 +32,7 @@ struct conv2d_config {
 };
 
 /// @brief A convolution layer configured by a conv2d_config: `conv2d_layer<{.in_channels = 3, ...}>`.
-/// MACs = Cout·Hout·Wout·(Cin/groups)·kh·kw; ext_ops = Cout·Hout·Wout bias additions when biased.
+/// Its shape, counts and faults are op_def<op::conv2d>'s.
 template <conv2d_config C>
 struct conv2d_layer : leaf<conv2d_layer<C>> {
   static_assert(C.in_channels > 0 && C.out_channels > 0, "ctnn: conv2d: channel counts must be positive");
@@ -43,42 +43,21 @@ struct conv2d_layer : leaf<conv2d_layer<C>> {
                 "ctnn: conv2d: padding must not be negative (use zero_pad2d to crop)");
   static_assert(C.groups > 0, "ctnn: conv2d: groups must be positive");
 
-  static constexpr const char* type_name = "Conv2d";
   static constexpr op kind = op::conv2d;
   static constexpr conv2d_config config = C;
   static constexpr bool depthwise = is_depthwise(C.in_channels, C.groups);
 
   static constexpr layer_geometry geometry() {
-    return layer_geometry{C.kernel, C.stride, C.padding, C.dilation, C.groups, C.bias, false, true};
-  }
-  static constexpr fault_report check(shape in) {
-    if (in.rank != 3) return fail_shape(conv2d_fault::not_feature_map, shape{C.in_channels, 0, 0, 3}, in);
-    if (in.c != C.in_channels) return fail(conv2d_fault::in_channels, C.in_channels, in.c);
-    if (C.in_channels % C.groups != 0) return fail(conv2d_fault::groups, C.groups, C.in_channels);
-    if (C.out_channels % C.groups != 0) return fail(conv2d_fault::groups, C.groups, C.out_channels);
-    const int64_t kh = C.dilation.h * (C.kernel.h - 1) + 1;
-    const int64_t kw = C.dilation.w * (C.kernel.w - 1) + 1;
-    if (kh > in.h + C.padding.top + C.padding.bottom || kw > in.w + C.padding.left + C.padding.right)
-      return fail_shape(conv2d_fault::kernel_too_large, shape{in.c, kh, kw, 3},
-                        shape{in.c, in.h + C.padding.top + C.padding.bottom,
-                              in.w + C.padding.left + C.padding.right, 3});
-    return ok();
-  }
-  static constexpr shape output(shape in) {
-    return shape{C.out_channels,
-                 conv_out_extent(in.h, C.padding.top, C.padding.bottom, C.kernel.h, C.stride.h, C.dilation.h),
-                 conv_out_extent(in.w, C.padding.left, C.padding.right, C.kernel.w, C.stride.w, C.dilation.w), 3};
-  }
-  static constexpr leaf_counts counts(shape in) {
-    const shape o = output(in);
-    const uint64_t per_out = static_cast<uint64_t>(C.in_channels / C.groups * C.kernel.h * C.kernel.w);
-    const uint64_t outs = static_cast<uint64_t>(o.elems());
-    leaf_counts c{};
-    c.weights = static_cast<uint64_t>(C.out_channels) * per_out;
-    c.biases = C.bias ? static_cast<uint64_t>(C.out_channels) : 0;
-    c.macs = outs * per_out;
-    c.ext_ops = C.bias ? outs : 0;
-    return c;
+    layer_geometry g{};
+    g.kernel = C.kernel;
+    g.stride = C.stride;
+    g.padding = C.padding;
+    g.dilation = C.dilation;
+    g.groups = C.groups;
+    g.bias = C.bias;
+    g.in_channels = C.in_channels;
+    g.out_channels = C.out_channels;
+    return g;
   }
 };
 
@@ -89,6 +68,36 @@ struct conv2d_layer : leaf<conv2d_layer<C>> {
 /// K = (Cin/groups)·kh·kw.
 template <>
 struct op_def<op::conv2d> {
+  static constexpr const char* type_name = "Conv2d";
+  static constexpr fault_report check(const layer_geometry& g, shape in) {
+    if (in.rank != 3) return fail_shape(conv2d_fault::not_feature_map, shape{g.in_channels, 0, 0, 3}, in);
+    if (in.c != g.in_channels) return fail(conv2d_fault::in_channels, g.in_channels, in.c);
+    if (g.in_channels % g.groups != 0) return fail(conv2d_fault::groups, g.groups, g.in_channels);
+    if (g.out_channels % g.groups != 0) return fail(conv2d_fault::groups, g.groups, g.out_channels);
+    const int64_t kh = g.dilation.h * (g.kernel.h - 1) + 1;
+    const int64_t kw = g.dilation.w * (g.kernel.w - 1) + 1;
+    const int64_t ph = in.h + g.padding.top + g.padding.bottom, pw = in.w + g.padding.left + g.padding.right;
+    if (kh > ph || kw > pw)
+      return fail_shape(conv2d_fault::kernel_too_large, shape{in.c, kh, kw, 3}, shape{in.c, ph, pw, 3});
+    return ok();
+  }
+  static constexpr shape output(const layer_geometry& g, shape in) {
+    return shape{g.out_channels,
+                 conv_out_extent(in.h, g.padding.top, g.padding.bottom, g.kernel.h, g.stride.h, g.dilation.h),
+                 conv_out_extent(in.w, g.padding.left, g.padding.right, g.kernel.w, g.stride.w, g.dilation.w), 3};
+  }
+  /// MACs = Cout·Hout·Wout·(Cin/groups)·kh·kw; ext_ops = Cout·Hout·Wout bias additions when biased.
+  static constexpr leaf_counts counts(const layer_geometry& g, shape in) {
+    const shape o = output(g, in);
+    const uint64_t per_out = static_cast<uint64_t>(g.in_channels / g.groups * g.kernel.h * g.kernel.w);
+    const uint64_t outs = static_cast<uint64_t>(o.elems());
+    leaf_counts c{};
+    c.weights = static_cast<uint64_t>(g.out_channels) * per_out;
+    c.biases = g.bias ? static_cast<uint64_t>(g.out_channels) : 0;
+    c.macs = outs * per_out;
+    c.ext_ops = g.bias ? outs : 0;
+    return c;
+  }
   template <diagnostic D>
   static constexpr bool raise() {
     constexpr auto k = static_cast<conv2d_fault>(D.report.code);

@@ -27,8 +27,10 @@ struct leaf_counts {
   uint64_t ext_ops = 0;  ///< the other operations, per the documented per-type formulas
 };
 
-/// The window geometry of a convolution or pooling leaf (defaults for other kinds), so that
-/// value-level code (the planner's scratch sizes, a row-driven executor) needs no layer type.
+/// @brief The attributes of a leaf: with its op kind, everything its op's value-level functions
+/// (`op_def<K>::check/output/counts`) need besides the input shape. A layer type is a constant
+/// of this (`L::geometry()`); an imported graph builds it at run time. Unused fields keep their
+/// defaults.
 struct layer_geometry {
   hw kernel{1, 1};
   hw stride{1, 1};
@@ -40,6 +42,12 @@ struct layer_geometry {
   bool count_include_pad = true;
   int64_t first_channel = 0;  ///< channel_slice: the first channel taken
   float alpha = 0.0f;         ///< a scalar attribute (leaky_relu: the negative slope)
+  int64_t in_channels = 0;    ///< conv2d: in_channels; linear: in_features; per-channel ops: C
+  int64_t out_channels = 0;   ///< conv2d: out_channels; linear: out_features; per-channel ops: C;
+                              ///< channel_slice: the channels taken
+  hw out_size{0, 0};          ///< adaptive pooling: the output's height and width
+  float epsilon = 0.0f;       ///< batch / layer norm: added to the variance
+  uint8_t variant = 0;        ///< a variant of the op's function (gelu: 1 = the tanh form)
   friend constexpr bool operator==(const layer_geometry&, const layer_geometry&) = default;
 };
 
@@ -203,6 +211,31 @@ constexpr value push_leaf(B& b, context ctx, const char* type, shape in, shape o
   return value{r.output, r.out};
 }
 
+/// Emits one leaf of kind K with attributes g over `inputs`: checks them with the op's own
+/// value-level functions (recording the first fault), then appends the row. Single-input ops
+/// provide check/output/counts(g, shape); joins provide them over all inputs (g, shapes, n).
+template <op K, class B>
+constexpr value emit_leaf(B& b, context ctx, const char* type, const layer_geometry& g, const value* inputs,
+                          int32_t n_inputs) {
+  using D = op_def<K>;
+  fault_report f{};
+  shape out{};
+  leaf_counts c{};
+  if constexpr (requires(shape s) { D::check(g, s); }) {
+    f = D::check(g, inputs[0].s);
+    out = D::output(g, inputs[0].s);
+    if (f.ok()) c = D::counts(g, inputs[0].s);
+  } else {
+    shape ins[max_inputs] = {};
+    for (int32_t k = 0; k < n_inputs; ++k) ins[k] = inputs[k].s;
+    f = D::check(g, ins, n_inputs);
+    out = D::output(g, ins, n_inputs);
+    if (f.ok()) c = D::counts(g, ins, n_inputs);
+  }
+  b.record(f, K, type);
+  return push_leaf<K>(b, ctx, type, inputs[0].s, out, c, g, inputs, n_inputs);
+}
+
 template <class B>
 constexpr int32_t open_container(B& b, context ctx, const char* type, shape in) {
   row r{};
@@ -216,20 +249,21 @@ constexpr int32_t open_container(B& b, context ctx, const char* type, shape in) 
 
 }  // namespace detail
 
-/// @brief Base of every leaf layer: derives emit() from the layer's static check/output/counts.
-/// A leaf type L provides `type_name`, `kind`, `check(shape)`, `output(shape)` and `counts(shape)`.
+/// @brief Base of every leaf layer L: a type with `kind` and its attributes `geometry()` (a
+/// layer_geometry constant). Its shape, counts and faults are its op's value-level functions
+/// (`op_def<L::kind>::check/output/counts(geometry, in)`), the same ones an imported graph calls at
+/// run time, so a layer's arithmetic is written once.
 template <class L>
 struct leaf {
   static constexpr int32_t leaf_count = 1;
   static constexpr int32_t row_count = 1;
   static constexpr int32_t sibling_slots = 1;
+  static constexpr fault_report check(shape in) { return op_def<L::kind>::check(detail::geometry_of<L>(), in); }
+  static constexpr shape output(shape in) { return op_def<L::kind>::output(detail::geometry_of<L>(), in); }
+  static constexpr leaf_counts counts(shape in) { return op_def<L::kind>::counts(detail::geometry_of<L>(), in); }
   template <class B>
   static constexpr value emit(B& b, value in, context ctx) {
-    const fault_report f = L::check(in.s);
-    b.record(f, L::kind, L::type_name);
-    const shape out = f.ok() ? L::output(in.s) : detail::sane(L::output(in.s));
-    const leaf_counts c = f.ok() ? L::counts(in.s) : leaf_counts{};
-    return detail::push_leaf<L::kind>(b, ctx, L::type_name, in.s, out, c, detail::geometry_of<L>(), &in, 1);
+    return detail::emit_leaf<L::kind>(b, ctx, op_def<L::kind>::type_name, detail::geometry_of<L>(), &in, 1);
   }
 };
 
@@ -285,8 +319,14 @@ constexpr value emit_body(B& b, value in, int32_t depth, int32_t parent) {
   if constexpr (is_block_v<Body>) return Body::emit_children(b, in, depth, parent);
   else return Body::emit(b, in, context{depth, parent, 0});
 }
-template <class Body> inline constexpr int32_t body_rows = is_block_v<Body> ? Body::row_count - 1 : Body::row_count;
-template <class Body> inline constexpr int32_t body_slots = is_block_v<Body> ? Body::child_slots : Body::sibling_slots;
+template <class Body> inline constexpr int32_t body_rows = [] {
+  if constexpr (is_block_v<Body>) return Body::row_count - 1;
+  else return Body::row_count;
+}();
+template <class Body> inline constexpr int32_t body_slots = [] {
+  if constexpr (is_block_v<Body>) return Body::child_slots;
+  else return Body::sibling_slots;
+}();
 }  // namespace detail
 
 /// @brief Sequential composition (torch.nn.Sequential).

@@ -17,21 +17,23 @@ CTNN_DEFINE_ERROR(concat_spatial_mismatch, "ctnn: concat: branches disagree on h
 CTNN_DEFINE_ERROR(scale_shape_mismatch, "ctnn: scale: the gate must output (C, 1, 1) or the input's shape");
 }  // namespace error
 
-namespace detail {
-/// A binary or n-ary leaf of kind K (add, mul, concat) emitted by a graph node.
-template <op K, class B>
-constexpr value emit_join(B& b, context ctx, const char* type, shape out, uint64_t ext_ops, const value* inputs,
-                          int32_t n) {
-  leaf_counts c{};
-  c.ext_ops = ext_ops;
-  return push_leaf<K>(b, ctx, type, inputs[0].s, out, c, layer_geometry{}, inputs, n);
-}
-}  // namespace detail
-
 /// @brief Add's op: in place over either input when it dies here. int8: TFLite's quantized add;
 /// the optimized backend sums integers when the three scales are equal (fast_paths.hpp).
 template <>
 struct op_def<op::add> {
+  static constexpr const char* type_name = "Add";
+  /// Two inputs of one shape (input 0 the residual's body, input 1 its shortcut).
+  static constexpr fault_report check(const layer_geometry&, const shape* in, int32_t n) {
+    if (n != 2 || !(in[0] == in[1])) return fail_shape(join_fault::residual_shape, in[n > 1 ? 1 : 0], in[0]);
+    return ok();
+  }
+  static constexpr shape output(const layer_geometry&, const shape* in, int32_t) { return in[0]; }
+  /// ext_ops = one addition per element.
+  static constexpr leaf_counts counts(const layer_geometry&, const shape* in, int32_t) {
+    leaf_counts c{};
+    c.ext_ops = static_cast<uint64_t>(in[0].elems());
+    return c;
+  }
   template <diagnostic D>
   static constexpr bool raise() { return raise_shapes<D, error::residual_shape_mismatch>(); }
   static constexpr reuse_rule reuse{false, 2, false};
@@ -60,6 +62,22 @@ struct op_def<op::add> {
 /// over x (the full-size input) when it dies here. int8: TFLite's quantized multiply.
 template <>
 struct op_def<op::mul> {
+  static constexpr const char* type_name = "Mul";
+  /// x (input 0) times a gate (input 1) of x's shape or (C, 1, 1).
+  static constexpr fault_report check(const layer_geometry&, const shape* in, int32_t n) {
+    const shape gate = n == 2 ? in[1] : shape{};
+    const bool broadcast = gate.c == in[0].c && gate.h == 1 && gate.w == 1;
+    if (n != 2 || !(broadcast || gate == in[0]))
+      return fail_shape(join_fault::scale_shape, shape{in[0].c, 1, 1, 3}, gate);
+    return ok();
+  }
+  static constexpr shape output(const layer_geometry&, const shape* in, int32_t) { return in[0]; }
+  /// ext_ops = one multiplication per element.
+  static constexpr leaf_counts counts(const layer_geometry&, const shape* in, int32_t) {
+    leaf_counts c{};
+    c.ext_ops = static_cast<uint64_t>(in[0].elems());
+    return c;
+  }
   template <diagnostic D>
   static constexpr bool raise() { return raise_shapes<D, error::scale_shape_mismatch>(); }
   static constexpr reuse_rule reuse{false, 1, false};
@@ -87,6 +105,20 @@ struct op_def<op::mul> {
 /// shares the output's quantization.
 template <>
 struct op_def<op::concat> {
+  static constexpr const char* type_name = "Concat";
+  /// Inputs that agree on height, width and rank.
+  static constexpr fault_report check(const layer_geometry&, const shape* in, int32_t n) {
+    for (int32_t k = 1; k < n; ++k)
+      if (in[k].h != in[0].h || in[k].w != in[0].w || in[k].rank != in[0].rank)
+        return fail_shape(join_fault::concat_spatial, in[0], in[k]);
+    return ok();
+  }
+  static constexpr shape output(const layer_geometry&, const shape* in, int32_t n) {
+    shape out = in[0];
+    for (int32_t k = 1; k < n; ++k) out.c += in[k].c;
+    return out;
+  }
+  static constexpr leaf_counts counts(const layer_geometry&, const shape*, int32_t) { return {}; }
   template <diagnostic D>
   static constexpr bool raise() { return raise_shapes<D, error::concat_spatial_mismatch>(); }
   static constexpr reuse_rule reuse{false, 0, true};
@@ -127,13 +159,9 @@ struct residual {
     const value body = detail::emit_body<Body>(b, in, ctx.depth + 1, me);
     constexpr int32_t skip_index = detail::body_slots<Body>;
     const value skip = Shortcut::emit(b, in, context{ctx.depth + 1, me, skip_index});
-    if (!(body.s == skip.s)) {
-      b.record(fail_shape(join_fault::residual_shape, skip.s, body.s), op::add, "Add");
-    }
     const value ins[2] = {body, skip};
-    const value out = detail::emit_join<op::add>(b, context{ctx.depth + 1, me, skip_index + Shortcut::sibling_slots},
-                                                 "Add", body.s,
-                                        static_cast<uint64_t>(body.s.elems()), ins, 2);
+    const value out = detail::emit_leaf<op::add>(b, context{ctx.depth + 1, me, skip_index + Shortcut::sibling_slots},
+                                                 "Add", layer_geometry{}, ins, 2);
     b.close_container(me, out.s);
     return out;
   }
@@ -154,15 +182,8 @@ struct concat_named {
     value outs[sizeof...(Branches)] = {};
     int32_t i = 0;
     ((outs[i] = Branches::emit(b, in, context{ctx.depth + 1, me, i}), ++i), ...);
-    shape out = outs[0].s;
-    out.c = 0;
-    for (const value& v : outs) {
-      if (v.s.h != outs[0].s.h || v.s.w != outs[0].s.w || v.s.rank != outs[0].s.rank)
-        b.record(fail_shape(join_fault::concat_spatial, outs[0].s, v.s), op::concat, "Concat");
-      out.c += v.s.c;
-    }
-    const value r = detail::emit_join<op::concat>(b, context{ctx.depth + 1, me, i}, "Concat", out, 0,
-                                      outs, static_cast<int32_t>(sizeof...(Branches)));
+    const value r = detail::emit_leaf<op::concat>(b, context{ctx.depth + 1, me, i}, "Concat", layer_geometry{},
+                                                  outs, static_cast<int32_t>(sizeof...(Branches)));
     b.close_container(me, r.s);
     return r;
   }
@@ -180,12 +201,8 @@ struct scale {
   static constexpr value emit(B& b, value in, context ctx) {
     const int32_t me = detail::open_container(b, ctx, Name.c_str(), in.s);
     const value g = Gate::emit(b, in, context{ctx.depth + 1, me, 0});
-    const bool broadcast = g.s.c == in.s.c && g.s.h == 1 && g.s.w == 1;
-    if (!(broadcast || g.s == in.s))
-      b.record(fail_shape(join_fault::scale_shape, shape{in.s.c, 1, 1, 3}, g.s), op::mul, "Mul");
     const value ins[2] = {in, g};
-    const value out = detail::emit_join<op::mul>(b, context{ctx.depth + 1, me, 1}, "Mul", in.s,
-                                        static_cast<uint64_t>(in.s.elems()), ins, 2);
+    const value out = detail::emit_leaf<op::mul>(b, context{ctx.depth + 1, me, 1}, "Mul", layer_geometry{}, ins, 2);
     b.close_container(me, out.s);
     return out;
   }

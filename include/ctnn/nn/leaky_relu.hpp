@@ -9,11 +9,10 @@ namespace ctnn {
 /// @brief LeakyReLU with negative slope Num/Den. Output shape = input shape; ext_ops = one per
 /// element (an activation). The slope travels in the row (geometry.alpha).
 template <int64_t Num = 1, int64_t Den = 100>
-struct leaky_relu : leaf<leaky_relu<Num, Den>>, detail::elementwise_layer {
+struct leaky_relu : leaf<leaky_relu<Num, Den>> {
   static_assert(Den > 0, "ctnn: leaky_relu: the slope's denominator must be positive");
-  static constexpr const char* type_name = "LeakyReLU";
   static constexpr op kind = op::leaky_relu;
-  static constexpr float negative_slope = static_cast<float>(Num) / static_cast<float>(Den);
+  static constexpr float negative_slope = ratio_value(Num, Den);
   static constexpr layer_geometry geometry() {
     layer_geometry g{};
     g.alpha = negative_slope;
@@ -33,6 +32,8 @@ struct leaky_relu_fn {
 /// and quantizes (TFLite's rounding), the optimized backend looks up the 256-entry table of the
 /// same function, bit-exact by construction.
 template <>
-struct op_def<op::leaky_relu> : detail::unary_op<leaky_relu_fn> {};
+struct op_def<op::leaky_relu> : detail::unary_op<leaky_relu_fn> {
+  static constexpr const char* type_name = "LeakyReLU";
+};
 
 }  // namespace ctnn

@@ -14,11 +14,10 @@ CTNN_DEFINE_ERROR(linear_input_not_flattened, "ctnn: linear: input is a feature 
 CTNN_DEFINE_ERROR(linear_in_features_mismatch, "ctnn: linear: the flattened input size differs from the layer's in_features");
 }  // namespace error
 
-/// @brief y = W·x + b with W of In×Out. MACs = In·Out; ext_ops = Out bias additions when biased.
+/// @brief y = W·x + b with W of In×Out (op_def<op::linear> counts it).
 template <int64_t In, int64_t Out, bool Bias = true>
 struct linear : leaf<linear<In, Out, Bias>> {
   static_assert(In > 0 && Out > 0, "ctnn: linear: feature counts must be positive");
-  static constexpr const char* type_name = "Linear";
   static constexpr op kind = op::linear;
   static constexpr int64_t in_features = In;
   static constexpr int64_t out_features = Out;
@@ -27,21 +26,9 @@ struct linear : leaf<linear<In, Out, Bias>> {
   static constexpr layer_geometry geometry() {
     layer_geometry g{};
     g.bias = Bias;
+    g.in_channels = In;
+    g.out_channels = Out;
     return g;
-  }
-  static constexpr fault_report check(shape in) {
-    if (in.rank != 1) return fail_shape(linear_fault::not_flat, features(In), in);
-    if (in.elems() != In) return fail(linear_fault::in_features, In, in.elems());
-    return ok();
-  }
-  static constexpr shape output(shape) { return features(Out); }
-  static constexpr leaf_counts counts(shape) {
-    leaf_counts c{};
-    c.weights = static_cast<uint64_t>(In * Out);
-    c.biases = Bias ? static_cast<uint64_t>(Out) : 0;
-    c.macs = static_cast<uint64_t>(In * Out);
-    c.ext_ops = Bias ? static_cast<uint64_t>(Out) : 0;
-    return c;
   }
 };
 
@@ -50,6 +37,22 @@ struct linear : leaf<linear<In, Out, Bias>> {
 /// the reference (a GEMV gains little from packing).
 template <>
 struct op_def<op::linear> {
+  static constexpr const char* type_name = "Linear";
+  static constexpr fault_report check(const layer_geometry& g, shape in) {
+    if (in.rank != 1) return fail_shape(linear_fault::not_flat, features(g.in_channels), in);
+    if (in.elems() != g.in_channels) return fail(linear_fault::in_features, g.in_channels, in.elems());
+    return ok();
+  }
+  static constexpr shape output(const layer_geometry& g, shape) { return features(g.out_channels); }
+  /// MACs = In·Out; ext_ops = Out bias additions when biased.
+  static constexpr leaf_counts counts(const layer_geometry& g, shape) {
+    leaf_counts c{};
+    c.weights = static_cast<uint64_t>(g.in_channels * g.out_channels);
+    c.biases = g.bias ? static_cast<uint64_t>(g.out_channels) : 0;
+    c.macs = static_cast<uint64_t>(g.in_channels * g.out_channels);
+    c.ext_ops = g.bias ? static_cast<uint64_t>(g.out_channels) : 0;
+    return c;
+  }
   template <diagnostic D>
   static constexpr bool raise() {
     if constexpr (static_cast<linear_fault>(D.report.code) == linear_fault::not_flat)

@@ -5,38 +5,33 @@
 
 namespace ctnn {
 
-/// @brief LayerNorm over the C channels at every (h, w), with affine γ and β (params 2·C).
-/// ext_ops = 5 per element (mean and variance accumulation, subtract, scale, shift).
-template <int64_t Channels>
-struct layer_norm2d : leaf<layer_norm2d<Channels>>, detail::per_channel<Channels> {
-  static constexpr const char* type_name = "LayerNorm2d";
+/// @brief LayerNorm over the C channels at every (h, w), with affine γ and β (params 2·C), eps =
+/// EpsNum/EpsDen (ConvNeXt's 1e-6 by default; PyTorch's LayerNorm default is 1e-5).
+template <int64_t Channels, int64_t EpsNum = 1, int64_t EpsDen = 1000000>
+struct layer_norm2d : leaf<layer_norm2d<Channels, EpsNum, EpsDen>>, detail::per_channel<Channels, EpsNum, EpsDen> {
   static constexpr op kind = op::layer_norm2d;
-  static constexpr leaf_counts counts(shape in) {
-    leaf_counts c{};
-    c.weights = static_cast<uint64_t>(Channels);
-    c.biases = static_cast<uint64_t>(Channels);
-    c.ext_ops = 5 * static_cast<uint64_t>(in.elems());
-    return c;
-  }
+  static constexpr float eps = ratio_value(EpsNum, EpsDen);
 };
 
 /// @brief y[c] = γ[c] · x[c] (ConvNeXt's layer scale). params C; ext_ops 1 per element. In place.
 template <int64_t Channels>
 struct channel_scale : leaf<channel_scale<Channels>>, detail::per_channel<Channels> {
-  static constexpr const char* type_name = "LayerScale";
   static constexpr op kind = op::channel_scale;
-  static constexpr leaf_counts counts(shape in) {
-    leaf_counts c{};
-    c.weights = static_cast<uint64_t>(Channels);
-    c.ext_ops = static_cast<uint64_t>(in.elems());
-    return c;
-  }
 };
 
-/// @brief Layer norm's op: gamma and beta float[C] in both dtypes (eps 1e-6, ConvNeXt's); int8
+/// @brief Layer norm's op: gamma and beta float[C] in both dtypes (eps from the row); int8
 /// dequantizes, normalizes in float and quantizes.
 template <>
 struct op_def<op::layer_norm2d> : detail::per_channel_faults {
+  static constexpr const char* type_name = "LayerNorm2d";
+  /// ext_ops = 5 per element (mean and variance accumulation, subtract, scale, shift).
+  static constexpr leaf_counts counts(const layer_geometry& g, shape in) {
+    leaf_counts c{};
+    c.weights = static_cast<uint64_t>(g.in_channels);
+    c.biases = static_cast<uint64_t>(g.in_channels);
+    c.ext_ops = 5 * static_cast<uint64_t>(in.elems());
+    return c;
+  }
   static constexpr runtime::param_regions params(const row& r, dtype) {
     const uint64_t c = static_cast<uint64_t>(r.out.c);
     return runtime::param_regions{4 * c, 4 * c, 0, false};
@@ -55,15 +50,22 @@ struct op_def<op::layer_norm2d> : detail::per_channel_faults {
     const float* gamma = c.template region<float>(c.lp->w, c.lp->w_bytes);
     const float* beta = c.template region<float>(c.lp->b, c.lp->b_bytes);
     if constexpr (is_same_v<T, int8_t>)
-      return runtime::from(ref::layer_norm2d_s8(r.out.c, hw, c.in[0], gamma, beta, 1e-6f, c.out, c.q_in[0].scale,
+      return runtime::from(ref::layer_norm2d_s8(r.out.c, hw, c.in[0], gamma, beta, r.geometry.epsilon, c.out, c.q_in[0].scale,
                                                 c.q_in[0].zero_point, c.q_out.scale, c.q_out.zero_point));
-    else return runtime::from(ref::layer_norm2d_f32(r.out.c, hw, c.in[0], gamma, beta, 1e-6f, c.out));
+    else return runtime::from(ref::layer_norm2d_f32(r.out.c, hw, c.in[0], gamma, beta, r.geometry.epsilon, c.out));
   }
 };
 
 /// @brief Layer scale's op: in place; float gamma[C]; int8 as batch norm without bias.
 template <>
 struct op_def<op::channel_scale> : detail::per_channel_faults {
+  static constexpr const char* type_name = "LayerScale";
+  static constexpr leaf_counts counts(const layer_geometry& g, shape in) {
+    leaf_counts c{};
+    c.weights = static_cast<uint64_t>(g.in_channels);
+    c.ext_ops = static_cast<uint64_t>(in.elems());
+    return c;
+  }
   static constexpr reuse_rule reuse{false, 1, false};
   static constexpr runtime::param_regions params(const row& r, dtype t) {
     const bool q = t == dtype::int8;

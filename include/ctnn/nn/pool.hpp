@@ -36,7 +36,7 @@ constexpr pool2d_config resolve(pool2d_config c) {
   return c;
 }
 
-/// Shared shape logic of max and avg pooling. ext_ops = input elements (ptflops' convention).
+/// The attributes of a pooling type: its config with the stride resolved, padding as pad4.
 template <pool2d_config C>
 struct pool_common {
   static constexpr pool2d_config config = resolve(C);
@@ -47,26 +47,38 @@ struct pool_common {
 
   static constexpr layer_geometry geometry() {
     constexpr pool2d_config c = config;
-    return layer_geometry{c.kernel, c.stride, pad4{c.padding.h, c.padding.h, c.padding.w, c.padding.w},
-                          c.dilation, 1, false, c.ceil_mode, c.count_include_pad};
+    layer_geometry g{};
+    g.kernel = c.kernel;
+    g.stride = c.stride;
+    g.padding = pad4{c.padding.h, c.padding.h, c.padding.w, c.padding.w};
+    g.dilation = c.dilation;
+    g.ceil_mode = c.ceil_mode;
+    g.count_include_pad = c.count_include_pad;
+    return g;
   }
-  static constexpr shape output(shape in) {
-    constexpr pool2d_config c = config;
-    return shape{in.c, pool_out_extent(in.h, c.padding.h, c.kernel.h, c.stride.h, c.dilation.h, c.ceil_mode),
-                 pool_out_extent(in.w, c.padding.w, c.kernel.w, c.stride.w, c.dilation.w, c.ceil_mode), 3};
+};
+
+/// Value-level shape logic of max and avg pooling (any padding per side, at most half the dilated
+/// kernel, as PyTorch requires). ext_ops = input elements (ptflops' convention).
+struct window_pool_shape {
+  static constexpr shape output(const layer_geometry& g, shape in) {
+    return shape{in.c,
+                 window_out_extent(in.h, g.padding.top, g.padding.bottom, g.kernel.h, g.stride.h, g.dilation.h, g.ceil_mode),
+                 window_out_extent(in.w, g.padding.left, g.padding.right, g.kernel.w, g.stride.w, g.dilation.w, g.ceil_mode),
+                 3};
   }
-  static constexpr fault_report check(shape in) {
-    constexpr pool2d_config c = config;
+  static constexpr fault_report check(const layer_geometry& g, shape in) {
     if (in.rank != 3) return fail_shape(pool_fault::not_feature_map, shape{in.c, 0, 0, 3}, in);
-    const int64_t eh = c.dilation.h * (c.kernel.h - 1) + 1;
-    const int64_t ew = c.dilation.w * (c.kernel.w - 1) + 1;
-    if (c.padding.h > eh / 2) return fail(pool_fault::padding_too_large, eh / 2, c.padding.h);
-    if (c.padding.w > ew / 2) return fail(pool_fault::padding_too_large, ew / 2, c.padding.w);
-    const shape o = output(in);
+    const int64_t eh = g.dilation.h * (g.kernel.h - 1) + 1;
+    const int64_t ew = g.dilation.w * (g.kernel.w - 1) + 1;
+    const int64_t ph = max(g.padding.top, g.padding.bottom), pw = max(g.padding.left, g.padding.right);
+    if (ph > eh / 2) return fail(pool_fault::padding_too_large, eh / 2, ph);
+    if (pw > ew / 2) return fail(pool_fault::padding_too_large, ew / 2, pw);
+    const shape o = output(g, in);
     if (o.h < 1 || o.w < 1) return fail_shape(pool_fault::empty_output, in, o);
     return ok();
   }
-  static constexpr leaf_counts counts(shape in) {
+  static constexpr leaf_counts counts(const layer_geometry&, shape in) {
     leaf_counts k{};
     k.ext_ops = static_cast<uint64_t>(in.elems());
     return k;
@@ -77,7 +89,6 @@ struct pool_common {
 /// @brief Max pooling configured by a pool2d_config.
 template <pool2d_config C>
 struct max_pool2d_layer : leaf<max_pool2d_layer<C>>, detail::pool_common<C> {
-  static constexpr const char* type_name = "MaxPool2d";
   static constexpr op kind = op::max_pool2d;
 };
 
@@ -85,7 +96,6 @@ struct max_pool2d_layer : leaf<max_pool2d_layer<C>>, detail::pool_common<C> {
 template <pool2d_config C>
 struct avg_pool2d_layer : leaf<avg_pool2d_layer<C>>, detail::pool_common<C> {
   static_assert(C.dilation.h == 1 && C.dilation.w == 1, "ctnn: avg_pool2d has no dilation");
-  static constexpr const char* type_name = "AvgPool2d";
   static constexpr op kind = op::avg_pool2d;
 };
 
@@ -104,19 +114,13 @@ using avg_pool2d = avg_pool2d_layer<pool2d_config{{Kernel, Kernel}, {Stride, Str
 template <int64_t OutH, int64_t OutW = OutH>
 struct adaptive_avg_pool2d : leaf<adaptive_avg_pool2d<OutH, OutW>> {
   static_assert(OutH > 0 && OutW > 0, "ctnn: adaptive_avg_pool2d: output size must be positive");
-  static constexpr const char* type_name = "AdaptiveAvgPool2d";
   static constexpr op kind = op::adaptive_avg_pool2d;
   static constexpr int64_t out_h = OutH;
   static constexpr int64_t out_w = OutW;
-  static constexpr fault_report check(shape in) {
-    if (in.rank != 3) return fail_shape(pool_fault::not_feature_map, shape{in.c, 0, 0, 3}, in);
-    return ok();
-  }
-  static constexpr shape output(shape in) { return shape{in.c, OutH, OutW, 3}; }
-  static constexpr leaf_counts counts(shape in) {
-    leaf_counts k{};
-    k.ext_ops = static_cast<uint64_t>(in.elems());
-    return k;
+  static constexpr layer_geometry geometry() {
+    layer_geometry g{};
+    g.out_size = hw{OutH, OutW};
+    return g;
   }
 };
 
@@ -139,7 +143,8 @@ struct pool_faults {
 /// @brief Max pooling: int8 in and out share one quantization; no dilated kernel (unsupported).
 /// The optimized backend takes the bounds-test-free path when every window lies in the input.
 template <>
-struct op_def<op::max_pool2d> : detail::pool_faults {
+struct op_def<op::max_pool2d> : detail::pool_faults, detail::window_pool_shape {
+  static constexpr const char* type_name = "MaxPool2d";
   static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
   template <class T, runtime::backend B>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
@@ -162,7 +167,8 @@ struct op_def<op::max_pool2d> : detail::pool_faults {
 /// @brief Average pooling: int8 in and out share one quantization (TFLite); float has no
 /// optimized kernel (the reference runs).
 template <>
-struct op_def<op::avg_pool2d> : detail::pool_faults {
+struct op_def<op::avg_pool2d> : detail::pool_faults, detail::window_pool_shape {
+  static constexpr const char* type_name = "AvgPool2d";
   static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
   template <class T, runtime::backend B>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
@@ -181,6 +187,18 @@ struct op_def<op::avg_pool2d> : detail::pool_faults {
 /// @brief Adaptive average pooling (PyTorch windows); int8 keeps the input's quantization.
 template <>
 struct op_def<op::adaptive_avg_pool2d> : detail::pool_faults {
+  static constexpr const char* type_name = "AdaptiveAvgPool2d";
+  static constexpr fault_report check(const layer_geometry&, shape in) {
+    if (in.rank != 3) return fail_shape(pool_fault::not_feature_map, shape{in.c, 0, 0, 3}, in);
+    return ok();
+  }
+  static constexpr shape output(const layer_geometry& g, shape in) { return shape{in.c, g.out_size.h, g.out_size.w, 3}; }
+  /// ext_ops = input elements.
+  static constexpr leaf_counts counts(const layer_geometry&, shape in) {
+    leaf_counts k{};
+    k.ext_ops = static_cast<uint64_t>(in.elems());
+    return k;
+  }
   static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
   template <class T, runtime::backend>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {

@@ -8,7 +8,7 @@
 namespace ctnn {
 
 /// The faults of the rearranging layers and softmax (one each).
-enum class zero_pad_fault : uint8_t { none, empty_output };
+enum class zero_pad_fault : uint8_t { none, empty_output, not_feature_map };
 enum class channel_shuffle_fault : uint8_t { none, groups };
 enum class channel_slice_fault : uint8_t { none, range };
 enum class softmax_fault : uint8_t { none, input };
@@ -16,34 +16,26 @@ enum class softmax_fault : uint8_t { none, input };
 namespace error {
 CTNN_DEFINE_ERROR(channel_shuffle_groups_do_not_divide_channels, "ctnn: channel_shuffle: groups must divide the channel count");
 CTNN_DEFINE_ERROR(zero_pad_output_is_empty, "ctnn: zero_pad2d: negative padding leaves an empty output");
+CTNN_DEFINE_ERROR(zero_pad_input_is_not_a_feature_map, "ctnn: zero_pad2d: input must be a (C, H, W) feature map, not a flat vector");
 CTNN_DEFINE_ERROR(softmax_bad_input, "ctnn: softmax: input must be non-empty");
 CTNN_DEFINE_ERROR(channel_slice_out_of_range, "ctnn: channel_slice: the slice ends beyond the input's channels");
 }  // namespace error
 
 /// @brief (C, H, W) -> (C·H·W,). An alias of its input at inference.
 struct flatten : leaf<flatten> {
-  static constexpr const char* type_name = "Flatten";
   static constexpr op kind = op::flatten;
-  static constexpr fault_report check(shape) { return ok(); }
-  static constexpr shape output(shape in) { return features(in.elems()); }
-  static constexpr leaf_counts counts(shape) { return {}; }
 };
 
 /// @brief Dropout with probability PercentP/100: the identity at inference (an alias).
 template <int64_t PercentP = 50>
 struct dropout : leaf<dropout<PercentP>> {
   static_assert(PercentP >= 0 && PercentP <= 100, "ctnn: dropout: probability is a percentage 0..100");
-  static constexpr const char* type_name = "Dropout";
   static constexpr op kind = op::dropout;
-  static constexpr fault_report check(shape) { return ok(); }
-  static constexpr shape output(shape in) { return in; }
-  static constexpr leaf_counts counts(shape) { return {}; }
 };
 
 /// @brief ZeroPad2d(left, right, top, bottom); negative values crop, as in PyTorch.
 template <int64_t Left, int64_t Right = Left, int64_t Top = Left, int64_t Bottom = Top>
 struct zero_pad2d : leaf<zero_pad2d<Left, Right, Top, Bottom>> {
-  static constexpr const char* type_name = "ZeroPad2d";
   static constexpr op kind = op::zero_pad2d;
   static constexpr pad4 padding{Top, Bottom, Left, Right};
   static constexpr layer_geometry geometry() {
@@ -51,21 +43,12 @@ struct zero_pad2d : leaf<zero_pad2d<Left, Right, Top, Bottom>> {
     g.padding = padding;
     return g;
   }
-  static constexpr shape output(shape in) { return shape{in.c, in.h + Top + Bottom, in.w + Left + Right, 3}; }
-  static constexpr fault_report check(shape in) {
-    if (in.rank != 3) return fail_shape(zero_pad_fault::empty_output, shape{in.c, 0, 0, 3}, in);
-    const shape o = output(in);
-    if (o.h < 1 || o.w < 1) return fail_shape(zero_pad_fault::empty_output, in, o);
-    return ok();
-  }
-  static constexpr leaf_counts counts(shape) { return {}; }
 };
 
 /// @brief ShuffleNet's channel shuffle: (G, C/G) -> (C/G, G) over the channel axis.
 template <int64_t Groups>
 struct channel_shuffle : leaf<channel_shuffle<Groups>> {
   static_assert(Groups > 0, "ctnn: channel_shuffle: groups must be positive");
-  static constexpr const char* type_name = "ChannelShuffle";
   static constexpr op kind = op::channel_shuffle;
   static constexpr int64_t groups = Groups;
   static constexpr layer_geometry geometry() {
@@ -73,12 +56,6 @@ struct channel_shuffle : leaf<channel_shuffle<Groups>> {
     g.groups = Groups;
     return g;
   }
-  static constexpr fault_report check(shape in) {
-    if (in.c % Groups != 0) return fail(channel_shuffle_fault::groups, Groups, in.c);
-    return ok();
-  }
-  static constexpr shape output(shape in) { return in; }
-  static constexpr leaf_counts counts(shape) { return {}; }
 };
 
 /// @brief Channels [Begin, End) of the input (ShuffleNetV2's channel split: x.chunk(2, dim=1)).
@@ -86,44 +63,29 @@ struct channel_shuffle : leaf<channel_shuffle<Groups>> {
 template <int64_t Begin, int64_t End>
 struct channel_slice : leaf<channel_slice<Begin, End>> {
   static_assert(0 <= Begin && Begin < End, "ctnn: channel_slice: needs 0 <= Begin < End");
-  static constexpr const char* type_name = "ChannelSlice";
   static constexpr op kind = op::channel_slice;
   static constexpr int64_t begin = Begin;
   static constexpr int64_t end = End;
   static constexpr layer_geometry geometry() {
     layer_geometry g{};
     g.first_channel = Begin;
+    g.out_channels = End - Begin;
     return g;
   }
-  static constexpr fault_report check(shape in) {
-    if (in.rank != 3 || End > in.c) return fail(channel_slice_fault::range, End, in.c);
-    return ok();
-  }
-  static constexpr shape output(shape in) { return shape{End - Begin, in.h, in.w, 3}; }
-  static constexpr leaf_counts counts(shape) { return {}; }
 };
 
 /// @brief Softmax over the channel axis (over the features of a flat input).
-/// ext_ops = 3 per element: an exponential, its share of the sum, a division.
 struct softmax : leaf<softmax> {
-  static constexpr const char* type_name = "Softmax";
   static constexpr op kind = op::softmax;
-  static constexpr fault_report check(shape in) {
-    if (!in.valid()) return fail_shape(softmax_fault::input, shape{1, 1, 1, 1}, in);
-    return ok();
-  }
-  static constexpr shape output(shape in) { return in; }
-  static constexpr leaf_counts counts(shape in) {
-    leaf_counts c{};
-    c.ext_ops = 3 * static_cast<uint64_t>(in.elems());
-    return c;
-  }
 };
 
 namespace detail {
 /// The op of an alias (flatten, dropout): the output is the input's bytes; int8 keeps the input's
 /// quantization. Nothing moves when the plan shares the buffer; otherwise a copy.
 struct alias_op {
+  static constexpr fault_report check(const layer_geometry&, shape) { return ok(); }
+  static constexpr shape output(const layer_geometry&, shape in) { return in; }
+  static constexpr leaf_counts counts(const layer_geometry&, shape) { return {}; }
   static constexpr reuse_rule reuse{true, 0, false};
   static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
   template <class T, runtime::backend>
@@ -135,14 +97,37 @@ struct alias_op {
 };
 }  // namespace detail
 
-template <> struct op_def<op::flatten> : detail::alias_op {};
-template <> struct op_def<op::dropout> : detail::alias_op {};
+template <>
+struct op_def<op::flatten> : detail::alias_op {
+  static constexpr const char* type_name = "Flatten";
+  static constexpr shape output(const layer_geometry&, shape in) { return features(in.elems()); }
+};
+template <>
+struct op_def<op::dropout> : detail::alias_op {
+  static constexpr const char* type_name = "Dropout";
+};
 
 /// @brief Zero padding (negative: cropping); int8 pads with the input's zero point.
 template <>
 struct op_def<op::zero_pad2d> {
+  static constexpr const char* type_name = "ZeroPad2d";
+  static constexpr shape output(const layer_geometry& g, shape in) {
+    const pad4& p = g.padding;
+    return shape{in.c, in.h + p.top + p.bottom, in.w + p.left + p.right, 3};
+  }
+  static constexpr fault_report check(const layer_geometry& g, shape in) {
+    if (in.rank != 3) return fail_shape(zero_pad_fault::not_feature_map, shape{in.c, 0, 0, 3}, in);
+    const shape o = output(g, in);
+    if (o.h < 1 || o.w < 1) return fail_shape(zero_pad_fault::empty_output, in, o);
+    return ok();
+  }
+  static constexpr leaf_counts counts(const layer_geometry&, shape) { return {}; }
   template <diagnostic D>
-  static constexpr bool raise() { return raise_shapes<D, error::zero_pad_output_is_empty>(); }
+  static constexpr bool raise() {
+    if constexpr (static_cast<zero_pad_fault>(D.report.code) == zero_pad_fault::not_feature_map)
+      return raise_shapes<D, error::zero_pad_input_is_not_a_feature_map>();
+    else return raise_shapes<D, error::zero_pad_output_is_empty>();
+  }
   static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
   template <class T, runtime::backend>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
@@ -158,6 +143,13 @@ struct op_def<op::zero_pad2d> {
 /// @brief Channel shuffle: a permutation of channels, the input's quantization.
 template <>
 struct op_def<op::channel_shuffle> {
+  static constexpr const char* type_name = "ChannelShuffle";
+  static constexpr fault_report check(const layer_geometry& g, shape in) {
+    if (in.c % g.groups != 0) return fail(channel_shuffle_fault::groups, g.groups, in.c);
+    return ok();
+  }
+  static constexpr shape output(const layer_geometry&, shape in) { return in; }
+  static constexpr leaf_counts counts(const layer_geometry&, shape) { return {}; }
   template <diagnostic D>
   static constexpr bool raise() { return raise_values<D, error::channel_shuffle_groups_do_not_divide_channels>(); }
   static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
@@ -172,6 +164,14 @@ struct op_def<op::channel_shuffle> {
 /// @brief Channel slice: a contiguous copy of channels [first, first + C), the input's quantization.
 template <>
 struct op_def<op::channel_slice> {
+  static constexpr const char* type_name = "ChannelSlice";
+  static constexpr fault_report check(const layer_geometry& g, shape in) {
+    const int64_t end = g.first_channel + g.out_channels;
+    if (in.rank != 3 || end > in.c) return fail(channel_slice_fault::range, end, in.c);
+    return ok();
+  }
+  static constexpr shape output(const layer_geometry& g, shape in) { return shape{g.out_channels, in.h, in.w, 3}; }
+  static constexpr leaf_counts counts(const layer_geometry&, shape) { return {}; }
   template <diagnostic D>
   static constexpr bool raise() { return raise_values<D, error::channel_slice_out_of_range>(); }
   static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
@@ -187,6 +187,18 @@ struct op_def<op::channel_slice> {
 /// @brief Softmax over channels: int8 output at scale 1/256, zero point -128 (TFLite's).
 template <>
 struct op_def<op::softmax> {
+  static constexpr const char* type_name = "Softmax";
+  static constexpr fault_report check(const layer_geometry&, shape in) {
+    if (!in.valid()) return fail_shape(softmax_fault::input, shape{1, 1, 1, 1}, in);
+    return ok();
+  }
+  static constexpr shape output(const layer_geometry&, shape in) { return in; }
+  /// ext_ops = 3 per element: an exponential, its share of the sum, a division.
+  static constexpr leaf_counts counts(const layer_geometry&, shape in) {
+    leaf_counts c{};
+    c.ext_ops = 3 * static_cast<uint64_t>(in.elems());
+    return c;
+  }
   template <diagnostic D>
   static constexpr bool raise() { return raise_shapes<D, error::softmax_bad_input>(); }
   static constexpr runtime::quant_rule quant = runtime::quant_rule::unit_interval;

@@ -6,10 +6,10 @@
 
 namespace ctnn::zoo {
 
-/// @brief torchvision's BasicConv2d.
+/// @brief torchvision's BasicConv2d (its batch norm has eps = 0.001).
 template <int64_t In, int64_t Out, int64_t Kernel, int64_t Stride = 1, int64_t Padding = 0>
 using basic_conv2d = block<"BasicConv2d", conv2d<In, Out, Kernel, Stride, Padding, 1, 1, false>,
-                           batch_norm2d<Out>, relu>;
+                           batch_norm2d<Out, 1, 1000>, relu>;
 
 /// @brief The Inception module: four branches concatenated along channels.
 template <int64_t In, int64_t Ch1x1, int64_t Ch3x3Red, int64_t Ch3x3, int64_t Ch5x5Red, int64_t Ch5x5,

@@ -1,0 +1,11 @@
+// expect: batch_norm_input_is_not_a_feature_map<ctnn::at_layer<1>, ctnn::layer_type<ctnn::fixed_string<12>{"BatchNorm2d"}>
+// BatchNorm2d after flatten: PyTorch rejects a 2-D input, and so does ctnn (not a silent pass).
+#include "ctnn/nn/layers.hpp"
+
+using namespace ctnn;
+#ifndef CTNN_FAIL_CONTROL
+using net = network<"Net", shape{120, 1, 1}, flatten, batch_norm2d<120>>;
+#else
+using net = network<"Net", shape{120, 1, 1}, batch_norm2d<120>, flatten>;
+#endif
+static_assert(net::params > 0);
