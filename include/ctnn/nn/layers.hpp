@@ -3,6 +3,7 @@
 #include "ctnn/nn/activation.hpp"
 #include "ctnn/nn/batch_norm2d.hpp"
 #include "ctnn/nn/conv2d.hpp"
+#include "ctnn/nn/dag.hpp"
 #include "ctnn/nn/graph.hpp"
 #include "ctnn/nn/join.hpp"
 #include "ctnn/nn/leaky_relu.hpp"
