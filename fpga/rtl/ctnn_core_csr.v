@@ -103,6 +103,11 @@ module ctnn_core_csr #(
   // Address bits [11:10] == 2'b11 mark read-only CSRs: writing one is illegal.
   wire csr_legal = csr_exists && !(csr_write && addr_i[11:10] == 2'b11);
   wire csr_we    = access_i && csr_legal && csr_write;
+  // a write to a counter half (cycle/instret and their h halves are read only: not legal to write)
+  wire mcycle_lo_we   = csr_we && addr_i == CSR_MCYCLE;
+  wire mcycle_hi_we   = csr_we && addr_i == CSR_MCYCLEH;
+  wire minstret_lo_we = csr_we && addr_i == CSR_MINSTRET;
+  wire minstret_hi_we = csr_we && addr_i == CSR_MINSTRETH;
 
   assign rdata_o = csr_rdata;
   assign legal_o = csr_legal;
@@ -122,9 +127,21 @@ module ctnn_core_csr #(
       mcycle_q       <= 64'd0;
       minstret_q     <= 64'd0;
     end else begin
-      // Counters: a CSR write replaces the half it names; the writing instruction does not count.
-      mcycle_q <= mcycle_q + 64'd1;
-      if (retire_i) begin
+      // Counters: a CSR write replaces the half it names and keeps the other half; that cycle's
+      // increment of the whole 64-bit counter is suppressed (the writing instruction does not
+      // count, and no carry reaches the other half), as riscv-tests rv32mi instret_overflow wants.
+      if (mcycle_lo_we) begin
+        mcycle_q[31:0] <= csr_wdata;
+      end else if (mcycle_hi_we) begin
+        mcycle_q[63:32] <= csr_wdata;
+      end else begin
+        mcycle_q <= mcycle_q + 64'd1;
+      end
+      if (minstret_lo_we) begin
+        minstret_q[31:0] <= csr_wdata;
+      end else if (minstret_hi_we) begin
+        minstret_q[63:32] <= csr_wdata;
+      end else if (retire_i) begin
         minstret_q <= minstret_q + 64'd1;
       end
       if (csr_we) begin
@@ -139,11 +156,7 @@ module ctnn_core_csr #(
           CSR_MEPC:      mepc_q     <= csr_wdata[31:2];
           CSR_MCAUSE:    mcause_q   <= csr_wdata;
           CSR_MTVAL:     mtval_q    <= csr_wdata;
-          CSR_MCYCLE:    mcycle_q[31:0]    <= csr_wdata;
-          CSR_MCYCLEH:   mcycle_q[63:32]   <= csr_wdata;
-          CSR_MINSTRET:  minstret_q[31:0]  <= csr_wdata;
-          CSR_MINSTRETH: minstret_q[63:32] <= csr_wdata;
-          default: ;   // misa, mstatush, mip: read-only zero / fixed (WARL)
+          default: ;   // counters above; misa, mstatush, mip: read-only zero / fixed (WARL)
         endcase
       end
 
