@@ -18,9 +18,11 @@
    that maps to the tensor, or, for a tensor no module produces (Add, Concat, Reshape, ...), with
    the ONNX graph's value of it. A dump whose shape differs from the reference is compared after
    NHWC->NCHW (ConvNeXt's channels-last tensors) or a reshape of the same size, and says so.
-5. Prints per layer: index, PyTorch layer ("conv1+bn1" when the Conv absorbed the BatchNorm),
-   ONNX node, shape, max |error|, max |error| / max |reference|, and the reference used; then
-   the first layer whose relative error exceeds --tolerance (default 1e-4) and the final output.
+5. Prints per layer: index, PyTorch layer ("conv1+bn1" when the Conv absorbed the BatchNorm;
+   "layer1.0:Add" from the node's scope when no module produces the tensor), ONNX node, shape,
+   max |error|, max |error| / max |reference|, and the reference used (torch or onnx); then the
+   first layer whose relative error exceeds --tolerance (default 1e-4) and the final output
+   (OUT.npy against PyTorch's). --json FILE also writes the rows and the verdict.
 
 Exit status: 0 when every layer and the output are within tolerance, 1 otherwise (a divergence,
 a missing or malformed dump, a runner failure), 2 for usage errors.

@@ -154,17 +154,15 @@ def shorten(labels):
 
 
 def scope_label(node_name):
-    """'layer2.0.downsample.0:Conv' for '/layer2/layer2.0/downsample/downsample.0/Conv'."""
+    """'layer2.0.downsample.0:Conv' for '/layer2/layer2.0/downsample/downsample.0/Conv'.
+
+    Each scope component adds one child name to the path: its last atom.
+    """
     if not node_name.startswith("/"):
         return node_name
     *scopes, op = node_name[1:].split("/")
-    path = []
-    for comp in scopes:
-        atoms = comp.split(".")
-        if path and len(atoms) > 1 and atoms[0] == path[-1]:
-            path.pop()
-        path += atoms
-    return ".".join(path) + ":" + op if path else op
+    path = ".".join(comp.split(".")[-1] for comp in scopes)
+    return f"{path}:{op}" if path else op
 
 
 def as_numpy(t):

@@ -55,12 +55,13 @@ def torch_target(name, onnx_path, x, seed):
     return call.path, tensor
 
 
-def onnx_target(onnx_path):
-    """(node name, tensor) of the middle node computing a float tensor."""
+def onnx_target(onnx_path, x):
+    """(node name, tensor) of the middle node computing a float activation (not shape arithmetic)."""
     model_onnx = onnx.load(onnx_path)
-    skip = {"Constant", "Identity", "Shape", "Gather"}
-    nodes = [n for n in model_onnx.graph.node if n.op_type not in skip and n.input and
-             not n.output[0].startswith("onnx::")]
+    values = golden_compare.onnx_values(model_onnx, x)
+    skip = {"Constant", "Identity"}
+    nodes = [n for n in model_onnx.graph.node if n.op_type not in skip and
+             torch.is_floating_point(values[n.output[0]]) and values[n.output[0]].dim() >= 2]
     node = nodes[len(nodes) // 2]
     return node.name, node.output[0]
 
@@ -90,7 +91,7 @@ def cases(name, args):
         code, result = run_compare(name, onnx_path, input_path, engine, args.seed)
         worst = max((r["rel"] or 0 for r in result["layers"]), default=0) if result else None
         yield f"{name} {engine} clean", code == 0, f"{len(result['layers']) if result else 0} layers, worst rel {worst:.2g}" if result else "no verdict"
-        inject, tensor = torch_target(name, onnx_path, x, args.seed) if engine == "torch" else onnx_target(onnx_path)
+        inject, tensor = torch_target(name, onnx_path, x, args.seed) if engine == "torch" else onnx_target(onnx_path, x)
         code, result = run_compare(name, onnx_path, input_path, engine, args.seed, inject)
         first = result and result["first_divergence"]
         found = first["tensor"] if first else None
