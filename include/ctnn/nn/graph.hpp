@@ -137,10 +137,12 @@ struct context {
   int32_t index = 0;
 };
 
-/// Accumulates rows during the constexpr walk. Rows and Leaves are exact (from row_count/leaf_count).
-template <size_t Rows, size_t Leaves>
-struct builder {
-  array<row, Rows> rows{};
+/// Accumulates rows during a walk: the constexpr walk of a network type (rows in an array of
+/// exactly row_count), or a graph built at run time from a file (host: rows in a vector sized
+/// beforehand). Both run the same emit functions.
+template <class Rows>
+struct basic_builder {
+  Rows rows{};
   int32_t n_rows = 0;
   int32_t n_leaves = 0;
   diagnostic first_fault{};
@@ -172,6 +174,10 @@ struct builder {
     }
   }
 };
+
+/// The builder of the constexpr walk. Rows and Leaves are exact (from row_count/leaf_count).
+template <size_t Rows, size_t Leaves>
+struct builder : basic_builder<array<row, Rows>> {};
 
 namespace detail {
 

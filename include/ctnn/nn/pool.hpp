@@ -22,7 +22,7 @@ CTNN_DEFINE_ERROR(pool_output_is_empty, "ctnn: pool: the output would be empty")
 struct pool2d_config {
   hw kernel{1, 1};
   hw stride{0, 0};  ///< 0 means "same as the kernel", PyTorch's default
-  hw padding{0, 0}; ///< symmetric per axis, at most half the kernel
+  pad4 padding{};    ///< top, bottom, left, right (as conv2d_config), each at most half the kernel
   hw dilation{1, 1};
   bool ceil_mode = false;
   bool count_include_pad = true;  ///< avg only
@@ -42,7 +42,8 @@ struct pool_common {
   static constexpr pool2d_config config = resolve(C);
   static_assert(C.kernel.h > 0 && C.kernel.w > 0, "ctnn: pool: kernel size must be positive");
   static_assert(C.stride.h >= 0 && C.stride.w >= 0, "ctnn: pool: stride must be positive");
-  static_assert(C.padding.h >= 0 && C.padding.w >= 0, "ctnn: pool: padding must not be negative");
+  static_assert(C.padding.top >= 0 && C.padding.bottom >= 0 && C.padding.left >= 0 && C.padding.right >= 0,
+                "ctnn: pool: padding must not be negative");
   static_assert(C.dilation.h > 0 && C.dilation.w > 0, "ctnn: pool: dilation must be positive");
 
   static constexpr layer_geometry geometry() {
@@ -50,7 +51,7 @@ struct pool_common {
     layer_geometry g{};
     g.kernel = c.kernel;
     g.stride = c.stride;
-    g.padding = pad4{c.padding.h, c.padding.h, c.padding.w, c.padding.w};
+    g.padding = c.padding;
     g.dilation = c.dilation;
     g.ceil_mode = c.ceil_mode;
     g.count_include_pad = c.count_include_pad;
@@ -101,14 +102,15 @@ struct avg_pool2d_layer : leaf<avg_pool2d_layer<C>>, detail::pool_common<C> {
 
 /// @brief max_pool2d<kernel, stride = kernel, padding = 0, ceil_mode = false> (square).
 template <int64_t Kernel, int64_t Stride = Kernel, int64_t Padding = 0, bool CeilMode = false>
-using max_pool2d = max_pool2d_layer<pool2d_config{{Kernel, Kernel}, {Stride, Stride}, {Padding, Padding},
-                                                  {1, 1}, CeilMode, true}>;
+using max_pool2d = max_pool2d_layer<pool2d_config{{Kernel, Kernel}, {Stride, Stride},
+                                                  {Padding, Padding, Padding, Padding}, {1, 1}, CeilMode, true}>;
 
 /// @brief avg_pool2d<kernel, stride = kernel, padding = 0, ceil_mode = false, count_include_pad = true>.
 template <int64_t Kernel, int64_t Stride = Kernel, int64_t Padding = 0, bool CeilMode = false,
           bool CountIncludePad = true>
-using avg_pool2d = avg_pool2d_layer<pool2d_config{{Kernel, Kernel}, {Stride, Stride}, {Padding, Padding},
-                                                  {1, 1}, CeilMode, CountIncludePad}>;
+using avg_pool2d = avg_pool2d_layer<pool2d_config{{Kernel, Kernel}, {Stride, Stride},
+                                                  {Padding, Padding, Padding, Padding}, {1, 1}, CeilMode,
+                                                  CountIncludePad}>;
 
 /// @brief Adaptive average pooling to OutH×OutW. ext_ops = input elements.
 template <int64_t OutH, int64_t OutW = OutH>

@@ -43,10 +43,13 @@ inline constexpr uint64_t param_alignment = 16;
 
 namespace detail {
 
-template <Network Net, dtype T>
-constexpr auto make_param_layout() {
-  static_assert(T == dtype::float32 || T == dtype::int8, "ctnn: runtime: parameters exist for float32 and int8");
-  param_layout<static_cast<size_t>(Net::leaf_count), static_cast<size_t>(Net::tensor_count)> p{};
+/// Lays out the blob of `n_leaves` leaves (`layer(i)` the i-th leaf's row) and `n_tensors`
+/// tensors in dtype t, over the op kinds in Kinds: writes `leaves[i]` and the int8 quantization
+/// table's offsets, returns the total bytes. The one layout of the constexpr network types and of
+/// graphs built at run time (the importer writes its blob with it).
+template <uint64_t Kinds, class LayerAt, class Leaves>
+constexpr uint64_t lay_out_params(int32_t n_leaves, int32_t n_tensors, dtype t, LayerAt layer, Leaves& leaves,
+                                  uint64_t& quant_scale, uint64_t& quant_zp) {
   uint64_t at = 0;
   auto take = [&at](uint64_t bytes) {
     if (bytes == 0) return uint64_t{0};
@@ -54,13 +57,13 @@ constexpr auto make_param_layout() {
     at = round_up(at + bytes, param_alignment);
     return o;
   };
-  for (int32_t i = 0; i < Net::leaf_count; ++i) {
-    const row& r = Net::layer(i);
-    leaf_param_layout& l = p.leaves[static_cast<size_t>(i)];
+  for (int32_t i = 0; i < n_leaves; ++i) {
+    const row& r = layer(i);
+    leaf_param_layout& l = leaves[static_cast<size_t>(i)];
     const uint64_t c = static_cast<uint64_t>(r.out.c);
     l.channels = static_cast<int64_t>(c);
-    const param_regions g = visit_kind<kinds_of<Net>>(
-        r.kind, [&]<op K>() { return ctnn::detail::regions_of<K>(r, T); }, param_regions{});
+    const param_regions g = visit_kind<Kinds>(
+        r.kind, [&]<op K>() { return ctnn::detail::regions_of<K>(r, t); }, param_regions{});
     l.w_bytes = g.w_bytes;
     l.w = take(g.w_bytes);
     l.b_bytes = g.b_bytes;
@@ -72,11 +75,20 @@ constexpr auto make_param_layout() {
       l.shift = take(4 * c);
     }
   }
-  if (T == dtype::int8) {
-    p.quant_scale = take(4u * static_cast<uint64_t>(Net::tensor_count));
-    p.quant_zp = take(4u * static_cast<uint64_t>(Net::tensor_count));
+  if (t == dtype::int8) {
+    quant_scale = take(4u * static_cast<uint64_t>(n_tensors));
+    quant_zp = take(4u * static_cast<uint64_t>(n_tensors));
   }
-  p.total_bytes = at;
+  return at;
+}
+
+template <Network Net, dtype T>
+constexpr auto make_param_layout() {
+  static_assert(T == dtype::float32 || T == dtype::int8, "ctnn: runtime: parameters exist for float32 and int8");
+  param_layout<static_cast<size_t>(Net::leaf_count), static_cast<size_t>(Net::tensor_count)> p{};
+  p.total_bytes = lay_out_params<kinds_of<Net>>(
+      Net::leaf_count, Net::tensor_count, T, [](int32_t i) -> const row& { return Net::layer(i); }, p.leaves,
+      p.quant_scale, p.quant_zp);
   return p;
 }
 
