@@ -3,6 +3,8 @@
 
     gen_regs.py            rewrite every generated file
     gen_regs.py --check    exit 1 (and show a diff) when a generated file is stale
+    a malformed map, or an output that cannot be read or written: one line on stderr, exit 2, no
+    file written (--source MAP, --out-dir TREE: another map, another tree, as the self-test does)
 
 Outputs (each with a "generated - do not edit" banner):
     include/ctnn/regs/soc_map.hpp    the SoC address map as a checked ctnn::mmio::address_map
@@ -21,6 +23,7 @@ Outputs (each with a "generated - do not edit" banner):
 """
 import argparse
 import difflib
+import os
 import pathlib
 import sys
 import tomllib
@@ -47,6 +50,113 @@ def log2(v: int) -> int:
     return v.bit_length() - 1
 
 
+# ---- the map's schema: every key, its type, whether it may be left out ------------------------
+# A malformed map is one DataError naming the place (map.region[2].base, accel.reg CFG.RELU, ...)
+# before any output is generated: a wrong type, a missing or unknown key, a value out of range, a
+# name that is not an identifier of the generated C++ and Verilog.
+INT, STR, BOOL, TABLE, TABLES = "an integer", "a string", "a boolean", "a table", "an array of tables"
+SCHEMA = {
+    "top": {"map": (TABLE, True), "accel": (TABLE, True), "device": (TABLES, False)},
+    "map": {"name": (STR, True), "desc": (STR, True), "region": (TABLES, True)},
+    "region": {"name": (STR, True), "base": (INT, True), "size": (INT, True), "desc": (STR, True)},
+    "accel": {"name": (STR, True), "desc": (STR, True), "width": (INT, False), "reg": (TABLES, True)},
+    "device": {"name": (STR, True), "desc": (STR, True), "width": (INT, True), "reg": (TABLES, True)},
+    "reg": {"name": (STR, True), "offset": (INT, True), "desc": (STR, True), "fields": (TABLES, True)},
+    "field": {"name": (STR, True), "bits": (STR, True), "access": (STR, True), "reset": (INT, True),
+              "desc": (STR, True), "values": (TABLES, False)},
+    "value": {"name": (STR, True), "value": (INT, True), "desc": (STR, True)},
+}
+# Lowercased names become C++ identifiers (namespaces, structs, enumerators): no keyword, and no
+# name the generated types already use for a member.
+CPP_KEYWORDS = set("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t
+char16_t char32_t class compl concept const consteval constexpr constinit const_cast continue co_await
+co_return co_yield decltype default delete do double dynamic_cast else enum explicit export extern false
+float for friend goto if inline int long mutable namespace new noexcept not not_eq nullptr operator or
+or_eq private protected public register reinterpret_cast requires return short signed sizeof static
+static_assert static_cast struct switch template this thread_local throw true try typedef typeid typename
+union unsigned using virtual void volatile wchar_t while xor xor_eq""".split())
+RESERVED = {
+    # in the block's namespace (ctnn::regs::<block>)
+    "register": {"base", "registers", "register_count"},
+    # members of a register type (mmio::reg and the generated device structs)
+    "field": {"fields", "reg_type", "name", "address", "reset", "offset"},
+    # members of a field type (mmio::field and the generated device structs)
+    "value": {"reg_type", "field_type", "name", "hi", "lo", "width", "rights", "mask", "reset", "fits", "value",
+              "in_place", "get", "get_signed", "max_value", "name_of", "field"},
+}
+
+
+def kind_of(v) -> str:
+    if isinstance(v, bool):
+        return BOOL
+    if isinstance(v, int):
+        return INT
+    if isinstance(v, float):
+        return "a float"
+    if isinstance(v, str):
+        return STR
+    if isinstance(v, dict):
+        return TABLE
+    if isinstance(v, list):
+        return "an array"
+    return f"a {type(v).__name__}"   # TOML dates and times
+
+
+def named(where: str, t) -> str:
+    """where, with the table's name when it has one: accel.reg[7] (M)."""
+    name = t.get("name") if isinstance(t, dict) else None
+    return f"{where} ({name})" if isinstance(name, str) else where
+
+
+def check_table(t, kind: str, where: str) -> dict:
+    """t is a table with the keys of SCHEMA[kind], each of its type; no other key."""
+    if not isinstance(t, dict):
+        raise DataError(f"{where}: must be {TABLE}, got {kind_of(t)}")
+    spec = SCHEMA[kind]
+    for k in t:
+        if k not in spec:
+            raise DataError(f"{where}: unknown key {k!r} (expected {', '.join(spec)})")
+    for k, (want, required) in spec.items():
+        if k not in t:
+            if required:
+                raise DataError(f"{where}: missing key {k!r}")
+            continue
+        v = t[k]
+        ok = {INT: isinstance(v, int) and not isinstance(v, bool), STR: isinstance(v, str),
+              BOOL: isinstance(v, bool), TABLE: isinstance(v, dict),
+              TABLES: isinstance(v, list) and all(isinstance(x, dict) for x in v)}[want]
+        if not ok:
+            got = kind_of(v)
+            if want == TABLES and isinstance(v, list):
+                got = f"an array holding {next(kind_of(x) for x in v if not isinstance(x, dict))}"
+            raise DataError(f"{where}.{k}: must be {want}, got {got}")
+    return t
+
+
+def check_name(v: str, where: str, upper: bool, reserved: set[str] = frozenset()) -> str:
+    case = "an UPPER_CASE" if upper else "a lower_case"
+    if not (v.isascii() and v.isidentifier() and (v.isupper() if upper else v.islower())):
+        raise DataError(f"{where}: name {v!r} must be {case} identifier")
+    if v.lower() in CPP_KEYWORDS or v.lower() in reserved:
+        raise DataError(f"{where}: name {v!r} is taken in the generated C++ ({v.lower()!r})")
+    return v
+
+
+def check_desc(v: str, where: str) -> None:
+    if "\n" in v or "\r" in v or "*/" in v:
+        raise DataError(f"{where}.desc: must be one line without '*/' (it becomes a comment)")
+
+
+def check_uint(v: int, where: str, limit: int) -> None:
+    if not 0 <= v < limit:
+        raise DataError(f"{where}: {v} is outside 0 .. 0x{limit - 1:x}")
+
+
+def check_list(items: list, where: str) -> None:
+    if not items:
+        raise DataError(f"{where}: must not be empty")
+
+
 def parse_bits(text: str, where: str) -> tuple[int, int]:
     try:
         hi, lo = (int(x) for x in text.split(":"))
@@ -57,15 +167,44 @@ def parse_bits(text: str, where: str) -> tuple[int, int]:
     return hi, lo
 
 
+def read_map(path: pathlib.Path) -> dict:
+    """The TOML text of path, parsed; a file that cannot be read or parsed is a DataError."""
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise DataError(f"cannot read the map: {e.strerror or e}") from e
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise DataError(f"not UTF-8 text (byte {e.start})") from e
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise DataError(f"not valid TOML: {e}") from e
+
+
 def load(path: pathlib.Path) -> dict:
-    data = tomllib.loads(path.read_text())
-    regions = data["map"]["region"]
+    return check(read_map(path))
+
+
+def check(data: dict) -> dict:
+    """Checks a parsed map (schema, then the rules of the SoC) and annotates it for the generators."""
+    check_table(data, "top", "map file")
+    m = check_table(data["map"], "map", "map")
+    check_name(m["name"], "map.name", upper=False)
+    check_desc(m["desc"], "map")
+    regions = m["region"]
+    check_list(regions, "map.region")
     names = set()
-    for r in regions:
-        where = f"map.region {r['name']}"
+    for i, r in enumerate(regions):
+        check_table(r, "region", named(f"map.region[{i}]", r))
+        where = f"map.region {check_name(r['name'], f'map.region[{i}].name', upper=False)}"
+        check_desc(r["desc"], where)
         if r["name"] in names:
             raise DataError(f"{where}: duplicate name")
         names.add(r["name"])
+        check_uint(r["base"], f"{where}.base", 1 << 32)
+        check_uint(r["size"], f"{where}.size", (1 << 32) + 1)
         if not is_pow2(r["size"]):
             raise DataError(f"{where}: size 0x{r['size']:x} is not a power of two")
         if r["base"] % r["size"]:
@@ -78,43 +217,54 @@ def load(path: pathlib.Path) -> dict:
             raise DataError(f"map: regions {a['name']} and {b['name']} overlap")
     if not any(r["name"] == "ram" for r in regions):
         raise DataError("map: no region named ram (the firmware is linked into it)")
-    accel = data["accel"]
+    accel = check_table(data["accel"], "accel", "accel")
+    check_desc(accel["desc"], "accel")
     accel_region = next((r for r in regions if r["name"] == accel["name"]), None)
     if accel_region is None:
-        raise DataError("accel: no map region of that name")
-    offsets = {}
-    for reg in accel["reg"]:
-        where = f"accel.reg {reg['name']}"
-        if reg["offset"] % 4 or reg["offset"] >= accel_region["size"]:
-            raise DataError(f"{where}: offset 0x{reg['offset']:x} unaligned or outside the region")
-        if reg["offset"] in offsets:
-            raise DataError(f"{where}: offset shared with {offsets[reg['offset']]}")
-        offsets[reg["offset"]] = reg["name"]
-        check_fields(reg, where, 32)
+        raise DataError(f"accel: no map region named {accel['name']!r}")
+    if accel.get("width", 32) != 32:
+        raise DataError("accel.width: the accelerator's registers are 32 bits wide")
+    check_regs(accel["reg"], "accel.reg", accel_region, 32)
     devices = data.get("device", [])
     dnames = set()
-    for dev in devices:
-        where = f"device {dev.get('name', '?')}"
-        region = next((r for r in regions if r["name"] == dev.get("name")), None)
+    for i, dev in enumerate(devices):
+        check_table(dev, "device", named(f"device[{i}]", dev))
+        where = f"device {check_name(dev['name'], f'device[{i}].name', upper=False)}"
+        check_desc(dev["desc"], where)
+        region = next((r for r in regions if r["name"] == dev["name"]), None)
         if region is None:
             raise DataError(f"{where}: no map region of that name")
         if dev["name"] in dnames or dev["name"] == accel["name"]:
             raise DataError(f"{where}: described twice")
+        if dev["name"] == "soc_map":
+            raise DataError(f"{where}: the name of the map's own header (soc_map.hpp)")
         dnames.add(dev["name"])
-        if dev.get("width") not in (8, 16, 32):
+        if dev["width"] not in (8, 16, 32):
             raise DataError(f"{where}: width must be 8, 16 or 32")
-        nbytes = dev["width"] // 8
-        offsets = {}
-        for reg in dev["reg"]:
-            rw = f"{where}.{reg['name']}"
-            if reg["offset"] % nbytes or reg["offset"] + nbytes > region["size"]:
-                raise DataError(f"{rw}: offset 0x{reg['offset']:x} unaligned or outside the region")
-            if reg["offset"] in offsets:
-                raise DataError(f"{rw}: offset shared with {offsets[reg['offset']]}")
-            offsets[reg["offset"]] = reg["name"]
-            check_fields(reg, rw, dev["width"])
+        check_regs(dev["reg"], f"{where}.reg", region, dev["width"])
     data["device"] = devices
     return data
+
+
+def check_regs(regs: list, where: str, region: dict, width: int) -> None:
+    """Registers of one block: names, offsets aligned to the width inside the region, no offset or
+    name twice, and their fields."""
+    check_list(regs, where)
+    nbytes = width // 8
+    offsets, rnames = {}, set()
+    for i, reg in enumerate(regs):
+        check_table(reg, "reg", named(f"{where}[{i}]", reg))
+        rw = f"{where} {check_name(reg['name'], f'{where}[{i}].name', upper=True, reserved=RESERVED['register'])}"
+        check_desc(reg["desc"], rw)
+        if reg["name"] in rnames:
+            raise DataError(f"{rw}: duplicate register name")
+        rnames.add(reg["name"])
+        if reg["offset"] < 0 or reg["offset"] % nbytes or reg["offset"] + nbytes > region["size"]:
+            raise DataError(f"{rw}: offset {reg['offset']:#x} unaligned or outside the region")
+        if reg["offset"] in offsets:
+            raise DataError(f"{rw}: offset shared with {offsets[reg['offset']]}")
+        offsets[reg["offset"]] = reg["name"]
+        check_fields(reg, rw, width)
 
 
 def check_fields(reg: dict, where: str, width: int) -> None:
@@ -123,8 +273,11 @@ def check_fields(reg: dict, where: str, width: int) -> None:
     used = 0
     reset = 0
     fnames = set()
-    for f in reg["fields"]:
-        fw = f"{where}.{f['name']}"
+    check_list(reg["fields"], f"{where}.fields")
+    for i, f in enumerate(reg["fields"]):
+        check_table(f, "field", named(f"{where}.fields[{i}]", f))
+        fw = f"{where}.{check_name(f['name'], f'{where}.fields[{i}].name', upper=True, reserved=RESERVED['field'])}"
+        check_desc(f["desc"], fw)
         if f["name"] in fnames:
             raise DataError(f"{fw}: duplicate field")
         fnames.add(f["name"])
@@ -139,16 +292,17 @@ def check_fields(reg: dict, where: str, width: int) -> None:
         used |= mask
         if f["access"] not in ACCESS:
             raise DataError(f"{fw}: access must be one of {ACCESS}")
-        if f["reset"] >> (hi - lo + 1):
-            raise DataError(f"{fw}: reset 0x{f['reset']:x} does not fit in {hi - lo + 1} bits")
+        if f["reset"] < 0 or f["reset"] >> (hi - lo + 1):
+            raise DataError(f"{fw}: reset {f['reset']} does not fit in {hi - lo + 1} bits")
         f["mask"] = mask
         reset |= f["reset"] << lo
         # optional named values of the field (an enumeration: error causes, modes, exit codes)
         vnames, vvals = set(), set()
-        for v in f.get("values", []):
-            vw = f"{fw}.{v.get('name', '?')}"
-            if not v.get("name", "").isidentifier() or not v["name"].isupper():
-                raise DataError(f"{vw}: a value name must be an UPPER_CASE identifier")
+        for j, v in enumerate(f.get("values", [])):
+            check_table(v, "value", named(f"{fw}.values[{j}]", v))
+            vw = f"{fw}.{v['name']}"
+            check_name(v["name"], vw, upper=True, reserved=RESERVED["value"])
+            check_desc(v["desc"], vw)
             if v["name"] in vnames or v["value"] in vvals:
                 raise DataError(f"{vw}: duplicate value name or number")
             if v["value"] < 0 or v["value"] >> (hi - lo + 1):
@@ -418,55 +572,82 @@ def gen_md(d: dict) -> str:
     return "".join(out)
 
 
-def outputs(d: dict) -> dict[pathlib.Path, str]:
+def outputs(d: dict, root: pathlib.Path = ROOT) -> dict[pathlib.Path, str]:
     out = {
-        ROOT / "include/ctnn/regs/soc_map.hpp": gen_map_hpp(d),
-        ROOT / "include/ctnn/regs/accel.hpp": gen_accel_hpp(d),
+        root / "include/ctnn/regs/soc_map.hpp": gen_map_hpp(d),
+        root / "include/ctnn/regs/accel.hpp": gen_accel_hpp(d),
     }
     for dev in d["device"]:
-        out[ROOT / f"include/ctnn/regs/{dev['name']}.hpp"] = gen_device_hpp(d, dev)
+        out[root / f"include/ctnn/regs/{dev['name']}.hpp"] = gen_device_hpp(d, dev)
     out.update({
-        ROOT / "fpga/rtl/ctnn_map.vh": gen_map_vh(d),
-        ROOT / "fpga/rtl/ctnn_soc_defaults.vh": gen_defaults_vh(d),
-        ROOT / "fpga/rtl/ctnn_accel_regs.vh": gen_accel_vh(d),
-        ROOT / "fpga/rtl/ctnn_accel_values.vh": gen_values_vh(d),
-        ROOT / "firmware/link/ctnn_memory.ld": gen_memory_ld(d),
-        ROOT / "firmware/cmake/ctnn_soc_map.cmake": gen_cmake(d),
-        ROOT / "fpga/regs/REGISTERS.md": gen_md(d),
+        root / "fpga/rtl/ctnn_map.vh": gen_map_vh(d),
+        root / "fpga/rtl/ctnn_soc_defaults.vh": gen_defaults_vh(d),
+        root / "fpga/rtl/ctnn_accel_regs.vh": gen_accel_vh(d),
+        root / "fpga/rtl/ctnn_accel_values.vh": gen_values_vh(d),
+        root / "firmware/link/ctnn_memory.ld": gen_memory_ld(d),
+        root / "firmware/cmake/ctnn_soc_map.cmake": gen_cmake(d),
+        root / "fpga/regs/REGISTERS.md": gen_md(d),
     })
     return out
 
 
-def main() -> int:
+class OutputError(Exception):
+    pass
+
+
+def read_old(path: pathlib.Path) -> str:
+    try:
+        return path.read_text() if path.exists() else ""
+    except (OSError, UnicodeDecodeError) as e:
+        raise OutputError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from e
+
+
+def write_all(files: dict[pathlib.Path, str]) -> None:
+    """Writes every file or none: each to a temporary file beside it, then renames them all."""
+    temps = []
+    try:
+        for path, text in files.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f".{path.name}.gen_regs.tmp")
+            temps.append((tmp, path))
+            tmp.write_text(text)
+        for tmp, path in temps:
+            os.replace(tmp, path)
+    except OSError as e:
+        for tmp, _ in temps:
+            tmp.unlink(missing_ok=True)
+        raise OutputError(f"cannot write {e.filename or path}: {e.strerror or e}") from e
+
+
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="fail when a generated file is stale")
     ap.add_argument("--source", type=pathlib.Path, default=SOURCE)
-    args = ap.parse_args()
+    ap.add_argument("--out-dir", type=pathlib.Path, default=ROOT,
+                    help="the tree the generated files are written to or compared with (default: this repository)")
+    args = ap.parse_args(argv)
+    # A malformed map, or an output that cannot be read or written, is one line on stderr and
+    # status 2, and no file is written.
     try:
-        data = load(args.source)
+        files = outputs(load(args.source), args.out_dir)
     except DataError as e:
-        print(f"gen_regs.py: {args.source}: {e}", file=sys.stderr)
+        print(f"gen_regs.py: {args.source}: {' '.join(str(e).splitlines())}", file=sys.stderr)
         return 2
-    except tomllib.TOMLDecodeError as e:
-        print(f"gen_regs.py: {args.source}: not valid TOML: {e}", file=sys.stderr)
-        return 2
-    except (KeyError, TypeError) as e:
-        print(f"gen_regs.py: {args.source}: malformed map ({type(e).__name__}: {e})", file=sys.stderr)
-        return 2
-    stale = 0
-    for path, text in outputs(data).items():
-        old = path.read_text() if path.exists() else ""
-        if old == text:
-            continue
+    try:
+        changed = {path: text for path, text in files.items() if read_old(path) != text}
         if args.check:
-            stale += 1
-            print(f"stale: {path.relative_to(ROOT)} (run fpga/regs/gen_regs.py)")
-            sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), text.splitlines(True),
-                                                       "committed", "regenerated", n=1))
-        else:
-            path.write_text(text)
-            print(f"wrote {path.relative_to(ROOT)}")
-    return 1 if stale else 0
+            for path, text in changed.items():
+                print(f"stale: {path.relative_to(args.out_dir)} (run fpga/regs/gen_regs.py)")
+                sys.stdout.writelines(difflib.unified_diff(read_old(path).splitlines(True), text.splitlines(True),
+                                                           "committed", "regenerated", n=1))
+            return 1 if changed else 0
+        write_all(changed)
+    except OutputError as e:
+        print(f"gen_regs.py: {e}", file=sys.stderr)
+        return 2
+    for path in changed:
+        print(f"wrote {path.relative_to(args.out_dir)}")
+    return 0
 
 
 if __name__ == "__main__":

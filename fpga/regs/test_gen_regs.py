@@ -1,5 +1,12 @@
 #!/usr/bin/env python3
-"""Self-test of gen_regs.py: the real map loads, and each kind of bad map is rejected."""
+"""Self-test of gen_regs.py: the real map loads, each kind of bad map is rejected, and every
+malformed map generated below (a key missing, of the wrong type, out of range, a bad name,
+duplicates and overlaps, the file cut short, not TOML, not UTF-8, not a file) ends in one line on
+stderr, status 2, no traceback and no file written."""
+import contextlib
+import copy
+import io
+import json
 import pathlib
 import subprocess
 import sys
@@ -187,6 +194,226 @@ class GenRegs(unittest.TestCase):
             bad = with_values.replace(old, new, 1)
             with self.assertRaisesRegex(gen_regs.DataError, message):
                 load_text(bad)
+
+
+# ---- malformed maps, generated -------------------------------------------------------------
+def toml_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v)                      # a TOML basic string (same escapes)
+    if isinstance(v, list):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {toml_value(x)}" for k, x in v.items()) + " }"
+    raise TypeError(v)
+
+
+def toml_dumps(d: dict) -> str:
+    """A parsed map written back as TOML (one inline value per top-level key)."""
+    return "".join(f"{k} = {toml_value(v)}\n" for k, v in d.items())
+
+
+# wrong types for each declared type, and values of the right type that no map may hold
+WRONG_TYPE = {gen_regs.INT: ["12", 1.5, True, [1], {"a": 1}],
+              gen_regs.STR: [12, 1.5, False, ["x"], {"a": "x"}],
+              gen_regs.BOOL: [1, "true", [True]],
+              gen_regs.TABLES: [12, "x", {"a": 1}, [1, 2], [{"a": 1}, "x"]],
+              gen_regs.TABLE: [12, "x", [{"a": 1}]]}
+BAD_VALUE = {"name": ["", "has space", "1st", "\u00fcber", "Mixed", "int", "INT", "a-b"],
+             "desc": ["two\nlines", "closes */ a comment"],
+             "bits": ["", "3", "3:1:0", "0:3", "32:0", "a:b", "-1:0", "3:-1"],
+             "access": ["", "RW", "rc", "w1s"],
+             "base": [-1, 1 << 32, 1 << 64], "size": [-1, 0, 3, 1 << 33], "offset": [-4, -1, 1 << 32],
+             "reset": [-1, 1 << 32], "value": [-1, 1 << 32], "width": [-8, 0, 12, 64]}
+CHILD = {("top", "map"): "map", ("top", "accel"): "accel", ("top", "device"): "device",
+         ("map", "region"): "region", ("accel", "reg"): "reg", ("device", "reg"): "reg",
+         ("reg", "fields"): "field", ("field", "values"): "value"}
+
+
+def tables(node: dict, kind: str, path: tuple, limit: int | None):
+    """(path, kind) of every table of a parsed map; at most `limit` entries of each array."""
+    yield path, kind
+    for key in gen_regs.SCHEMA[kind]:
+        child = CHILD.get((kind, key))
+        if child is None or key not in node:
+            continue
+        if isinstance(node[key], list):
+            for i, item in enumerate(node[key][:limit]):
+                yield from tables(item, child, path + (key, i), limit)
+        else:
+            yield from tables(node[key], child, path + (key,), limit)
+
+
+def at(d, path):
+    for p in path:
+        d = d[p]
+    return d
+
+
+def mutations(base: dict, limit: int | None):
+    """(description, map, must_fail) for every malformed variant of a parsed, valid map."""
+    for path, kind in tables(base, "top", (), limit):
+        where = ".".join(map(str, path)) or "top"
+        for key, (typ, required) in gen_regs.SCHEMA[kind].items():
+            node = at(base, path)
+            if key not in node:
+                continue
+            d = copy.deepcopy(base)
+            del at(d, path)[key]
+            yield f"{where}: without {key}", d, required
+            for bad in WRONG_TYPE[typ] + BAD_VALUE.get(key, []):
+                d = copy.deepcopy(base)
+                at(d, path)[key] = bad
+                yield f"{where}.{key} = {bad!r}", d, True
+            if typ == gen_regs.TABLES:
+                d = copy.deepcopy(base)
+                at(d, path)[key] = []
+                yield f"{where}.{key} = []", d, required
+        d = copy.deepcopy(base)
+        at(d, path)["unknown_key"] = 1
+        yield f"{where}: an unknown key", d, True
+        if path and isinstance(path[-1], int):          # an array entry: twice
+            d = copy.deepcopy(base)
+            at(d, path[:-1]).append(copy.deepcopy(at(d, path)))
+            yield f"{where} twice", d, True
+    # overlaps: a region on top of another, a field on another's bits, a register on another's offset
+    regions = base["map"]["region"]
+    for i, a in enumerate(regions):
+        for j, b in enumerate(regions):
+            if i != j:
+                d = copy.deepcopy(base)
+                d["map"]["region"][j].update(base=a["base"], size=a["size"])
+                yield f"region {b['name']} over {a['name']}", d, True
+    blocks = [("accel", base["accel"])] + [(f"device {x['name']}", x) for x in base.get("device", [])]
+    for name, block in blocks:
+        for r, reg in enumerate(block["reg"][:limit]):
+            if len(reg["fields"]) > 1:
+                d = copy.deepcopy(at(base, ()))
+                tgt = d["accel"] if name == "accel" else next(x for x in d["device"] if f"device {x['name']}" == name)
+                tgt["reg"][r]["fields"][1]["bits"] = reg["fields"][0]["bits"]
+                yield f"{name}.{reg['name']}: two fields on the same bits", d, True
+            if r > 0:
+                d = copy.deepcopy(base)
+                tgt = d["accel"] if name == "accel" else next(x for x in d["device"] if f"device {x['name']}" == name)
+                tgt["reg"][r]["offset"] = block["reg"][0]["offset"]
+                yield f"{name}.{reg['name']}: the offset of {block['reg'][0]['name']}", d, True
+
+
+def run_generator(source: pathlib.Path, out_dir: pathlib.Path) -> tuple[int, str, str]:
+    """gen_regs.main in this process: status, stdout, stderr (an exception propagates)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = gen_regs.main(["--source", str(source), "--out-dir", str(out_dir)])
+    return rc, out.getvalue(), err.getvalue()
+
+
+class MalformedMaps(unittest.TestCase):
+    """Every malformed map ends in one line on stderr, status 2, no traceback, no output file."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = pathlib.Path(self.tmp.name)
+        self.out = self.dir / "out"
+        self.out.mkdir()
+        self.count = 0
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def expect(self, what: str, source: pathlib.Path, must_fail: bool | None):
+        """must_fail None: either outcome, but an error is one line (a map cut at a table boundary is valid)."""
+        self.count += 1
+        try:
+            rc, out, err = run_generator(source, self.out)
+        except Exception as e:  # noqa: BLE001 - the point: nothing may escape as a traceback
+            self.fail(f"{what}: {type(e).__name__} escaped: {e}")
+        written = [p for p in self.out.rglob("*") if p.is_file()]
+        if rc == 0 and must_fail is not True:
+            self.assertEqual(err, "", what)
+            self.assertGreaterEqual(len(written), 9, what)   # every output (one per device more), into the scratch tree
+            for p in written:
+                p.unlink()
+            return
+        self.assertNotEqual(must_fail, False, f"{what}: rejected: {err}")
+        self.assertEqual(rc, 2, f"{what}: {err}")
+        self.assertEqual(out, "", what)
+        self.assertEqual(len(err.splitlines()), 1, f"{what}: {err}")
+        self.assertTrue(err.startswith(f"gen_regs.py: {source}: ") and err.endswith("\n"), f"{what}: {err}")
+        self.assertEqual(written, [], f"{what}: partial output")
+
+    def mutate(self, base: dict, limit: int | None):
+        src = self.dir / "map.toml"
+        for what, d, must_fail in mutations(base, limit):
+            src.write_text(toml_dumps(d))
+            self.expect(what, src, must_fail)
+
+    def test_mutations_of_a_small_map(self):
+        base = tomllib_loads(GOOD_MAP)
+        self.mutate(base, None)
+        self.assertGreater(self.count, 300)
+
+    def test_mutations_of_the_real_map(self):
+        # every region, device, register of the devices, and the first 4 accelerator registers plus
+        # ERR_CAUSE (the one with named values)
+        base = tomllib_loads(gen_regs.SOURCE.read_text())
+        regs = base["accel"]["reg"]
+        base["accel"]["reg"] = regs[:4] + [r for r in regs[4:] if any("values" in f for f in r["fields"])]
+        self.mutate(base, None)
+        self.assertGreater(self.count, 1000)
+
+    def test_text_cut_short_and_not_toml(self):
+        text = gen_regs.SOURCE.read_text()
+        src = self.dir / "map.toml"
+        for n in range(0, len(text), max(1, len(text) // 97)):
+            src.write_text(text[:n])
+            self.expect(f"the map cut after {n} characters", src, None)
+        for what, bad in [("empty", ""), ("an unclosed table header", "[map\n"), ("a key twice", text + "\n[map]\n"),
+                          ("a value without key", "= 3\n" + text), ("a date", text.replace("base = 0x0010_0000",
+                                                                                        "base = 1979-05-27", 1)),
+                          ("an unterminated string", text.replace('name = "soc"', 'name = "soc', 1))]:
+            src.write_text(bad)
+            self.expect(what, src, True)
+        src.write_bytes(text.encode().replace(b"System RAM", b"System \xff RAM", 1))
+        self.expect("not UTF-8", src, True)
+        self.expect("a directory", self.dir, True)
+        self.expect("no such file", self.dir / "missing.toml", True)
+
+    def test_cli_prints_no_traceback(self):
+        # the same through the interpreter, as CMake and a user run it: a sample of the cases above
+        cases = list(mutations(tomllib_loads(GOOD_MAP), None))[::40]
+        src = self.dir / "map.toml"
+        for what, d, _ in cases:
+            src.write_text(toml_dumps(d))
+            r = subprocess.run([sys.executable, str(pathlib.Path(gen_regs.__file__)), "--source", str(src),
+                                "--out-dir", str(self.out)], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 2, f"{what}: {r.stderr}")
+            self.assertEqual(len(r.stderr.splitlines()), 1, f"{what}: {r.stderr}")
+            self.assertNotIn("Traceback", r.stderr, what)
+            self.assertEqual([p for p in self.out.rglob("*") if p.is_file()], [], what)
+
+    def test_a_good_map_is_written_whole(self):
+        src = self.dir / "map.toml"
+        src.write_text(toml_dumps(tomllib_loads(GOOD_MAP)))    # the serializer writes valid maps
+        rc, out, err = run_generator(src, self.out)
+        self.assertEqual((rc, err), (0, ""))
+        self.assertEqual(len([p for p in self.out.rglob("*") if p.is_file()]), 10)   # one device
+
+    def test_an_unwritable_output_is_one_line_and_writes_nothing(self):
+        blocker = self.out / "fpga"
+        blocker.write_text("a file where a directory must go")
+        rc, out, err = run_generator(gen_regs.SOURCE, self.out)
+        self.assertEqual(rc, 2, err)
+        self.assertEqual(len(err.splitlines()), 1, err)
+        self.assertTrue(err.startswith("gen_regs.py: cannot write "), err)
+        self.assertEqual([p for p in self.out.rglob("*") if p.is_file()], [blocker])   # no file, no temporary
+
+
+def tomllib_loads(text: str) -> dict:
+    import tomllib
+    return tomllib.loads(text)
 
 
 if __name__ == "__main__":
