@@ -135,14 +135,20 @@ struct driver {
     ctnn::mmio::fence_before_dma_start();   // A, B, bias, params and the registers before the start
     write<Bus>(r::ctrl::start{1u});
 
+    // The job has ended when DONE or ERROR is set (both were cleared above). Not when BUSY reads 0:
+    // BUSY rises a cycle or two after the START write and falls one cycle before DONE or ERROR is
+    // set, so a read in either gap saw an idle accelerator and took a refused job for a finished one.
     job_status s;
     uint32_t st = 0;
     uint32_t polls = 0;
+    const auto ended = [](uint32_t status) {
+      return r::status::done::get(status) != 0u || r::status::error::get(status) != 0u;
+    };
     do {
       st = ctnn::mmio::read<Bus, r::status>();
-    } while (r::status::busy::get(st) != 0u && ++polls < max_polls);
+    } while (!ended(st) && ++polls < max_polls);
     ctnn::mmio::fence_after_dma_done();     // C is read (and A, B reused) after the status said done
-    if (r::status::busy::get(st) != 0u) {
+    if (!ended(st)) {
       s.res = result::timeout;
     } else if (r::status::error::get(st) != 0u) {
       s.res = result::error;
