@@ -135,6 +135,8 @@ void report_failure(const char* tag, const char* what, const rt::run_status& s, 
   if (s.code == rt::fault::offload && h != nullptr) {
     if (s.detail == ctnn::accel::failure_timeout) {
       put(" accelerator timeout (still BUSY after the poll budget)");
+    } else if (s.detail == ctnn::accel::failure_bad_value) {
+      put(" a job value does not fit its accelerator register field (job not started)");
     } else {
       put(" accelerator ERROR, ERR_CAUSE ");
       put_dec(h->failure.cause);

@@ -9,7 +9,7 @@
 Outputs (each with a "generated - do not edit" banner):
     include/ctnn/regs/soc_map.hpp    the SoC address map as a checked ctnn::mmio::address_map
     include/ctnn/regs/accel.hpp      typed accelerator registers and fields (ctnn::mmio), each
-                                     field's max_value, the list of every register
+                                     field's range (signed or not), the list of every register
     include/ctnn/regs/<device>.hpp   the other devices' registers (UART, exit): offsets, fields,
                                      named values
     fpga/rtl/ctnn_map.vh             CTNN_MAP_* localparams for the SoC decoder and the DMA
@@ -63,7 +63,7 @@ SCHEMA = {
     "device": {"name": (STR, True), "desc": (STR, True), "width": (INT, True), "reg": (TABLES, True)},
     "reg": {"name": (STR, True), "offset": (INT, True), "desc": (STR, True), "fields": (TABLES, True)},
     "field": {"name": (STR, True), "bits": (STR, True), "access": (STR, True), "reset": (INT, True),
-              "desc": (STR, True), "values": (TABLES, False)},
+              "desc": (STR, True), "values": (TABLES, False), "signed": (BOOL, False)},
     "value": {"name": (STR, True), "value": (INT, True), "desc": (STR, True)},
 }
 # Lowercased names become C++ identifiers (namespaces, structs, enumerators): no keyword, and no
@@ -82,7 +82,8 @@ RESERVED = {
     "field": {"fields", "reg_type", "name", "address", "reset", "offset"},
     # members of a field type (mmio::field and the generated device structs)
     "value": {"reg_type", "field_type", "name", "hi", "lo", "width", "rights", "mask", "reset", "fits", "value",
-              "in_place", "get", "get_signed", "max_value", "name_of", "field"},
+              "in_place", "get", "get_signed", "max_value", "name_of", "field", "is_signed", "value_type", "min_value",
+              "bits_of", "from"},
 }
 
 
@@ -269,7 +270,8 @@ def check_regs(regs: list, where: str, region: dict, width: int) -> None:
 
 def check_fields(reg: dict, where: str, width: int) -> None:
     """Checks the fields of one register (bits inside width, no overlap, access, reset and named
-    values that fit) and adds hi, lo, mask, max_value to each field and reset, used to the register."""
+    values that fit) and adds hi, lo, mask, signed, min_value, max_value to each field and reset, used
+    to the register."""
     used = 0
     reset = 0
     fnames = set()
@@ -285,8 +287,11 @@ def check_fields(reg: dict, where: str, width: int) -> None:
         if hi >= width:
             raise DataError(f"{fw}: bits {f['bits']} outside a {width}-bit register")
         f["hi"], f["lo"] = hi, lo
-        f["max_value"] = (1 << (hi - lo + 1)) - 1
-        mask = f["max_value"] << lo
+        f["signed"] = f.get("signed", False)
+        n = hi - lo + 1
+        # the numbers the field holds: [0, 2^n - 1], or [-2^(n-1), 2^(n-1) - 1] when signed
+        f["min_value"], f["max_value"] = (-(1 << (n - 1)), (1 << (n - 1)) - 1) if f["signed"] else (0, (1 << n) - 1)
+        mask = ((1 << n) - 1) << lo
         if used & mask:
             raise DataError(f"{fw}: overlaps another field")
         used |= mask
@@ -470,13 +475,12 @@ def gen_accel_hpp(d: dict) -> str:
         out.append(f"struct {rn} : mmio::reg<{rn}, \"{a['name']}.{reg['name']}\", base + 0x{reg['offset']:03x}u, "
                    f"0x{reg['reset']:08x}u> {{\n")
         for f in reg["fields"]:
-            out.append(f"  /// {f['name']} [{f['hi']}:{f['lo']}] {f['access']}, reset {f['reset']:#x}: "
-                       f"{f['desc']}\n")
+            kind = ", mmio::value_kind::signed_int" if f["signed"] else ""
+            out.append(f"  /// {f['name']} [{f['hi']}:{f['lo']}] {f['access']}{', signed' if f['signed'] else ''}, "
+                       f"reset {f['reset']:#x}: {f['desc']}\n")
             out.append(f"  struct {f['name'].lower()} : mmio::field<{rn}, {f['name'].lower()}, \"{a['name']}.{reg['name']}.{f['name']}\", "
-                       f"{f['hi']}, {f['lo']}, mmio::access::{f['access']}, 0x{f['reset']:x}u> {{\n"
-                       f"    using field::field;\n"
-                       f"    /// The largest value the field holds ({f['hi'] - f['lo'] + 1} bits).\n"
-                       f"    static constexpr uint32_t max_value = 0x{f['max_value']:x}u;\n")
+                       f"{f['hi']}, {f['lo']}, mmio::access::{f['access']}, 0x{f['reset']:x}u{kind}> {{\n"
+                       f"    using field::field;   // min_value, max_value: [{f['min_value']}, {f['max_value']}]\n")
             if f.get("values"):
                 out.append("    /// The field's named values.\n    enum value : uint32_t {\n")
                 for v in f["values"]:
@@ -522,7 +526,9 @@ def gen_device_hpp(d: dict, dev: dict) -> str:
             out.append(f"  struct {f['name'].lower()} {{\n"
                        f"    static constexpr unsigned lo = {f['lo']}, hi = {f['hi']};\n"
                        f"    static constexpr uint32_t mask = 0x{f['mask']:x}u;\n"
-                       f"    static constexpr uint32_t max_value = 0x{f['max_value']:x}u;\n"
+                       + (f"    static constexpr bool is_signed = true;\n"
+                          f"    static constexpr int32_t min_value = {f['min_value']}, max_value = {f['max_value']};\n"
+                          if f["signed"] else f"    static constexpr uint32_t max_value = 0x{f['max_value']:x}u;\n") +
                        f"    static constexpr uint32_t reset = 0x{f['reset']:x}u;\n")
             if f.get("values"):
                 out.append("    enum value : uint32_t {\n")
@@ -553,8 +559,8 @@ def gen_md(d: dict) -> str:
                    f"{reg['desc']} |\n")
         for f in reg["fields"]:
             values = "".join(f"<br>`{v['value']}` {v['name']}: {v['desc']}" for v in f.get("values", []))
-            out.append(f"| | | `{f['name']}` | {f['hi']}:{f['lo']} | {f['access']} | `{f['reset']:#x}` | "
-                       f"{f['desc']}{values} |\n")
+            out.append(f"| | | `{f['name']}` | {f['hi']}:{f['lo']} | {f['access']}{', signed' if f['signed'] else ''} | "
+                       f"`{f['reset']:#x}` | {f['desc']}{values} |\n")
     for dev in d["device"]:
         region = next(r for r in m["region"] if r["name"] == dev["name"])
         out.append(f"\n## {dev['name']} (base `0x{region['base']:08x}`, {dev['width']}-bit registers)\n\n"
@@ -565,10 +571,10 @@ def gen_md(d: dict) -> str:
             out.append(f"| `0x{reg['offset']:x}` | **{reg['name']}** | | | | `{reg['reset']:#x}` | {reg['desc']} |\n")
             for f in reg["fields"]:
                 values = "".join(f"<br>`{v['value']:#x}` {v['name']}: {v['desc']}" for v in f.get("values", []))
-                out.append(f"| | | `{f['name']}` | {f['hi']}:{f['lo']} | {f['access']} | `{f['reset']:#x}` | "
-                           f"{f['desc']}{values} |\n")
+                out.append(f"| | | `{f['name']}` | {f['hi']}:{f['lo']} | {f['access']}{', signed' if f['signed'] else ''} | "
+                           f"`{f['reset']:#x}` | {f['desc']}{values} |\n")
     out.append("\nAccess: ro read only (writes ignored), wo write only (reads 0), rw read/write, "
-               "w1c write 1 to clear.\n")
+               "w1c write 1 to clear; signed: the field holds a two's-complement number.\n")
     return "".join(out)
 
 

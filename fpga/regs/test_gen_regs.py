@@ -119,7 +119,8 @@ class GenRegs(unittest.TestCase):
 
     def test_generated_constants(self):
         d = load_text(GOOD_MAP)
-        self.assertIn("static constexpr uint32_t max_value = 0xfu;", gen_regs.gen_accel_hpp(d))
+        self.assertIn('mmio::field<r, a, "accel.R.A", 3, 0, mmio::access::rw, 0x5u> {', gen_regs.gen_accel_hpp(d))
+        self.assertIn("// min_value, max_value: [0, 15]", gen_regs.gen_accel_hpp(d))
         self.assertIn("mmio::info_of<r>()", gen_regs.gen_accel_hpp(d))
         self.assertIn("register_count = 1;", gen_regs.gen_accel_hpp(d))
         vh = gen_regs.gen_defaults_vh(d)
@@ -131,6 +132,22 @@ class GenRegs(unittest.TestCase):
         exit_hpp = gen_regs.gen_device_hpp(d, d["device"][0])
         self.assertIn("pass = 0x5555,", exit_hpp)
         self.assertIn("static constexpr uint32_t max_value = 0xffffu;", exit_hpp)
+
+    def test_signed_fields(self):
+        d = load_text(GOOD_MAP.replace('access = "rw", reset = 5', 'access = "rw", signed = true, reset = 5', 1))
+        f = d["accel"]["reg"][0]["fields"][0]
+        self.assertEqual((f["signed"], f["min_value"], f["max_value"]), (True, -8, 7))
+        hpp = gen_regs.gen_accel_hpp(d)
+        self.assertIn('"accel.R.A", 3, 0, mmio::access::rw, 0x5u, mmio::value_kind::signed_int> {', hpp)
+        self.assertIn("// min_value, max_value: [-8, 7]", hpp)
+        self.assertIn("| 3:0 | rw, signed |", gen_regs.gen_md(d))
+        self.assertFalse(d["accel"]["reg"][0]["fields"][1]["signed"])
+        exit_signed = load_text(GOOD_MAP.replace('access = "wo", reset = 0, desc = "c"',
+                                                 'access = "wo", signed = true, reset = 0, desc = "c"', 1))
+        self.assertIn("static constexpr int32_t min_value = -32768, max_value = 32767;",
+                      gen_regs.gen_device_hpp(exit_signed, exit_signed["device"][0]))
+        with self.assertRaisesRegex(gen_regs.DataError, r"signed: must be a boolean, got an integer"):
+            load_text(GOOD_MAP.replace('access = "rw", reset = 5', 'access = "rw", signed = 1, reset = 5', 1))
 
     def test_device_errors(self):
         self.reject('name = "exit"\ndesc = "e"\nwidth = 32', 'name = "exot"\ndesc = "e"\nwidth = 32', "no map region")
@@ -357,10 +374,11 @@ class MalformedMaps(unittest.TestCase):
 
     def test_mutations_of_the_real_map(self):
         # every region, device, register of the devices, and the first 4 accelerator registers plus
-        # ERR_CAUSE (the one with named values)
+        # ERR_CAUSE (named values) and ZP (signed fields)
         base = tomllib_loads(gen_regs.SOURCE.read_text())
         regs = base["accel"]["reg"]
-        base["accel"]["reg"] = regs[:4] + [r for r in regs[4:] if any("values" in f for f in r["fields"])]
+        base["accel"]["reg"] = regs[:4] + [r for r in regs[4:] if r["name"] in ("ERR_CAUSE", "ZP")]
+        self.assertEqual(len(base["accel"]["reg"]), 6)
         self.mutate(base, None)
         self.assertGreater(self.count, 1000)
 

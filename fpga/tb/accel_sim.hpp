@@ -188,35 +188,38 @@ inline void set_conv(gemm_job& j, const ctnn::kernels::conv_geometry& g, uint32_
   j.pl = u(g.pl);
 }
 
-/// @brief Programs the registers of a job through ctnn::mmio (the typed driver layer).
+/// @brief Programs the registers of a job through ctnn::mmio (the typed driver layer). A value that
+/// does not fit its register field is an error of the testbench (thrown), never cut to the field.
 inline void program(const gemm_job& j) {
   namespace a = ctnn::regs::accel;
   using ctnn::mmio::write;
   using B = sim_bus;
-  auto u = [](int32_t v) { return static_cast<uint32_t>(v); };
-  write<B>(a::cfg::out_raw{j.raw}, a::cfg::relu{j.relu}, a::cfg::per_channel{j.per_channel},
-           a::cfg::bias_en{j.bias_en}, a::cfg::conv{j.conv}, a::cfg::row_params{j.row_params});
-  write<B>(a::conv_in::h{j.h}, a::conv_in::w{j.w});
-  write<B>(a::conv_cstride::value{j.cstride});
-  write<B>(a::conv_kernel::kh{j.kh}, a::conv_kernel::kw{j.kw}, a::conv_kernel::sh{j.sh}, a::conv_kernel::sw{j.sw});
-  write<B>(a::conv_out::out_w{j.ow}, a::conv_out::pt{j.pt}, a::conv_out::pl{j.pl});
-  write<B>(a::m::value{u(j.M)});
-  write<B>(a::n::value{u(j.N)});
-  write<B>(a::k::value{u(j.K)});
-  write<B>(a::a_addr::value{j.a});
-  write<B>(a::b_addr::value{j.b});
-  write<B>(a::c_addr::value{j.c});
-  write<B>(a::bias_addr::value{j.bias});
-  write<B>(a::mult_addr::value{j.mult});
-  write<B>(a::shift_addr::value{j.shift});
-  write<B>(a::lda::value{j.lda});
-  write<B>(a::ldb::value{j.ldb});
-  write<B>(a::ldc::value{j.ldc});
-  write<B>(a::zp::a_zp{u(j.a_zp) & 0xFFu}, a::zp::b_zp{u(j.b_zp) & 0xFFu},
-           a::zp::out_zp{u(j.out_zp) & 0xFFu});
-  write<B>(a::clamp::act_min{u(j.act_min) & 0xFFu}, a::clamp::act_max{u(j.act_max) & 0xFFu});
-  write<B>(a::mult::value{u(j.multiplier)});
-  write<B>(a::shift::value{u(j.shift_amount) & 0xFFu});
+  const auto put = [](ctnn::mmio::write_status s) {
+    if (!s) throw std::runtime_error("program: a job value does not fit its register field");
+  };
+  put(write<B>(a::cfg::out_raw::from(j.raw), a::cfg::relu::from(j.relu), a::cfg::per_channel::from(j.per_channel),
+               a::cfg::bias_en::from(j.bias_en), a::cfg::conv::from(j.conv), a::cfg::row_params::from(j.row_params)));
+  put(write<B>(a::conv_in::h::from(j.h), a::conv_in::w::from(j.w)));
+  put(write<B>(a::conv_cstride::value::from(j.cstride)));
+  put(write<B>(a::conv_kernel::kh::from(j.kh), a::conv_kernel::kw::from(j.kw), a::conv_kernel::sh::from(j.sh),
+               a::conv_kernel::sw::from(j.sw)));
+  put(write<B>(a::conv_out::out_w::from(j.ow), a::conv_out::pt::from(j.pt), a::conv_out::pl::from(j.pl)));
+  put(write<B>(a::m::value::from(j.M)));
+  put(write<B>(a::n::value::from(j.N)));
+  put(write<B>(a::k::value::from(j.K)));
+  put(write<B>(a::a_addr::value::from(j.a)));
+  put(write<B>(a::b_addr::value::from(j.b)));
+  put(write<B>(a::c_addr::value::from(j.c)));
+  put(write<B>(a::bias_addr::value::from(j.bias)));
+  put(write<B>(a::mult_addr::value::from(j.mult)));
+  put(write<B>(a::shift_addr::value::from(j.shift)));
+  put(write<B>(a::lda::value::from(j.lda)));
+  put(write<B>(a::ldb::value::from(j.ldb)));
+  put(write<B>(a::ldc::value::from(j.ldc)));
+  put(write<B>(a::zp::a_zp::from(j.a_zp), a::zp::b_zp::from(j.b_zp), a::zp::out_zp::from(j.out_zp)));
+  put(write<B>(a::clamp::act_min::from(j.act_min), a::clamp::act_max::from(j.act_max)));
+  put(write<B>(a::mult::value::from(j.multiplier)));
+  put(write<B>(a::shift::value::from(j.shift_amount)));
   write<B>(a::irq_en::done{1}, a::irq_en::error{1});
 }
 

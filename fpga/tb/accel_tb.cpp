@@ -306,7 +306,7 @@ void test_registers(accel_sim& sim) {
   // merged field writes land where the generated header says
   write<sim_bus>(a::zp::a_zp{0x12}, a::zp::b_zp{0x34}, a::zp::out_zp{0x56});
   TB_CHECK(read<sim_bus, a::zp>() == 0x563412u, "ZP");
-  write<sim_bus>(a::zp::b_zp{0x99});  // read-modify-write keeps the others
+  write<sim_bus>(a::zp::b_zp{-0x67});  // read-modify-write keeps the others; -0x67 is 0x99 in 8 bits
   TB_CHECK(read<sim_bus, a::zp>() == 0x569912u, "ZP rmw");
   // bus errors: unknown offset, partial write, write to a read-only register; nothing changes
   TB_CHECK(sim.mmio(a::base + 0x100u, false, 0).err, "unknown offset must answer rsp_err");

@@ -3,7 +3,7 @@
 #include "ctnn/regs/accel.hpp"
 namespace a = ctnn::regs::accel;
 #ifndef CTNN_FAIL_CONTROL
-constexpr a::zp::a_zp v{0x1FFu};
+constexpr a::conv_kernel::kh v{0x1FFu};
 #else
-constexpr a::zp::a_zp v{0xFFu};
+constexpr a::conv_kernel::kh v{0xFFu};
 #endif

@@ -22,9 +22,11 @@ static_assert(accel::clamp::reset == 0x7F80u);
 static_assert(accel::status::done::rights == mmio::access::w1c);
 static_assert(accel::ctrl::start::rights == mmio::access::wo);
 static_assert(accel::cfg::fields::all == 0x3Fu);
-static_assert(accel::zp::a_zp::fits(static_cast<uint32_t>(-128)));
+static_assert(accel::zp::a_zp::fits(-128));   // signed: numbers, not bit patterns
 static_assert(!accel::zp::a_zp::fits(0x100u));
-static_assert(!accel::zp::a_zp::fits(static_cast<uint32_t>(-129)));
+static_assert(!accel::zp::a_zp::fits(-129));
+static_assert(!accel::zp::a_zp::fits(static_cast<uint32_t>(-128)));
+static_assert(!accel::m::value::fits(-8));     // unsigned: no negative number (was written as 0xFFF8)
 static_assert(accel::zp::a_zp::get_signed(0x80u) == -128);
 
 // Which writes are a single store.

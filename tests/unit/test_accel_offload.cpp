@@ -339,3 +339,56 @@ TEST_CASE("a plain GEMM job after a convolution job clears CFG.CONV and CFG.ROW_
   const int8_t want[8] = {1, 2, 4, 0, 3, 4, 10, 0};  // [1 2; 3 4] . [1 0 2; 0 1 1]
   CHECK(std::memcmp(buf + 16, want, 8) == 0);
 }
+
+TEST_CASE("a job value that does not fit its register field is refused, not cut: the job is not started") {
+  alignas(16) static int8_t buf[64] = {};
+  window::base = reinterpret_cast<uint8_t*>(buf);
+  window::bytes = sizeof buf;
+  static const int32_t mult = 1 << 30, shift = 1;
+  ctnn::accel::job ok;
+  ok.m = 2;
+  ok.n = 3;
+  ok.k = 2;
+  ok.a = buf;
+  ok.lda = 4;
+  ok.b = buf + 8;
+  ok.ldb = 4;
+  ok.c = buf + 32;
+  ok.ldc = 4;
+  ok.q = {-128, 0, 127, &mult, &shift, false, -128, 127};
+  using drv = ctnn::accel::driver<fake_accel, window>;
+  fake_accel::reset();
+  REQUIRE(drv::run(ok, 10).res == ctnn::accel::result::ok);
+  CHECK(fake_accel::jobs == 1);
+  CHECK(fake_accel::get_signed<r::zp::a_zp>() == -128);
+  CHECK(fake_accel::get_signed<r::zp::out_zp>() == 127);
+  // each of these was written cut to the field's bits before (M = 65538 ran as M = 2)
+  const auto refused = [](const char* what, auto change) {
+    ctnn::accel::job g;
+    g.m = 2;
+    g.n = 3;
+    g.k = 2;
+    g.a = buf;
+    g.lda = 4;
+    g.b = buf + 8;
+    g.ldb = 4;
+    g.c = buf + 32;
+    g.ldc = 4;
+    g.q = {0, 0, 0, &mult, &shift, false, -128, 127};
+    change(g);
+    fake_accel::reset();
+    CAPTURE(what);
+    CHECK(drv::run(g, 10).res == ctnn::accel::result::bad_value);
+    CHECK(fake_accel::jobs == 0);   // never started
+  };
+  refused("M above 16 bits", [](ctnn::accel::job& g) { g.m = 65536 + 2; });
+  refused("negative N", [](ctnn::accel::job& g) { g.n = -3; });
+  refused("negative K", [](ctnn::accel::job& g) { g.k = -8; });
+  refused("LDA above 20 bits", [](ctnn::accel::job& g) { g.lda = 1 << 20; });
+  refused("negative LDC", [](ctnn::accel::job& g) { g.ldc = -4; });
+  refused("zero point below -128", [](ctnn::accel::job& g) { g.q.a_zp = -129; });
+  refused("zero point above 127", [](ctnn::accel::job& g) { g.q.out_zp = 128; });
+  refused("clamp above 127", [](ctnn::accel::job& g) { g.q.act_max = 255; });
+  static const int32_t wide_shift = 200;
+  refused("shift beyond 8 bits", [](ctnn::accel::job& g) { g.q.shift = &wide_shift; });
+}

@@ -46,12 +46,64 @@ TEST_CASE("a partial write is one read-modify-write that keeps the other rw fiel
 }
 
 TEST_CASE("signed fields: negative values in, sign-extended out") {
-  write<fake>(accel::zp::a_zp{static_cast<uint32_t>(-5)}, accel::zp::b_zp{0},
-              accel::zp::out_zp{static_cast<uint32_t>(-128)});
+  write<fake>(accel::zp::a_zp{-5}, accel::zp::b_zp{0}, accel::zp::out_zp{-128});
   CHECK(word(accel::zp::address) == 0x008000FBu);
   CHECK(read_signed<fake, accel::zp::a_zp>() == -5);
   CHECK(read_signed<fake, accel::zp::out_zp>() == -128);
   CHECK(read_signed<fake, accel::zp::b_zp>() == 0);
+}
+
+TEST_CASE("a field's range: numbers as they are, not their bits") {
+  using m = accel::m::value;          // 16 bits, unsigned
+  using zp = accel::zp::a_zp;         // 8 bits, signed
+  using sh = accel::shift::value;     // 8 bits, signed
+  using mult = accel::mult::value;    // 32 bits, signed
+  using addr = accel::a_addr::value;  // 32 bits, unsigned
+  static_assert(!m::is_signed && m::min_value == 0u && m::max_value == 0xFFFFu);
+  static_assert(zp::is_signed && zp::min_value == -128 && zp::max_value == 127);
+  static_assert(mult::min_value == INT32_MIN && mult::max_value == INT32_MAX);
+  static_assert(addr::max_value == 0xFFFFFFFFu);
+  static_assert(m::fits(0) && m::fits(0xFFFF) && m::fits(uint64_t{0xFFFF}) && m::fits(true));
+  static_assert(!m::fits(-1) && !m::fits(-8) && !m::fits(0x10000) && !m::fits(int64_t{-1}) &&
+                !m::fits(0xFFFFFFF8u) && !m::fits(uint64_t{1} << 32));
+  static_assert(zp::fits(-128) && zp::fits(127) && zp::fits(int8_t{-1}) && zp::fits(uint8_t{127}));
+  static_assert(!zp::fits(-129) && !zp::fits(128) && !zp::fits(0xFFu) && !zp::fits(static_cast<uint32_t>(-5)));
+  static_assert(sh::fits(-31) && sh::fits(30) && !sh::fits(200));
+  static_assert(addr::fits(0xFFFFFFFFu) && !addr::fits(-1) && !addr::fits(int64_t{1} << 32));
+  static_assert(mult::fits(INT32_MIN) && !mult::fits(int64_t{INT32_MAX} + 1) && !mult::fits(uint32_t{INT32_MAX} + 1u));
+  // what a constant becomes (a value that does not fit is a compile error: tests/fail/mmio_*)
+  static_assert(zp{-1}.value == 0xFFu && zp{-128}.in_place() == 0x80u && m{0xFFFF}.in_place() == 0xFFFFu);
+  static_assert(accel::zp::out_zp{-2}.in_place() == 0x00FE0000u);
+  // the field concepts: a register is not a field
+  static_assert(ctnn::mmio::field_type<m> && !ctnn::mmio::field_type<accel::m> && !ctnn::mmio::field_type<int>);
+  static_assert(ctnn::mmio::register_type<accel::m> && !ctnn::mmio::register_type<m>);
+}
+
+TEST_CASE("run-time values: F::from says whether the value fits, write() writes all or nothing") {
+  word(accel::m::address) = 0x1234u;
+  word(accel::zp::address) = 0x00AABBCCu;
+  fake::reset_counters();
+  volatile int rows = 300, negative = -8, too_big = 70000, zp_low = -128, zp_high = 128;
+  CHECK(static_cast<bool>(write<fake>(accel::m::value::from(rows))));
+  CHECK(word(accel::m::address) == 300u);
+  CHECK(fake::stores == 1);
+  // -8 is not written as 0xFFF8, 70000 not as 70000 & 0xFFFF: nothing is written
+  CHECK_FALSE(static_cast<bool>(write<fake>(accel::m::value::from(negative))));
+  CHECK_FALSE(static_cast<bool>(write<fake>(accel::m::value::from(too_big))));
+  CHECK_FALSE(accel::m::value::from(negative).ok);
+  CHECK(word(accel::m::address) == 300u);
+  CHECK(fake::stores == 1);
+  CHECK(fake::loads == 0);
+  // several fields of one register: one that does not fit stops the whole write
+  CHECK_FALSE(static_cast<bool>(write<fake>(accel::zp::a_zp::from(zp_low), accel::zp::out_zp::from(zp_high))));
+  CHECK(word(accel::zp::address) == 0x00AABBCCu);
+  CHECK(fake::loads == 0);
+  CHECK(static_cast<bool>(write<fake>(accel::zp::a_zp::from(zp_low), accel::zp::out_zp{127})));
+  CHECK(word(accel::zp::address) == 0x007FBB80u);
+  CHECK(read_signed<fake, accel::zp::a_zp>() == -128);
+  // a bool is 0 or 1
+  CHECK(static_cast<bool>(write<fake>(accel::cfg::relu::from(true))));
+  CHECK(read<fake, accel::cfg::relu>() == 1u);
 }
 
 TEST_CASE("w1c: clearing one flag writes 0 to the other and never reads") {

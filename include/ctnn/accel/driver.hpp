@@ -26,8 +26,9 @@ namespace ctnn::accel {
 
 enum class result : uint8_t {
   ok,
-  error,     ///< the accelerator stopped the job: the cause is in job_status::cause (ERR_CAUSE)
-  timeout,   ///< still busy after the poll budget
+  error,       ///< the accelerator stopped the job: the cause is in job_status::cause (ERR_CAUSE)
+  timeout,     ///< still busy after the poll budget
+  bad_value,   ///< a value of the job does not fit its register field: the job was not started
 };
 
 /// @brief The implicit im2col view of CFG.CONV (geometry of the CHW int8 tensor at job::b).
@@ -89,47 +90,62 @@ struct driver {
   static uint32_t k_max() { return uint32_t{1} << ctnn::mmio::read<Bus, ctnn::regs::accel::hwcfg::log2_kmax>(); }
   static uint32_t max_row_params() { return 2u * ctnn::mmio::read<Bus, ctnn::regs::accel::hwcfg::block_cols>(); }
 
-  /// Runs g and waits at most max_polls status reads for it.
+  /// Runs g and waits at most max_polls status reads for it. A value that does not fit its
+  /// register field (a negative or too large size, stride, zero point, ...) is not cut to the
+  /// field's bits: the job is not started and the result is bad_value.
   static job_status run(const job& g, uint32_t max_polls) {
     namespace r = ctnn::regs::accel;
     using ctnn::mmio::write;
     const uint32_t elem = g.out_raw ? 4u : 1u;
     const bool per_channel = g.q.per_channel && !g.out_raw;
-    write<Bus>(r::m::value{static_cast<uint32_t>(g.m)});
-    write<Bus>(r::n::value{static_cast<uint32_t>(g.n)});
-    write<Bus>(r::k::value{static_cast<uint32_t>(g.k)});
-    write<Bus>(r::a_addr::value{Addr::of(g.a)});
-    write<Bus>(r::b_addr::value{Addr::of(g.b)});
-    write<Bus>(r::c_addr::value{Addr::of(g.c)});
-    write<Bus>(r::lda::value{static_cast<uint32_t>(g.lda)});
-    write<Bus>(r::ldb::value{static_cast<uint32_t>(g.ldb)});
-    write<Bus>(r::ldc::value{static_cast<uint32_t>(g.ldc) * elem});
+    bool fit = true;   // each write below writes nothing unless its values fit (write_status)
+    fit = static_cast<bool>(write<Bus>(r::m::value::from(g.m))) && fit;
+    fit = static_cast<bool>(write<Bus>(r::n::value::from(g.n))) && fit;
+    fit = static_cast<bool>(write<Bus>(r::k::value::from(g.k))) && fit;
+    fit = static_cast<bool>(write<Bus>(r::a_addr::value::from(Addr::of(g.a)))) && fit;
+    fit = static_cast<bool>(write<Bus>(r::b_addr::value::from(Addr::of(g.b)))) && fit;
+    fit = static_cast<bool>(write<Bus>(r::c_addr::value::from(Addr::of(g.c)))) && fit;
+    fit = static_cast<bool>(write<Bus>(r::lda::value::from(g.lda))) && fit;
+    fit = static_cast<bool>(write<Bus>(r::ldb::value::from(g.ldb))) && fit;
+    fit = static_cast<bool>(write<Bus>(r::ldc::value::from(static_cast<int64_t>(g.ldc) * elem))) && fit;
     // every CFG field in one store: a bit left from the previous job (CONV, ROW_PARAMS) must not stay
-    write<Bus>(r::cfg::out_raw{g.out_raw ? 1u : 0u}, r::cfg::relu{0u}, r::cfg::per_channel{per_channel ? 1u : 0u},
-               r::cfg::bias_en{g.bias != nullptr ? 1u : 0u}, r::cfg::conv{g.conv != nullptr ? 1u : 0u},
-               r::cfg::row_params{g.row_params ? 1u : 0u});
+    fit = static_cast<bool>(write<Bus>(r::cfg::out_raw::from(g.out_raw), r::cfg::relu{0u},
+                                       r::cfg::per_channel::from(per_channel), r::cfg::bias_en::from(g.bias != nullptr),
+                                       r::cfg::conv::from(g.conv != nullptr),
+                                       r::cfg::row_params::from(g.row_params))) &&
+          fit;
     static_assert(ctnn::mmio::single_store<r::cfg::out_raw, r::cfg::relu, r::cfg::per_channel, r::cfg::bias_en,
                                            r::cfg::conv, r::cfg::row_params>);
     if (g.conv != nullptr) {
       const conv_view& v = *g.conv;
-      write<Bus>(r::conv_in::h{v.h}, r::conv_in::w{v.w});
-      write<Bus>(r::conv_cstride::value{v.cstride});
-      write<Bus>(r::conv_kernel::kh{v.kh}, r::conv_kernel::kw{v.kw}, r::conv_kernel::sh{v.sh}, r::conv_kernel::sw{v.sw});
-      write<Bus>(r::conv_out::out_w{v.out_w}, r::conv_out::pt{v.pt}, r::conv_out::pl{v.pl});
+      fit = static_cast<bool>(write<Bus>(r::conv_in::h::from(v.h), r::conv_in::w::from(v.w))) && fit;
+      fit = static_cast<bool>(write<Bus>(r::conv_cstride::value::from(v.cstride))) && fit;
+      fit = static_cast<bool>(write<Bus>(r::conv_kernel::kh::from(v.kh), r::conv_kernel::kw::from(v.kw),
+                                         r::conv_kernel::sh::from(v.sh), r::conv_kernel::sw::from(v.sw))) &&
+            fit;
+      fit = static_cast<bool>(write<Bus>(r::conv_out::out_w::from(v.out_w), r::conv_out::pt::from(v.pt),
+                                         r::conv_out::pl::from(v.pl))) &&
+            fit;
     }
-    if (g.bias != nullptr) write<Bus>(r::bias_addr::value{Addr::of(g.bias)});
-    write<Bus>(r::zp::a_zp{static_cast<uint32_t>(g.q.a_zp)}, r::zp::b_zp{static_cast<uint32_t>(g.q.b_zp)},
-               r::zp::out_zp{static_cast<uint32_t>(g.q.out_zp)});
+    if (g.bias != nullptr) fit = static_cast<bool>(write<Bus>(r::bias_addr::value::from(Addr::of(g.bias)))) && fit;
+    fit = static_cast<bool>(write<Bus>(r::zp::a_zp::from(g.q.a_zp), r::zp::b_zp::from(g.q.b_zp),
+                                       r::zp::out_zp::from(g.q.out_zp))) &&
+          fit;
     if (!g.out_raw) {
-      write<Bus>(r::clamp::act_min{static_cast<uint32_t>(g.q.act_min)},
-                 r::clamp::act_max{static_cast<uint32_t>(g.q.act_max)});
+      fit = static_cast<bool>(write<Bus>(r::clamp::act_min::from(g.q.act_min), r::clamp::act_max::from(g.q.act_max))) &&
+            fit;
       if (per_channel) {
-        write<Bus>(r::mult_addr::value{Addr::of(g.q.multiplier)});
-        write<Bus>(r::shift_addr::value{Addr::of(g.q.shift)});
+        fit = static_cast<bool>(write<Bus>(r::mult_addr::value::from(Addr::of(g.q.multiplier)))) && fit;
+        fit = static_cast<bool>(write<Bus>(r::shift_addr::value::from(Addr::of(g.q.shift)))) && fit;
       } else {
-        write<Bus>(r::mult::value{static_cast<uint32_t>(g.q.multiplier[0])});
-        write<Bus>(r::shift::value{static_cast<uint32_t>(g.q.shift[0])});
+        fit = static_cast<bool>(write<Bus>(r::mult::value::from(g.q.multiplier[0]))) && fit;
+        fit = static_cast<bool>(write<Bus>(r::shift::value::from(g.q.shift[0]))) && fit;
       }
+    }
+    if (!fit) {
+      job_status refused;
+      refused.res = result::bad_value;
+      return refused;
     }
     write<Bus>(r::status::done{1u}, r::status::error{1u});   // w1c: forget the last job
     ctnn::mmio::fence_before_dma_start();   // A, B, bias, params and the registers before the start

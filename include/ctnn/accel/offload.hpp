@@ -10,8 +10,8 @@
 //   linear: the same with H = W = KH = KW = 1, N = 1 (A = W[out][in], B = the input vector)
 //
 // Declined (the CPU runs them): dilated convolutions, K above 2^HWCFG.LOG2_KMAX, geometry that
-// does not fit the N and CONV_* fields (their max_value, generated from fpga/regs/ctnn.toml). A
-// job that stops on ERROR or does not finish within its poll budget fails the leaf: run() returns
+// does not fit the N and CONV_* fields (F::fits: their range, generated from fpga/regs/ctnn.toml).
+// A job that stops on ERROR or does not finish within its poll budget fails the leaf: run() returns
 // fault::offload with failure_error | ERR_CAUSE or failure_timeout in run_status::detail, and
 // `failure` keeps the job's status.
 #pragma once
@@ -22,9 +22,11 @@
 
 namespace ctnn::accel {
 
-/// run_status::detail of a failed leaf: failure_error | ERR_CAUSE.CODE, or failure_timeout.
+/// run_status::detail of a failed leaf: failure_error | ERR_CAUSE.CODE, failure_timeout, or
+/// failure_bad_value (a job value did not fit its register field: the driver did not start it).
 inline constexpr uint32_t failure_error = 0x100;
 inline constexpr uint32_t failure_timeout = 0x200;
+inline constexpr uint32_t failure_bad_value = 0x300;
 
 /// @brief The offload hook. Call init() once (it reads HWCFG) before handing it to run().
 template <ctnn::mmio::bus Bus = ctnn::mmio::volatile_bus, class Addr = direct_address>
@@ -62,10 +64,6 @@ struct offloader {
   }
 
  private:
-  /// True when v is a value register field F holds (0 to F::max_value).
-  template <class F>
-  static bool fits(int64_t v) { return v >= 0 && v <= static_cast<int64_t>(F::max_value); }
-
   /// Runs the rows [0, m) of one GEMM in jobs of at most max_rows rows.
   result_type rows(job j, int64_t m, const int8_t* a, int8_t* out, const int32_t* bias, const int32_t* mult,
                    const int32_t* shift) {
@@ -85,7 +83,9 @@ struct offloader {
       macs += s.macs;
       if (s.res != result::ok) {
         failure = s;
-        return result_type::failed(s.res == result::timeout ? failure_timeout : failure_error | s.cause);
+        return result_type::failed(s.res == result::timeout     ? failure_timeout
+                                   : s.res == result::bad_value ? failure_bad_value
+                                                                : failure_error | s.cause);
       }
     }
     return result_type::done();
@@ -114,11 +114,11 @@ struct offloader {
     const int64_t plane = r.in.h * r.in.w;
     // every value must fit the register field it is written to (generated maxima of ctnn.toml)
     namespace f = ctnn::regs::accel;
-    if (k > static_cast<int64_t>(k_max) || !fits<f::n::value>(n) || !fits<f::conv_in::h>(r.in.h) ||
-        !fits<f::conv_in::w>(r.in.w) || !fits<f::conv_cstride::value>(plane) || !fits<f::conv_kernel::kh>(g.kernel.h) ||
-        !fits<f::conv_kernel::kw>(g.kernel.w) || !fits<f::conv_kernel::sh>(g.stride.h) ||
-        !fits<f::conv_kernel::sw>(g.stride.w) || !fits<f::conv_out::pt>(g.padding.top) ||
-        !fits<f::conv_out::pl>(g.padding.left) || !fits<f::conv_out::out_w>(r.out.w) || max_rows == 0 ||
+    if (k > static_cast<int64_t>(k_max) || !f::n::value::fits(n) || !f::conv_in::h::fits(r.in.h) ||
+        !f::conv_in::w::fits(r.in.w) || !f::conv_cstride::value::fits(plane) || !f::conv_kernel::kh::fits(g.kernel.h) ||
+        !f::conv_kernel::kw::fits(g.kernel.w) || !f::conv_kernel::sh::fits(g.stride.h) ||
+        !f::conv_kernel::sw::fits(g.stride.w) || !f::conv_out::pt::fits(g.padding.top) ||
+        !f::conv_out::pl::fits(g.padding.left) || !f::conv_out::out_w::fits(r.out.w) || max_rows == 0 ||
         c.multipliers() == nullptr || c.shifts() == nullptr)
       return result_type::declined();
     conv_view v;

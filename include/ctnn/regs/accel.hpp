@@ -15,15 +15,11 @@ inline constexpr uint32_t base = soc::accel.base;
 struct id : mmio::reg<id, "accel.ID", base + 0x000u, 0xc7aa0001u> {
   /// VERSION [15:0] ro, reset 0x1: Register map version
   struct version : mmio::field<id, version, "accel.ID.VERSION", 15, 0, mmio::access::ro, 0x1u> {
-    using field::field;
-    /// The largest value the field holds (16 bits).
-    static constexpr uint32_t max_value = 0xffffu;
+    using field::field;   // min_value, max_value: [0, 65535]
   };
   /// MAGIC [31:16] ro, reset 0xc7aa: Constant 0xC7AA
   struct magic : mmio::field<id, magic, "accel.ID.MAGIC", 31, 16, mmio::access::ro, 0xc7aau> {
-    using field::field;
-    /// The largest value the field holds (16 bits).
-    static constexpr uint32_t max_value = 0xffffu;
+    using field::field;   // min_value, max_value: [0, 65535]
   };
   using fields = mmio::field_list<version, magic>;
 };
@@ -32,27 +28,19 @@ struct id : mmio::reg<id, "accel.ID", base + 0x000u, 0xc7aa0001u> {
 struct hwcfg : mmio::reg<hwcfg, "accel.HWCFG", base + 0x004u, 0x04040c08u> {
   /// DIM [7:0] ro, reset 0x8: PE array is DIM x DIM (RTL parameter Dim, 8 by default)
   struct dim : mmio::field<hwcfg, dim, "accel.HWCFG.DIM", 7, 0, mmio::access::ro, 0x8u> {
-    using field::field;
-    /// The largest value the field holds (8 bits).
-    static constexpr uint32_t max_value = 0xffu;
+    using field::field;   // min_value, max_value: [0, 255]
   };
   /// LOG2_KMAX [15:8] ro, reset 0xc: log2 of the largest K the scratchpads hold (RTL parameter)
   struct log2_kmax : mmio::field<hwcfg, log2_kmax, "accel.HWCFG.LOG2_KMAX", 15, 8, mmio::access::ro, 0xcu> {
-    using field::field;
-    /// The largest value the field holds (8 bits).
-    static constexpr uint32_t max_value = 0xffu;
+    using field::field;   // min_value, max_value: [0, 255]
   };
   /// BUS_BYTES [19:16] ro, reset 0x4: Bytes per bus word
   struct bus_bytes : mmio::field<hwcfg, bus_bytes, "accel.HWCFG.BUS_BYTES", 19, 16, mmio::access::ro, 0x4u> {
-    using field::field;
-    /// The largest value the field holds (4 bits).
-    static constexpr uint32_t max_value = 0xfu;
+    using field::field;   // min_value, max_value: [0, 15]
   };
   /// BLOCK_COLS [31:20] ro, reset 0x40: Columns of a B block (RTL NbTiles x DIM); CFG.ROW_PARAMS holds at most 2 x BLOCK_COLS rows
   struct block_cols : mmio::field<hwcfg, block_cols, "accel.HWCFG.BLOCK_COLS", 31, 20, mmio::access::ro, 0x40u> {
-    using field::field;
-    /// The largest value the field holds (12 bits).
-    static constexpr uint32_t max_value = 0xfffu;
+    using field::field;   // min_value, max_value: [0, 4095]
   };
   using fields = mmio::field_list<dim, log2_kmax, bus_bytes, block_cols>;
 };
@@ -61,9 +49,7 @@ struct hwcfg : mmio::reg<hwcfg, "accel.HWCFG", base + 0x004u, 0x04040c08u> {
 struct ctrl : mmio::reg<ctrl, "accel.CTRL", base + 0x008u, 0x00000000u> {
   /// START [0:0] wo, reset 0x0: Write 1: start a job with the registers below (a start while BUSY aborts the job with ERR_CAUSE = START_BUSY)
   struct start : mmio::field<ctrl, start, "accel.CTRL.START", 0, 0, mmio::access::wo, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (1 bits).
-    static constexpr uint32_t max_value = 0x1u;
+    using field::field;   // min_value, max_value: [0, 1]
   };
   using fields = mmio::field_list<start>;
 };
@@ -72,21 +58,15 @@ struct ctrl : mmio::reg<ctrl, "accel.CTRL", base + 0x008u, 0x00000000u> {
 struct status : mmio::reg<status, "accel.STATUS", base + 0x00cu, 0x00000000u> {
   /// BUSY [0:0] ro, reset 0x0: A job is running
   struct busy : mmio::field<status, busy, "accel.STATUS.BUSY", 0, 0, mmio::access::ro, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (1 bits).
-    static constexpr uint32_t max_value = 0x1u;
+    using field::field;   // min_value, max_value: [0, 1]
   };
   /// DONE [1:1] w1c, reset 0x0: The last job finished without error
   struct done : mmio::field<status, done, "accel.STATUS.DONE", 1, 1, mmio::access::w1c, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (1 bits).
-    static constexpr uint32_t max_value = 0x1u;
+    using field::field;   // min_value, max_value: [0, 1]
   };
   /// ERROR [2:2] w1c, reset 0x0: The last job stopped on an error (cause in ERR_CAUSE)
   struct error : mmio::field<status, error, "accel.STATUS.ERROR", 2, 2, mmio::access::w1c, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (1 bits).
-    static constexpr uint32_t max_value = 0x1u;
+    using field::field;   // min_value, max_value: [0, 1]
   };
   using fields = mmio::field_list<busy, done, error>;
 };
@@ -95,9 +75,7 @@ struct status : mmio::reg<status, "accel.STATUS", base + 0x00cu, 0x00000000u> {
 struct err_cause : mmio::reg<err_cause, "accel.ERR_CAUSE", base + 0x010u, 0x00000000u> {
   /// CODE [3:0] ro, reset 0x0: The cause
   struct code : mmio::field<err_cause, code, "accel.ERR_CAUSE.CODE", 3, 0, mmio::access::ro, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (4 bits).
-    static constexpr uint32_t max_value = 0xfu;
+    using field::field;   // min_value, max_value: [0, 15]
     /// The field's named values.
     enum value : uint32_t {
       none = 0,  ///< no error
@@ -135,15 +113,11 @@ struct err_cause : mmio::reg<err_cause, "accel.ERR_CAUSE", base + 0x010u, 0x0000
 struct irq_en : mmio::reg<irq_en, "accel.IRQ_EN", base + 0x014u, 0x00000000u> {
   /// DONE [0:0] rw, reset 0x0: Interrupt on DONE
   struct done : mmio::field<irq_en, done, "accel.IRQ_EN.DONE", 0, 0, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (1 bits).
-    static constexpr uint32_t max_value = 0x1u;
+    using field::field;   // min_value, max_value: [0, 1]
   };
   /// ERROR [1:1] rw, reset 0x0: Interrupt on ERROR
   struct error : mmio::field<irq_en, error, "accel.IRQ_EN.ERROR", 1, 1, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (1 bits).
-    static constexpr uint32_t max_value = 0x1u;
+    using field::field;   // min_value, max_value: [0, 1]
   };
   using fields = mmio::field_list<done, error>;
 };
@@ -152,39 +126,27 @@ struct irq_en : mmio::reg<irq_en, "accel.IRQ_EN", base + 0x014u, 0x00000000u> {
 struct cfg : mmio::reg<cfg, "accel.CFG", base + 0x018u, 0x00000000u> {
   /// OUT_RAW [0:0] rw, reset 0x0: 1: C is int32 accumulators (+ bias), no requantization; 0: requantized int8
   struct out_raw : mmio::field<cfg, out_raw, "accel.CFG.OUT_RAW", 0, 0, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (1 bits).
-    static constexpr uint32_t max_value = 0x1u;
+    using field::field;   // min_value, max_value: [0, 1]
   };
   /// RELU [1:1] rw, reset 0x0: Raise the lower clamp to OUT_ZP (TFLite fused ReLU)
   struct relu : mmio::field<cfg, relu, "accel.CFG.RELU", 1, 1, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (1 bits).
-    static constexpr uint32_t max_value = 0x1u;
+    using field::field;   // min_value, max_value: [0, 1]
   };
   /// PER_CHANNEL [2:2] rw, reset 0x0: Multiplier and shift per output column, read from MULT_ADDR and SHIFT_ADDR
   struct per_channel : mmio::field<cfg, per_channel, "accel.CFG.PER_CHANNEL", 2, 2, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (1 bits).
-    static constexpr uint32_t max_value = 0x1u;
+    using field::field;   // min_value, max_value: [0, 1]
   };
   /// BIAS_EN [3:3] rw, reset 0x0: Add the int32 bias vector at BIAS_ADDR (one per column)
   struct bias_en : mmio::field<cfg, bias_en, "accel.CFG.BIAS_EN", 3, 3, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (1 bits).
-    static constexpr uint32_t max_value = 0x1u;
+    using field::field;   // min_value, max_value: [0, 1]
   };
   /// CONV [4:4] rw, reset 0x0: B is the implicit im2col matrix of the CHW int8 tensor at B_ADDR (any alignment; geometry in CONV_*; LDB unused): B[k][n] = x[c][oy*SH+ky-PT][ox*SW+kx-PL] with k = (c*KH + ky)*KW + kx and n = oy*OUT_W + ox; a position in the padding reads B_ZP
   struct conv : mmio::field<cfg, conv, "accel.CFG.CONV", 4, 4, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (1 bits).
-    static constexpr uint32_t max_value = 0x1u;
+    using field::field;   // min_value, max_value: [0, 1]
   };
   /// ROW_PARAMS [5:5] rw, reset 0x0: The bias, multiplier and shift vectors have one entry per row of C (M entries, M at most 2 x HWCFG.BLOCK_COLS) instead of one per column
   struct row_params : mmio::field<cfg, row_params, "accel.CFG.ROW_PARAMS", 5, 5, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (1 bits).
-    static constexpr uint32_t max_value = 0x1u;
+    using field::field;   // min_value, max_value: [0, 1]
   };
   using fields = mmio::field_list<out_raw, relu, per_channel, bias_en, conv, row_params>;
 };
@@ -193,9 +155,7 @@ struct cfg : mmio::reg<cfg, "accel.CFG", base + 0x018u, 0x00000000u> {
 struct m : mmio::reg<m, "accel.M", base + 0x01cu, 0x00000000u> {
   /// VALUE [15:0] rw, reset 0x0: M
   struct value : mmio::field<m, value, "accel.M.VALUE", 15, 0, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (16 bits).
-    static constexpr uint32_t max_value = 0xffffu;
+    using field::field;   // min_value, max_value: [0, 65535]
   };
   using fields = mmio::field_list<value>;
 };
@@ -204,9 +164,7 @@ struct m : mmio::reg<m, "accel.M", base + 0x01cu, 0x00000000u> {
 struct n : mmio::reg<n, "accel.N", base + 0x020u, 0x00000000u> {
   /// VALUE [15:0] rw, reset 0x0: N
   struct value : mmio::field<n, value, "accel.N.VALUE", 15, 0, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (16 bits).
-    static constexpr uint32_t max_value = 0xffffu;
+    using field::field;   // min_value, max_value: [0, 65535]
   };
   using fields = mmio::field_list<value>;
 };
@@ -215,9 +173,7 @@ struct n : mmio::reg<n, "accel.N", base + 0x020u, 0x00000000u> {
 struct k : mmio::reg<k, "accel.K", base + 0x024u, 0x00000000u> {
   /// VALUE [15:0] rw, reset 0x0: K
   struct value : mmio::field<k, value, "accel.K.VALUE", 15, 0, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (16 bits).
-    static constexpr uint32_t max_value = 0xffffu;
+    using field::field;   // min_value, max_value: [0, 65535]
   };
   using fields = mmio::field_list<value>;
 };
@@ -226,9 +182,7 @@ struct k : mmio::reg<k, "accel.K", base + 0x024u, 0x00000000u> {
 struct a_addr : mmio::reg<a_addr, "accel.A_ADDR", base + 0x028u, 0x00000000u> {
   /// VALUE [31:0] rw, reset 0x0: address
   struct value : mmio::field<a_addr, value, "accel.A_ADDR.VALUE", 31, 0, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (32 bits).
-    static constexpr uint32_t max_value = 0xffffffffu;
+    using field::field;   // min_value, max_value: [0, 4294967295]
   };
   using fields = mmio::field_list<value>;
 };
@@ -237,9 +191,7 @@ struct a_addr : mmio::reg<a_addr, "accel.A_ADDR", base + 0x028u, 0x00000000u> {
 struct b_addr : mmio::reg<b_addr, "accel.B_ADDR", base + 0x02cu, 0x00000000u> {
   /// VALUE [31:0] rw, reset 0x0: address
   struct value : mmio::field<b_addr, value, "accel.B_ADDR.VALUE", 31, 0, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (32 bits).
-    static constexpr uint32_t max_value = 0xffffffffu;
+    using field::field;   // min_value, max_value: [0, 4294967295]
   };
   using fields = mmio::field_list<value>;
 };
@@ -248,9 +200,7 @@ struct b_addr : mmio::reg<b_addr, "accel.B_ADDR", base + 0x02cu, 0x00000000u> {
 struct c_addr : mmio::reg<c_addr, "accel.C_ADDR", base + 0x030u, 0x00000000u> {
   /// VALUE [31:0] rw, reset 0x0: address
   struct value : mmio::field<c_addr, value, "accel.C_ADDR.VALUE", 31, 0, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (32 bits).
-    static constexpr uint32_t max_value = 0xffffffffu;
+    using field::field;   // min_value, max_value: [0, 4294967295]
   };
   using fields = mmio::field_list<value>;
 };
@@ -259,9 +209,7 @@ struct c_addr : mmio::reg<c_addr, "accel.C_ADDR", base + 0x030u, 0x00000000u> {
 struct bias_addr : mmio::reg<bias_addr, "accel.BIAS_ADDR", base + 0x034u, 0x00000000u> {
   /// VALUE [31:0] rw, reset 0x0: address
   struct value : mmio::field<bias_addr, value, "accel.BIAS_ADDR.VALUE", 31, 0, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (32 bits).
-    static constexpr uint32_t max_value = 0xffffffffu;
+    using field::field;   // min_value, max_value: [0, 4294967295]
   };
   using fields = mmio::field_list<value>;
 };
@@ -270,9 +218,7 @@ struct bias_addr : mmio::reg<bias_addr, "accel.BIAS_ADDR", base + 0x034u, 0x0000
 struct mult_addr : mmio::reg<mult_addr, "accel.MULT_ADDR", base + 0x038u, 0x00000000u> {
   /// VALUE [31:0] rw, reset 0x0: address
   struct value : mmio::field<mult_addr, value, "accel.MULT_ADDR.VALUE", 31, 0, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (32 bits).
-    static constexpr uint32_t max_value = 0xffffffffu;
+    using field::field;   // min_value, max_value: [0, 4294967295]
   };
   using fields = mmio::field_list<value>;
 };
@@ -281,9 +227,7 @@ struct mult_addr : mmio::reg<mult_addr, "accel.MULT_ADDR", base + 0x038u, 0x0000
 struct shift_addr : mmio::reg<shift_addr, "accel.SHIFT_ADDR", base + 0x03cu, 0x00000000u> {
   /// VALUE [31:0] rw, reset 0x0: address
   struct value : mmio::field<shift_addr, value, "accel.SHIFT_ADDR.VALUE", 31, 0, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (32 bits).
-    static constexpr uint32_t max_value = 0xffffffffu;
+    using field::field;   // min_value, max_value: [0, 4294967295]
   };
   using fields = mmio::field_list<value>;
 };
@@ -292,9 +236,7 @@ struct shift_addr : mmio::reg<shift_addr, "accel.SHIFT_ADDR", base + 0x03cu, 0x0
 struct lda : mmio::reg<lda, "accel.LDA", base + 0x040u, 0x00000000u> {
   /// VALUE [19:0] rw, reset 0x0: bytes
   struct value : mmio::field<lda, value, "accel.LDA.VALUE", 19, 0, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (20 bits).
-    static constexpr uint32_t max_value = 0xfffffu;
+    using field::field;   // min_value, max_value: [0, 1048575]
   };
   using fields = mmio::field_list<value>;
 };
@@ -303,9 +245,7 @@ struct lda : mmio::reg<lda, "accel.LDA", base + 0x040u, 0x00000000u> {
 struct ldb : mmio::reg<ldb, "accel.LDB", base + 0x044u, 0x00000000u> {
   /// VALUE [19:0] rw, reset 0x0: bytes
   struct value : mmio::field<ldb, value, "accel.LDB.VALUE", 19, 0, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (20 bits).
-    static constexpr uint32_t max_value = 0xfffffu;
+    using field::field;   // min_value, max_value: [0, 1048575]
   };
   using fields = mmio::field_list<value>;
 };
@@ -314,71 +254,55 @@ struct ldb : mmio::reg<ldb, "accel.LDB", base + 0x044u, 0x00000000u> {
 struct ldc : mmio::reg<ldc, "accel.LDC", base + 0x048u, 0x00000000u> {
   /// VALUE [19:0] rw, reset 0x0: bytes
   struct value : mmio::field<ldc, value, "accel.LDC.VALUE", 19, 0, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (20 bits).
-    static constexpr uint32_t max_value = 0xfffffu;
+    using field::field;   // min_value, max_value: [0, 1048575]
   };
   using fields = mmio::field_list<value>;
 };
 
 /// @brief ZP (+0x04c): Zero points, signed int8
 struct zp : mmio::reg<zp, "accel.ZP", base + 0x04cu, 0x00000000u> {
-  /// A_ZP [7:0] rw, reset 0x0: Activation (A) zero point
-  struct a_zp : mmio::field<zp, a_zp, "accel.ZP.A_ZP", 7, 0, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (8 bits).
-    static constexpr uint32_t max_value = 0xffu;
+  /// A_ZP [7:0] rw, signed, reset 0x0: Activation (A) zero point
+  struct a_zp : mmio::field<zp, a_zp, "accel.ZP.A_ZP", 7, 0, mmio::access::rw, 0x0u, mmio::value_kind::signed_int> {
+    using field::field;   // min_value, max_value: [-128, 127]
   };
-  /// B_ZP [15:8] rw, reset 0x0: Weight (B) zero point
-  struct b_zp : mmio::field<zp, b_zp, "accel.ZP.B_ZP", 15, 8, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (8 bits).
-    static constexpr uint32_t max_value = 0xffu;
+  /// B_ZP [15:8] rw, signed, reset 0x0: Weight (B) zero point
+  struct b_zp : mmio::field<zp, b_zp, "accel.ZP.B_ZP", 15, 8, mmio::access::rw, 0x0u, mmio::value_kind::signed_int> {
+    using field::field;   // min_value, max_value: [-128, 127]
   };
-  /// OUT_ZP [23:16] rw, reset 0x0: Output zero point
-  struct out_zp : mmio::field<zp, out_zp, "accel.ZP.OUT_ZP", 23, 16, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (8 bits).
-    static constexpr uint32_t max_value = 0xffu;
+  /// OUT_ZP [23:16] rw, signed, reset 0x0: Output zero point
+  struct out_zp : mmio::field<zp, out_zp, "accel.ZP.OUT_ZP", 23, 16, mmio::access::rw, 0x0u, mmio::value_kind::signed_int> {
+    using field::field;   // min_value, max_value: [-128, 127]
   };
   using fields = mmio::field_list<a_zp, b_zp, out_zp>;
 };
 
 /// @brief CLAMP (+0x050): Output clamp, signed int8 (act_min, act_max)
 struct clamp : mmio::reg<clamp, "accel.CLAMP", base + 0x050u, 0x00007f80u> {
-  /// ACT_MIN [7:0] rw, reset 0x80: Lower bound (-128 after reset)
-  struct act_min : mmio::field<clamp, act_min, "accel.CLAMP.ACT_MIN", 7, 0, mmio::access::rw, 0x80u> {
-    using field::field;
-    /// The largest value the field holds (8 bits).
-    static constexpr uint32_t max_value = 0xffu;
+  /// ACT_MIN [7:0] rw, signed, reset 0x80: Lower bound (-128 after reset)
+  struct act_min : mmio::field<clamp, act_min, "accel.CLAMP.ACT_MIN", 7, 0, mmio::access::rw, 0x80u, mmio::value_kind::signed_int> {
+    using field::field;   // min_value, max_value: [-128, 127]
   };
-  /// ACT_MAX [15:8] rw, reset 0x7f: Upper bound (127 after reset)
-  struct act_max : mmio::field<clamp, act_max, "accel.CLAMP.ACT_MAX", 15, 8, mmio::access::rw, 0x7fu> {
-    using field::field;
-    /// The largest value the field holds (8 bits).
-    static constexpr uint32_t max_value = 0xffu;
+  /// ACT_MAX [15:8] rw, signed, reset 0x7f: Upper bound (127 after reset)
+  struct act_max : mmio::field<clamp, act_max, "accel.CLAMP.ACT_MAX", 15, 8, mmio::access::rw, 0x7fu, mmio::value_kind::signed_int> {
+    using field::field;   // min_value, max_value: [-128, 127]
   };
   using fields = mmio::field_list<act_min, act_max>;
 };
 
 /// @brief MULT (+0x054): Per-tensor requantization multiplier (Q0.31), used unless CFG.PER_CHANNEL
 struct mult : mmio::reg<mult, "accel.MULT", base + 0x054u, 0x40000000u> {
-  /// VALUE [31:0] rw, reset 0x40000000: multiplier
-  struct value : mmio::field<mult, value, "accel.MULT.VALUE", 31, 0, mmio::access::rw, 0x40000000u> {
-    using field::field;
-    /// The largest value the field holds (32 bits).
-    static constexpr uint32_t max_value = 0xffffffffu;
+  /// VALUE [31:0] rw, signed, reset 0x40000000: multiplier
+  struct value : mmio::field<mult, value, "accel.MULT.VALUE", 31, 0, mmio::access::rw, 0x40000000u, mmio::value_kind::signed_int> {
+    using field::field;   // min_value, max_value: [-2147483648, 2147483647]
   };
   using fields = mmio::field_list<value>;
 };
 
 /// @brief SHIFT (+0x058): Per-tensor requantization shift, signed, TFLite convention (> 0 left, < 0 right)
 struct shift : mmio::reg<shift, "accel.SHIFT", base + 0x058u, 0x00000000u> {
-  /// VALUE [7:0] rw, reset 0x0: shift in [-31, 30]
-  struct value : mmio::field<shift, value, "accel.SHIFT.VALUE", 7, 0, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (8 bits).
-    static constexpr uint32_t max_value = 0xffu;
+  /// VALUE [7:0] rw, signed, reset 0x0: shift in [-31, 30]
+  struct value : mmio::field<shift, value, "accel.SHIFT.VALUE", 7, 0, mmio::access::rw, 0x0u, mmio::value_kind::signed_int> {
+    using field::field;   // min_value, max_value: [-128, 127]
   };
   using fields = mmio::field_list<value>;
 };
@@ -387,9 +311,7 @@ struct shift : mmio::reg<shift, "accel.SHIFT", base + 0x058u, 0x00000000u> {
 struct cycles : mmio::reg<cycles, "accel.CYCLES", base + 0x05cu, 0x00000000u> {
   /// VALUE [31:0] ro, reset 0x0: cycles
   struct value : mmio::field<cycles, value, "accel.CYCLES.VALUE", 31, 0, mmio::access::ro, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (32 bits).
-    static constexpr uint32_t max_value = 0xffffffffu;
+    using field::field;   // min_value, max_value: [0, 4294967295]
   };
   using fields = mmio::field_list<value>;
 };
@@ -398,9 +320,7 @@ struct cycles : mmio::reg<cycles, "accel.CYCLES", base + 0x05cu, 0x00000000u> {
 struct macs : mmio::reg<macs, "accel.MACS", base + 0x060u, 0x00000000u> {
   /// VALUE [31:0] ro, reset 0x0: MACs
   struct value : mmio::field<macs, value, "accel.MACS.VALUE", 31, 0, mmio::access::ro, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (32 bits).
-    static constexpr uint32_t max_value = 0xffffffffu;
+    using field::field;   // min_value, max_value: [0, 4294967295]
   };
   using fields = mmio::field_list<value>;
 };
@@ -409,15 +329,11 @@ struct macs : mmio::reg<macs, "accel.MACS", base + 0x060u, 0x00000000u> {
 struct conv_in : mmio::reg<conv_in, "accel.CONV_IN", base + 0x064u, 0x00000000u> {
   /// H [15:0] rw, reset 0x0: Input height
   struct h : mmio::field<conv_in, h, "accel.CONV_IN.H", 15, 0, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (16 bits).
-    static constexpr uint32_t max_value = 0xffffu;
+    using field::field;   // min_value, max_value: [0, 65535]
   };
   /// W [31:16] rw, reset 0x0: Input width
   struct w : mmio::field<conv_in, w, "accel.CONV_IN.W", 31, 16, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (16 bits).
-    static constexpr uint32_t max_value = 0xffffu;
+    using field::field;   // min_value, max_value: [0, 65535]
   };
   using fields = mmio::field_list<h, w>;
 };
@@ -426,9 +342,7 @@ struct conv_in : mmio::reg<conv_in, "accel.CONV_IN", base + 0x064u, 0x00000000u>
 struct conv_cstride : mmio::reg<conv_cstride, "accel.CONV_CSTRIDE", base + 0x068u, 0x00000000u> {
   /// VALUE [23:0] rw, reset 0x0: bytes
   struct value : mmio::field<conv_cstride, value, "accel.CONV_CSTRIDE.VALUE", 23, 0, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (24 bits).
-    static constexpr uint32_t max_value = 0xffffffu;
+    using field::field;   // min_value, max_value: [0, 16777215]
   };
   using fields = mmio::field_list<value>;
 };
@@ -437,27 +351,19 @@ struct conv_cstride : mmio::reg<conv_cstride, "accel.CONV_CSTRIDE", base + 0x068
 struct conv_kernel : mmio::reg<conv_kernel, "accel.CONV_KERNEL", base + 0x06cu, 0x01010101u> {
   /// KH [7:0] rw, reset 0x1: Kernel height
   struct kh : mmio::field<conv_kernel, kh, "accel.CONV_KERNEL.KH", 7, 0, mmio::access::rw, 0x1u> {
-    using field::field;
-    /// The largest value the field holds (8 bits).
-    static constexpr uint32_t max_value = 0xffu;
+    using field::field;   // min_value, max_value: [0, 255]
   };
   /// KW [15:8] rw, reset 0x1: Kernel width
   struct kw : mmio::field<conv_kernel, kw, "accel.CONV_KERNEL.KW", 15, 8, mmio::access::rw, 0x1u> {
-    using field::field;
-    /// The largest value the field holds (8 bits).
-    static constexpr uint32_t max_value = 0xffu;
+    using field::field;   // min_value, max_value: [0, 255]
   };
   /// SH [23:16] rw, reset 0x1: Vertical stride
   struct sh : mmio::field<conv_kernel, sh, "accel.CONV_KERNEL.SH", 23, 16, mmio::access::rw, 0x1u> {
-    using field::field;
-    /// The largest value the field holds (8 bits).
-    static constexpr uint32_t max_value = 0xffu;
+    using field::field;   // min_value, max_value: [0, 255]
   };
   /// SW [31:24] rw, reset 0x1: Horizontal stride
   struct sw : mmio::field<conv_kernel, sw, "accel.CONV_KERNEL.SW", 31, 24, mmio::access::rw, 0x1u> {
-    using field::field;
-    /// The largest value the field holds (8 bits).
-    static constexpr uint32_t max_value = 0xffu;
+    using field::field;   // min_value, max_value: [0, 255]
   };
   using fields = mmio::field_list<kh, kw, sh, sw>;
 };
@@ -466,21 +372,15 @@ struct conv_kernel : mmio::reg<conv_kernel, "accel.CONV_KERNEL", base + 0x06cu, 
 struct conv_out : mmio::reg<conv_out, "accel.CONV_OUT", base + 0x070u, 0x00000000u> {
   /// OUT_W [15:0] rw, reset 0x0: Output width: column n of B is output pixel (n / OUT_W, n % OUT_W)
   struct out_w : mmio::field<conv_out, out_w, "accel.CONV_OUT.OUT_W", 15, 0, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (16 bits).
-    static constexpr uint32_t max_value = 0xffffu;
+    using field::field;   // min_value, max_value: [0, 65535]
   };
   /// PT [23:16] rw, reset 0x0: Top padding
   struct pt : mmio::field<conv_out, pt, "accel.CONV_OUT.PT", 23, 16, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (8 bits).
-    static constexpr uint32_t max_value = 0xffu;
+    using field::field;   // min_value, max_value: [0, 255]
   };
   /// PL [31:24] rw, reset 0x0: Left padding
   struct pl : mmio::field<conv_out, pl, "accel.CONV_OUT.PL", 31, 24, mmio::access::rw, 0x0u> {
-    using field::field;
-    /// The largest value the field holds (8 bits).
-    static constexpr uint32_t max_value = 0xffu;
+    using field::field;   // min_value, max_value: [0, 255]
   };
   using fields = mmio::field_list<out_w, pt, pl>;
 };
