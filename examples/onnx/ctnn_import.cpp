@@ -151,11 +151,10 @@ std::string blob_of(const onnx_import::model& m, const host::graph_rows& rows) {
     const onnx_import::leaf_params& p = m.params[i];
     put(l.w, l.w_bytes, p.w, i, "the weight");
     put(l.b, l.b_bytes, p.b, i, "the bias");
-    const uint64_t stats = l.var > l.mean ? l.var - l.mean : 0;
     if (!p.mean.empty()) {
-      put(l.mean, p.mean.size() * 4, p.mean, i, "the mean");
-      put(l.var, p.var.size() * 4, p.var, i, "the variance");
-      (void)stats;
+      const uint64_t stats = static_cast<uint64_t>(l.channels) * sizeof(float);  // one float per channel
+      put(l.mean, stats, p.mean, i, "the mean");
+      put(l.var, stats, p.var, i, "the variance");
     }
   }
   return blob;

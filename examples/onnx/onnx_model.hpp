@@ -95,6 +95,7 @@ class lowering {
   std::map<std::string, val> vals_, consts_;
   std::map<std::string, int> uses_;
   std::set<int> skip_;
+  std::vector<shape> shapes_;  ///< output shape of node k at k - 1
 
   [[noreturn]] void fail(const std::string& what) const {
     if (node_ == nullptr) fail_model(what);
@@ -241,37 +242,24 @@ class lowering {
     if (n.inputs.size() > static_cast<std::size_t>(max_inputs))
       fail("reads " + std::to_string(n.inputs.size()) + " tensors; a ctnn leaf reads at most " + std::to_string(max_inputs));
     for (std::size_t k = 0; k < n.inputs.size(); ++k) ins[k] = shape_of(n.inputs[k]);
-    const fault_report f = visit_kind<all_kinds>(
-        kind,
-        [&]<op K>() {
-          if constexpr (requires(shape s) { op_def<K>::check(g, s); }) return op_def<K>::check(g, ins[0]);
-          else return op_def<K>::check(g, ins, static_cast<int32_t>(n.inputs.size()));
-        },
-        fault_report{});
+    const ctnn::detail::leaf_facts x = visit_kind<all_kinds>(
+        kind, [&]<op K>() { return ctnn::detail::describe_leaf<K>(g, ins, static_cast<int32_t>(n.inputs.size())); },
+        ctnn::detail::leaf_facts{});
+    const fault_report& f = x.fault;
     if (!f.ok()) fail("ctnn rejects it as " + std::string(visit_kind<all_kinds>(kind, []<op K>() { return op_def<K>::type_name; }, "?")) +
                       " (fault " + std::to_string(f.code) + ": expected " + std::to_string(f.expected) + ", got " +
                       std::to_string(f.actual) + ")");
-    const shape o = visit_kind<all_kinds>(
-        kind,
-        [&]<op K>() {
-          if constexpr (requires(shape s) { op_def<K>::output(g, s); }) return op_def<K>::output(g, ins[0]);
-          else return op_def<K>::output(g, ins, static_cast<int32_t>(n.inputs.size()));
-        },
-        shape{});
+    const shape o = x.out;
     m_.nodes.push_back(std::move(n));
     m_.params.push_back(std::move(p));
     const int32_t id = static_cast<int32_t>(m_.nodes.size());
     const std::string& name = out.empty() ? node_->output(0) : out;
     m_.outputs.push_back(name);
+    shapes_.push_back(o);
     vals_[name] = val{false, id, o, {}, {}, {}};
     return id;
   }
-  shape shape_of(int32_t id) const { return id == 0 ? m_.input : output_shapes_at(id); }
-  shape output_shapes_at(int32_t id) const {
-    for (const auto& [name, v] : vals_)
-      if (!v.is_const && v.id == id) return v.s;
-    return {};
-  }
+  shape shape_of(int32_t id) const { return id == 0 ? m_.input : shapes_[static_cast<std::size_t>(id - 1)]; }
   void alias(const std::string& out, const val& v) { vals_[out] = v; }
 
   // ---- window attributes (Conv, pools): pads [top, left, bottom, right], auto_pad

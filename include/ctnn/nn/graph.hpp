@@ -217,29 +217,40 @@ constexpr value push_leaf(B& b, context ctx, const char* type, shape in, shape o
   return value{r.output, r.out};
 }
 
-/// Emits one leaf of kind K with attributes g over `inputs`: checks them with the op's own
-/// value-level functions (recording the first fault), then appends the row. Single-input ops
+/// What the op of kind K says of a leaf with attributes g over input shapes `in` (n of them):
+/// its first fault, its output shape and (when it has no fault) its counts. Single-input ops
 /// provide check/output/counts(g, shape); joins provide them over all inputs (g, shapes, n).
+struct leaf_facts {
+  fault_report fault{};
+  shape out{};
+  leaf_counts counts{};
+};
+template <op K>
+constexpr leaf_facts describe_leaf(const layer_geometry& g, const shape* in, int32_t n) {
+  using D = op_def<K>;
+  leaf_facts x{};
+  if constexpr (requires(shape s) { D::check(g, s); }) {
+    x.fault = D::check(g, in[0]);
+    x.out = D::output(g, in[0]);
+    if (x.fault.ok()) x.counts = D::counts(g, in[0]);
+  } else {
+    x.fault = D::check(g, in, n);
+    x.out = D::output(g, in, n);
+    if (x.fault.ok()) x.counts = D::counts(g, in, n);
+  }
+  return x;
+}
+
+/// Emits one leaf of kind K with attributes g over `inputs`: checks them with the op's own
+/// value-level functions (describe_leaf, recording the first fault), then appends the row.
 template <op K, class B>
 constexpr value emit_leaf(B& b, context ctx, const char* type, const layer_geometry& g, const value* inputs,
                           int32_t n_inputs) {
-  using D = op_def<K>;
-  fault_report f{};
-  shape out{};
-  leaf_counts c{};
-  if constexpr (requires(shape s) { D::check(g, s); }) {
-    f = D::check(g, inputs[0].s);
-    out = D::output(g, inputs[0].s);
-    if (f.ok()) c = D::counts(g, inputs[0].s);
-  } else {
-    shape ins[max_inputs] = {};
-    for (int32_t k = 0; k < n_inputs; ++k) ins[k] = inputs[k].s;
-    f = D::check(g, ins, n_inputs);
-    out = D::output(g, ins, n_inputs);
-    if (f.ok()) c = D::counts(g, ins, n_inputs);
-  }
-  b.record(f, K, type);
-  return push_leaf<K>(b, ctx, type, inputs[0].s, out, c, g, inputs, n_inputs);
+  shape ins[max_inputs] = {};
+  for (int32_t k = 0; k < n_inputs; ++k) ins[k] = inputs[k].s;
+  const leaf_facts x = describe_leaf<K>(g, ins, n_inputs);
+  b.record(x.fault, K, type);
+  return push_leaf<K>(b, ctx, type, inputs[0].s, x.out, x.counts, g, inputs, n_inputs);
 }
 
 template <class B>

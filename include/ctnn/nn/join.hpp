@@ -17,22 +17,28 @@ CTNN_DEFINE_ERROR(concat_spatial_mismatch, "ctnn: concat: branches disagree on h
 CTNN_DEFINE_ERROR(scale_shape_mismatch, "ctnn: scale: the gate must output (C, 1, 1) or the input's shape");
 }  // namespace error
 
+namespace detail {
+/// The shape facts of a binary elementwise join (add, mul): the output has input 0's shape and
+/// costs one operation per element.
+struct binary_join_shape {
+  static constexpr shape output(const layer_geometry&, const shape* in, int32_t) { return in[0]; }
+  static constexpr leaf_counts counts(const layer_geometry&, const shape* in, int32_t) {
+    leaf_counts c{};
+    c.ext_ops = static_cast<uint64_t>(in[0].elems());
+    return c;
+  }
+};
+}  // namespace detail
+
 /// @brief Add's op: in place over either input when it dies here. int8: TFLite's quantized add;
 /// the optimized backend sums integers when the three scales are equal (fast_paths.hpp).
 template <>
-struct op_def<op::add> {
+struct op_def<op::add> : detail::binary_join_shape {
   static constexpr const char* type_name = "Add";
   /// Two inputs of one shape (input 0 the residual's body, input 1 its shortcut).
   static constexpr fault_report check(const layer_geometry&, const shape* in, int32_t n) {
     if (n != 2 || !(in[0] == in[1])) return fail_shape(join_fault::residual_shape, in[n > 1 ? 1 : 0], in[0]);
     return ok();
-  }
-  static constexpr shape output(const layer_geometry&, const shape* in, int32_t) { return in[0]; }
-  /// ext_ops = one addition per element.
-  static constexpr leaf_counts counts(const layer_geometry&, const shape* in, int32_t) {
-    leaf_counts c{};
-    c.ext_ops = static_cast<uint64_t>(in[0].elems());
-    return c;
   }
   template <diagnostic D>
   static constexpr bool raise() { return raise_shapes<D, error::residual_shape_mismatch>(); }
@@ -61,7 +67,7 @@ struct op_def<op::add> {
 /// @brief Multiply's op: x times a gate of x's shape or (C, 1, 1) broadcast over H×W; in place
 /// over x (the full-size input) when it dies here. int8: TFLite's quantized multiply.
 template <>
-struct op_def<op::mul> {
+struct op_def<op::mul> : detail::binary_join_shape {
   static constexpr const char* type_name = "Mul";
   /// x (input 0) times a gate (input 1) of x's shape or (C, 1, 1).
   static constexpr fault_report check(const layer_geometry&, const shape* in, int32_t n) {
@@ -70,13 +76,6 @@ struct op_def<op::mul> {
     if (n != 2 || !(broadcast || gate == in[0]))
       return fail_shape(join_fault::scale_shape, shape{in[0].c, 1, 1, 3}, gate);
     return ok();
-  }
-  static constexpr shape output(const layer_geometry&, const shape* in, int32_t) { return in[0]; }
-  /// ext_ops = one multiplication per element.
-  static constexpr leaf_counts counts(const layer_geometry&, const shape* in, int32_t) {
-    leaf_counts c{};
-    c.ext_ops = static_cast<uint64_t>(in[0].elems());
-    return c;
   }
   template <diagnostic D>
   static constexpr bool raise() { return raise_shapes<D, error::scale_shape_mismatch>(); }
