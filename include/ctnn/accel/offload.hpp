@@ -107,10 +107,10 @@ struct offloader {
   result_type conv(const leaf& c) {
     const ctnn::row& r = *c.r;
     const ctnn::layer_geometry& g = r.geometry;
-    const int64_t groups = g.groups;
+    // the op's GEMM view (op_def<op::conv2d>::gemm): per group M = Cout/groups, N = OH*OW, K = Cin/groups*KH*KW
+    const int64_t groups = r.gemm.count;
     if (g.dilation.h != 1 || g.dilation.w != 1 || groups <= 0) return result_type::declined();
-    const int64_t cin_g = r.in.c / groups, m = r.out.c / groups;
-    const int64_t k = cin_g * g.kernel.h * g.kernel.w, n = r.out.h * r.out.w;
+    const int64_t cin_g = r.in.c / groups, m = r.gemm.m, n = r.gemm.n, k = r.gemm.k;
     const int64_t plane = r.in.h * r.in.w;
     // every value must fit the register field it is written to (generated maxima of ctnn.toml)
     namespace f = ctnn::regs::accel;
@@ -147,7 +147,7 @@ struct offloader {
 
   result_type linear(const leaf& c) {
     const ctnn::row& r = *c.r;
-    const int64_t k = r.in.elems(), m = r.out.c;
+    const int64_t k = r.gemm.k, m = r.gemm.m;  // the op's GEMM view: M = out features, N = 1, K = in elements
     if (k > static_cast<int64_t>(k_max) || max_rows == 0 || c.multipliers() == nullptr || c.shifts() == nullptr)
       return result_type::declined();
     conv_view v;  // the input vector as a 1x1 image of K channels, one output pixel
@@ -168,7 +168,7 @@ struct offloader {
 template <ctnn::mmio::bus Bus = ctnn::mmio::volatile_bus, class Addr = direct_address>
 struct owning_offloader : offloader<Bus, Addr> {
   static constexpr uint64_t owned_kinds =
-      ctnn::runtime::detail::kind_bit(ctnn::op::conv2d) | ctnn::runtime::detail::kind_bit(ctnn::op::linear);
+      ctnn::kind_bit(ctnn::op::conv2d) | ctnn::kind_bit(ctnn::op::linear);
 };
 
 }  // namespace ctnn::accel
