@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "ctnn/host/plan.hpp"
 #include "ctnn/memory/planner.hpp"
 #include "ctnn/zoo/zoo.hpp"
 
@@ -187,7 +188,61 @@ void run_random(uint64_t& checked, int& graphs) {
    ...);
 }
 
+/// The run-time planner (host::plan_rows over Net::view(), as for a model read from a file)
+/// gives the constant plan_of field by field.
+template <class Net, dtype T, uint64_t Align = memory::default_alignment>
+void same_plan_at_run_time() {
+  constexpr const auto& c = memory::plan_of<Net, T, Align>;
+  const host::dynamic_plan d = host::plan_rows(Net::view(), size_of(T), Align);
+  CHECK(d.arena_bytes == c.arena_bytes);
+  CHECK(d.lower_bound_bytes == c.lower_bound_bytes);
+  CHECK(d.peak_step == c.peak_step);
+  CHECK(d.baseline_bytes == c.baseline_bytes);
+  CHECK(d.plain_liveness_bytes == c.plain_liveness_bytes);
+  CHECK(d.scratch_total_bytes == c.scratch_total_bytes);
+  CHECK(d.chosen == c.chosen);
+  CHECK(d.n_buffers == c.n_buffers);
+  REQUIRE(d.tensors.size() == c.tensors.size());
+  bool same = true;
+  for (size_t t = 0; t < c.tensors.size(); ++t) {
+    const memory::tensor_plan &a = d.tensors[t], &b = c.tensors[t];
+    same = same && a.bytes == b.bytes && a.first == b.first && a.last == b.last && a.buffer == b.buffer && a.offset == b.offset;
+  }
+  for (int32_t b = 0; b < c.n_buffers; ++b) {
+    const memory::buffer_plan &x = d.buffers[static_cast<size_t>(b)], &y = c.buffers[static_cast<size_t>(b)];
+    same = same && x.bytes == y.bytes && x.first == y.first && x.last == y.last && x.parent == y.parent &&
+           x.offset == y.offset && x.scratch_of == y.scratch_of;
+  }
+  for (size_t i = 0; i < c.scratch_bytes.size(); ++i)
+    same = same && d.scratch_bytes[i] == c.scratch_bytes[i] && d.scratch_offset[i] == c.scratch_offset[i] &&
+           d.panel_rows[i] == c.panel_rows[i] && d.scratch_buffer[i] == c.scratch_buffer[i];
+  CHECK(same);
+}
+
+template <int... Seeds>
+void same_random_plans() {
+  (same_plan_at_run_time<random_net<Seeds>, dtype::float32>(), ...);
+  (same_plan_at_run_time<random_net<Seeds>, dtype::int8, 64>(), ...);
+}
+
 }  // namespace
+
+TEST_CASE_TEMPLATE("the run-time planner gives the constant plan of every zoo model", Net, zoo::lenet5, zoo::alexnet,
+                   zoo::vgg16, zoo::googlenet, zoo::resnet18, zoo::resnet50, zoo::mobilenet_v2) {
+  same_plan_at_run_time<Net, dtype::float32>();
+  same_plan_at_run_time<Net, dtype::int8>();
+  same_plan_at_run_time<Net, dtype::int16, 64>();
+}
+
+TEST_CASE("the run-time planner gives the constant plan of randomized graphs") {
+  same_random_plans<1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20>();
+}
+
+TEST_CASE("the run-time planner refuses a bad alignment") {
+  using chain = network<"Chain", shape{3, 8, 8}, conv2d<3, 4, 3, 1, 1>, relu>;
+  CHECK_THROWS(host::plan_rows(chain::view(), 4, 48));
+  CHECK_THROWS(host::plan_rows(chain::view(), 4, 0));
+}
 
 TEST_CASE_TEMPLATE("the plan of every zoo model executes without clobbering a live tensor", Net, zoo::lenet5,
                    zoo::alexnet, zoo::vgg16, zoo::googlenet, zoo::resnet18, zoo::resnet50, zoo::mobilenet_v2) {

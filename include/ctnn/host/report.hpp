@@ -4,8 +4,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "ctnn/host/plan.hpp"
 #include "ctnn/memory/planner.hpp"
 #include "ctnn/nn/network.hpp"
 
@@ -74,10 +76,9 @@ struct report {
   memory_report memory;
 };
 
-/// The plan of Net in dtype T as a memory_report.
-template <Network Net, dtype T>
-memory_report make_memory_report() {
-  constexpr const auto& p = memory::plan_of<Net, T>;
+/// A plan (its summary, tensors and per-leaf scratch) as a memory_report.
+inline memory_report memory_report_of(const memory::plan_summary& p, const memory::tensor_plan* tensors,
+                                      const std::uint64_t* scratch_bytes, const std::uint64_t* scratch_offset) {
   memory_report m;
   m.alignment = p.alignment;
   m.arena_bytes = p.arena_bytes;
@@ -89,13 +90,19 @@ memory_report make_memory_report() {
   m.steps = p.steps;
   m.strategy = memory::name_of(p.chosen);
   for (int32_t t = 0; t < p.n_tensors; ++t) {
-    const memory::tensor_plan& tp = p.tensors[static_cast<std::size_t>(t)];
+    const memory::tensor_plan& tp = tensors[t];
     m.boxes.push_back({t, t - 1, tp.first, tp.last, tp.offset, tp.bytes});
   }
   for (int32_t i = 0; i < p.steps; ++i)
-    if (p.scratch_bytes[static_cast<std::size_t>(i)] > 0)
-      m.boxes.push_back({-1, i, i, i, p.scratch_offset[static_cast<std::size_t>(i)], p.scratch_bytes[static_cast<std::size_t>(i)]});
+    if (scratch_bytes[i] > 0) m.boxes.push_back({-1, i, i, i, scratch_offset[i], scratch_bytes[i]});
   return m;
+}
+
+/// The plan of Net in dtype T (the constant memory::plan_of) as a memory_report.
+template <Network Net, dtype T>
+memory_report make_memory_report() {
+  constexpr const auto& p = memory::plan_of<Net, T>;
+  return memory_report_of(p, p.tensors.data(), p.scratch_bytes.data(), p.scratch_offset.data());
 }
 
 template <Network Net>
@@ -111,31 +118,37 @@ memory_report make_memory_report(dtype t) {
   return {};
 }
 
-/// Builds the report of Net computed in element type t.
-template <Network Net>
-report make_report(dtype t) {
+/// The plan of rows known at run time, in dtype t (host::plan_rows: the same planner).
+inline memory_report make_memory_report(const rows_view& v, dtype t) {
+  const dynamic_plan p = plan_rows(v, size_of(t));
+  return memory_report_of(p, p.tensors.data(), p.scratch_bytes.data(), p.scratch_offset.data());
+}
+
+/// Builds the report of the rows v computed in element type t, with the plan m.
+inline report make_report(const rows_view& v, dtype t, memory_report m) {
   report r;
-  r.model = Net::rows[0].type;
+  r.model = v.rows[0].type;
   r.type = t;
-  r.input = Net::input_shape;
-  r.output = Net::output_shape;
-  r.params_total = Net::params;
-  r.buffers_total = Net::buffers;
-  r.weight_bytes = Net::weight_bytes(t);
-  r.buffer_bytes = Net::buffer_bytes(t);
-  r.input_bytes = Net::input_bytes(t);
-  r.macs_conv_linear = Net::macs;
-  r.ext_ops = Net::ext_ops;
-  r.macs_total = Net::macs_total;
-  r.activation_bytes_sum = Net::activation_bytes_sum(t);
-  r.read_bytes = Net::read_bytes(t);
-  r.write_bytes = Net::write_bytes(t);
-  r.peak_io_bytes = Net::peak_io_bytes(t);
-  r.peak_io_layer = Net::peak_io_layer(t);
-  r.memory = make_memory_report<Net>(t);
-  std::vector<std::string> paths(static_cast<std::size_t>(Net::row_count));
-  for (int32_t i = 0; i < Net::row_count; ++i) {
-    const row& src = Net::rows[static_cast<std::size_t>(i)];
+  r.input = v.input;
+  r.output = v.output;
+  const leaf_counts& totals = v.rows[0].counts;
+  r.params_total = totals.weights + totals.biases;
+  r.buffers_total = totals.buffers;
+  r.weight_bytes = v.weight_bytes(t);
+  r.buffer_bytes = v.buffer_bytes(t);
+  r.input_bytes = v.input_bytes(t);
+  r.macs_conv_linear = totals.macs;
+  r.ext_ops = totals.ext_ops;
+  r.macs_total = totals.macs + totals.ext_ops;
+  r.activation_bytes_sum = v.activation_bytes_sum(t);
+  r.read_bytes = v.read_bytes(t);
+  r.write_bytes = v.write_bytes(t);
+  r.peak_io_bytes = v.peak_io_bytes(t);
+  r.peak_io_layer = v.peak_io_layer(t);
+  r.memory = std::move(m);
+  std::vector<std::string> paths(static_cast<std::size_t>(v.row_count));
+  for (int32_t i = 0; i < v.row_count; ++i) {
+    const row& src = v.rows[i];
     report_row x;
     const std::string label = src.name != nullptr ? std::string(src.name) : std::to_string(src.index);
     if (i > 0) {
@@ -158,7 +171,7 @@ report make_report(dtype t) {
       for (int32_t k = 0; k < src.n_inputs; ++k) x.inputs.push_back(src.inputs[k]);
     } else {
       for (int32_t k = i + 1; k < src.end; ++k) {
-        const row& c = Net::rows[static_cast<std::size_t>(k)];
+        const row& c = v.rows[k];
         if (!c.is_leaf()) continue;
         x.read_bytes += c.read_bytes(t);
         x.write_bytes += c.write_bytes(t);
@@ -167,6 +180,15 @@ report make_report(dtype t) {
     r.rows.push_back(std::move(x));
   }
   return r;
+}
+
+/// Builds the report of rows known at run time (a model read from a file), planned at run time.
+inline report make_report(const rows_view& v, dtype t) { return make_report(v, t, make_memory_report(v, t)); }
+
+/// Builds the report of Net computed in element type t (its plan: the constant memory::plan_of).
+template <Network Net>
+report make_report(dtype t) {
+  return make_report(Net::view(), t, make_memory_report<Net>(t));
 }
 
 /// "[1, 64, 56, 56]" (torchinfo's batch-first notation) or "[1, 1000]" for a flat tensor.

@@ -72,10 +72,8 @@ constexpr const char* name_of(strategy s) {
   return "?";
 }
 
-/// @brief The plan of one network in one dtype. Tensors: 0 = input, i + 1 = output of leaf i.
-template <size_t Tensors, size_t Leaves>
-struct arena_plan {
-  static constexpr size_t max_buffers = Tensors + Leaves;
+/// @brief The figures of a plan, whatever holds its tensors and buffers.
+struct plan_summary {
   uint64_t alignment = default_alignment;
   uint64_t arena_bytes = 0;           ///< the planned arena
   uint64_t lower_bound_bytes = 0;     ///< largest sum of live (aligned) buffers over all steps
@@ -87,6 +85,12 @@ struct arena_plan {
   int32_t steps = 0;
   int32_t n_tensors = 0;
   int32_t n_buffers = 0;
+};
+
+/// @brief The plan of one network in one dtype. Tensors: 0 = input, i + 1 = output of leaf i.
+template <size_t Tensors, size_t Leaves>
+struct arena_plan : plan_summary {
+  static constexpr size_t max_buffers = Tensors + Leaves;
   array<tensor_plan, Tensors> tensors{};
   array<buffer_plan, max_buffers> buffers{};
   array<int32_t, Leaves> scratch_buffer{};  ///< buffer of leaf i's scratch, -1 when none
@@ -102,16 +106,39 @@ struct arena_plan {
   }
 };
 
+/// @brief Where the planner writes a plan of a network with T tensors and L leaves: the summary,
+/// T tensors, T + L buffers and L entries of each per-leaf array.
+struct plan_target {
+  plan_summary* summary = nullptr;
+  tensor_plan* tensors = nullptr;
+  buffer_plan* buffers = nullptr;
+  int32_t* scratch_buffer = nullptr;
+  uint64_t* scratch_bytes = nullptr;
+  uint64_t* scratch_offset = nullptr;
+  int32_t* panel_rows = nullptr;
+};
+
+/// @brief The planner's working arrays, zero-initialized: T + L entries each, but the two per-step
+/// arrays (L entries).
+struct plan_workspace {
+  int32_t* roots = nullptr;
+  int32_t* order = nullptr;
+  int32_t* by_breadth = nullptr;
+  int32_t* placed = nullptr;
+  bool* taken = nullptr;
+  uint64_t* offsets = nullptr;
+  uint64_t* best_offsets = nullptr;
+  int32_t* steps_sorted = nullptr;
+  uint64_t* step_live = nullptr;
+};
+
 namespace detail {
 
 /// One packing of the root buffers in a given order; returns the arena size.
-template <size_t N>
-constexpr uint64_t pack(const array<buffer_plan, N>& bufs, int32_t n, const int32_t* order, int32_t count,
-                        bool best_fit, uint64_t* offsets) {
-  int32_t placed[N > 0 ? N : 1] = {};  // placed buffer ids sorted by offset
+constexpr uint64_t pack(const buffer_plan* bufs, const int32_t* order, int32_t count, bool best_fit,
+                        uint64_t* offsets, int32_t* placed /* placed buffer ids sorted by offset */) {
   int32_t m = 0;
   uint64_t arena = 0;
-  (void)n;
   for (int32_t oi = 0; oi < count; ++oi) {
     const int32_t x = order[oi];
     const buffer_plan& bx = bufs[static_cast<size_t>(x)];
@@ -177,56 +204,54 @@ constexpr bool goes_before(strategy s, const buffer_plan& a, int32_t ia, const b
 
 }  // namespace detail
 
-/// @brief Plans Net's tensors in dtype T with the given alignment (a power of two).
-template <Network Net, dtype T, uint64_t Align = default_alignment>
-constexpr auto make_plan() {
-  static_assert(Align > 0 && (Align & (Align - 1)) == 0, "ctnn: arena planner: the alignment must be a power of two");
-  constexpr size_t NT = static_cast<size_t>(Net::tensor_count);
-  constexpr size_t NL = static_cast<size_t>(Net::leaf_count);
-  using plan_t = arena_plan<NT, NL>;
-  plan_t p{};
-  p.alignment = Align;
-  p.steps = Net::leaf_count;
-  p.n_tensors = Net::tensor_count;
-  const int32_t last_step = Net::leaf_count - 1;
+namespace detail {
+/// @brief Plans the tensors of the network v, `elem` bytes per element, with alignment `Align` (a
+/// power of two), into p (zero-initialized), using w: the one planner of typed and run-time rows.
+constexpr void plan_rows(const rows_view& v, uint64_t elem, uint64_t Align, const plan_target& p,
+                         const plan_workspace& w) {
+  plan_summary& sum = *p.summary;
+  sum.alignment = Align;
+  sum.steps = v.leaf_count;
+  sum.n_tensors = v.tensor_count();
+  const int32_t last_step = v.leaf_count - 1;
 
   // ---- lifetimes of the tensors
-  for (int32_t t = 0; t < Net::tensor_count; ++t) {
+  for (int32_t t = 0; t < v.tensor_count(); ++t) {
     tensor_plan& tp = p.tensors[static_cast<size_t>(t)];
-    tp.bytes = static_cast<uint64_t>(Net::tensor_shape(t).elems()) * size_of(T);
+    tp.bytes = static_cast<uint64_t>(v.tensor_shape(t).elems()) * elem;
     tp.first = t == 0 ? 0 : t - 1;
     tp.last = tp.first;
   }
-  for (int32_t i = 0; i < Net::leaf_count; ++i) {
-    const row& r = Net::layer(i);
+  for (int32_t i = 0; i < v.leaf_count; ++i) {
+    const row& r = v.layer(i);
     for (int32_t k = 0; k < r.n_inputs; ++k) {
       tensor_plan& tp = p.tensors[static_cast<size_t>(r.inputs[k])];
       if (i > tp.last) tp.last = i;
     }
   }
-  p.tensors[static_cast<size_t>(Net::output_tensor)].last = last_step;
+  p.tensors[static_cast<size_t>(v.output_tensor)].last = last_step;
 
   // ---- plain liveness of the unmodified network (every tensor its own buffer, no scratch)
   for (int32_t s = 0; s <= last_step; ++s) {
     uint64_t live = 0;
-    for (int32_t t = 0; t < Net::tensor_count; ++t) {
+    for (int32_t t = 0; t < v.tensor_count(); ++t) {
       const tensor_plan& tp = p.tensors[static_cast<size_t>(t)];
       if (tp.first <= s && s <= tp.last) live += round_up(tp.bytes, Align);
     }
-    if (live > p.plain_liveness_bytes) p.plain_liveness_bytes = live;
+    if (live > sum.plain_liveness_bytes) sum.plain_liveness_bytes = live;
   }
 
   // ---- buffers: aliases, in-place, concat embedding, scratch
-  auto new_buffer = [&p](uint64_t bytes, int32_t first, int32_t last) {
-    buffer_plan& b = p.buffers[static_cast<size_t>(p.n_buffers)];
+  auto new_buffer = [&p, &sum, Align](uint64_t bytes, int32_t first, int32_t last) {
+    buffer_plan& b = p.buffers[static_cast<size_t>(sum.n_buffers)];
     b.bytes = round_up(bytes, Align);
     b.content = bytes;
     b.smallest = bytes;
     b.first = first;
     b.last = last;
-    return p.n_buffers++;
+    return sum.n_buffers++;
   };
-  auto join = [&p](int32_t t, int32_t buf) {
+  auto join = [&p, Align](int32_t t, int32_t buf) {
     tensor_plan& tp = p.tensors[static_cast<size_t>(t)];
     buffer_plan& b = p.buffers[static_cast<size_t>(buf)];
     tp.buffer = buf;
@@ -240,8 +265,8 @@ constexpr auto make_plan() {
     p.tensors[0].buffer = b0;
     p.buffers[static_cast<size_t>(b0)].holds_input = true;
   }
-  for (int32_t i = 0; i < Net::leaf_count; ++i) {
-    const row& r = Net::layer(i);
+  for (int32_t i = 0; i < v.leaf_count; ++i) {
+    const row& r = v.layer(i);
     const int32_t t = i + 1;
     tensor_plan& out = p.tensors[static_cast<size_t>(t)];
     auto dies_here = [&](int32_t in_tensor) {
@@ -265,7 +290,7 @@ constexpr auto make_plan() {
       const int32_t nb = new_buffer(out.bytes, i, out.last);
       out.buffer = nb;
       if (r.reuse.concat_slices) {
-        const uint64_t slice_unit = static_cast<uint64_t>(r.out.h * r.out.w) * size_of(T);
+        const uint64_t slice_unit = static_cast<uint64_t>(r.out.h * r.out.w) * elem;
         uint64_t slice = 0;
         for (int32_t k = 0; k < r.n_inputs; ++k) {
           const tensor_plan& in = p.tensors[static_cast<size_t>(r.inputs[k])];
@@ -281,13 +306,13 @@ constexpr auto make_plan() {
             buffer_plan& cb = p.buffers[static_cast<size_t>(nb)];
             if (ib.first < cb.first) cb.first = ib.first;
           }
-          slice += static_cast<uint64_t>(Net::tensor_shape(r.inputs[k]).c) * slice_unit;
+          slice += static_cast<uint64_t>(v.tensor_shape(r.inputs[k]).c) * slice_unit;
         }
       }
     }
   }
   // an embedded buffer's lifetime is part of its root's
-  for (int32_t b = 0; b < p.n_buffers; ++b) {
+  for (int32_t b = 0; b < sum.n_buffers; ++b) {
     int32_t root = b;
     while (p.buffers[static_cast<size_t>(root)].parent >= 0) root = p.buffers[static_cast<size_t>(root)].parent;
     buffer_plan& rb = p.buffers[static_cast<size_t>(root)];
@@ -297,9 +322,9 @@ constexpr auto make_plan() {
   }
 
   // ---- the tallest column of live root buffers, without scratch
-  auto live_at = [&p](int32_t s) {
+  auto live_at = [&p, &sum](int32_t s) {
     uint64_t live = 0;
-    for (int32_t b = 0; b < p.n_buffers; ++b) {
+    for (int32_t b = 0; b < sum.n_buffers; ++b) {
       const buffer_plan& bb = p.buffers[static_cast<size_t>(b)];
       if (bb.parent < 0 && bb.first <= s && s <= bb.last) live += bb.bytes;
     }
@@ -312,9 +337,9 @@ constexpr auto make_plan() {
   }
 
   // ---- scratch: the most units of each request that fit under that peak at the leaf's step
-  const int32_t tensor_buffers = p.n_buffers;
-  for (int32_t i = 0; i < Net::leaf_count; ++i) {
-    const scratch_request& rq = Net::layer(i).scratch;
+  const int32_t tensor_buffers = sum.n_buffers;
+  for (int32_t i = 0; i < v.leaf_count; ++i) {
+    const scratch_request& rq = v.layer(i).scratch;
     p.scratch_buffer[static_cast<size_t>(i)] = -1;
     if (rq.max_units <= 0 || rq.unit_elems == 0) continue;
     uint64_t live = 0;
@@ -324,53 +349,53 @@ constexpr auto make_plan() {
     }
     const uint64_t slack = tensor_peak - live;
     int64_t units = rq.max_units;
-    while (units > 0 && round_up(rq.elems(units) * size_of(T), Align) > slack) --units;
+    while (units > 0 && round_up(rq.elems(units) * elem, Align) > slack) --units;
     p.panel_rows[static_cast<size_t>(i)] = static_cast<int32_t>(units);
-    const uint64_t sb = rq.elems(units) * size_of(T);
+    const uint64_t sb = rq.elems(units) * elem;
     p.scratch_bytes[static_cast<size_t>(i)] = sb;
     if (sb == 0) continue;
     const int32_t sbuf = new_buffer(sb, i, i);
     p.buffers[static_cast<size_t>(sbuf)].scratch_of = i;
     p.scratch_buffer[static_cast<size_t>(i)] = sbuf;
-    if (sb > p.scratch_total_bytes) p.scratch_total_bytes = sb;
+    if (sb > sum.scratch_total_bytes) sum.scratch_total_bytes = sb;
   }
 
   // ---- the lower bound: the tallest column of live root buffers, scratch included
   for (int32_t s = 0; s <= last_step; ++s) {
     const uint64_t live = live_at(s);
-    if (live > p.lower_bound_bytes) {
-      p.lower_bound_bytes = live;
-      p.peak_step = s;
+    if (live > sum.lower_bound_bytes) {
+      sum.lower_bound_bytes = live;
+      sum.peak_step = s;
     }
   }
 
   // ---- packing: try every strategy, keep the smallest arena
-  int32_t roots[plan_t::max_buffers] = {};
+  int32_t* roots = w.roots;
   int32_t n_roots = 0;
-  for (int32_t b = 0; b < p.n_buffers; ++b)
+  for (int32_t b = 0; b < sum.n_buffers; ++b)
     if (p.buffers[static_cast<size_t>(b)].parent < 0) roots[n_roots++] = b;
-  uint64_t best_offsets[plan_t::max_buffers] = {};
+  uint64_t* best_offsets = w.best_offsets;
   uint64_t best_arena = ~uint64_t{0};
   for (int si = 0; si < strategy_count; ++si) {
-    const strategy s = static_cast<strategy>(si);
-    int32_t order[plan_t::max_buffers] = {};
+    const strategy st_ = static_cast<strategy>(si);
+    int32_t* order = w.order;
     // size order first (every strategy's tie-break, and the order within a step for breadth)
-    const strategy key = s == strategy::breadth_best_fit ? strategy::size_best_fit : s;
+    const strategy key = st_ == strategy::breadth_best_fit ? strategy::size_best_fit : st_;
     for (int32_t k = 0; k < n_roots; ++k) {  // insertion sort by the strategy's key
       const int32_t x = roots[k];
       int32_t pos = k;
-      while (pos > 0 && detail::goes_before(key, p.buffers[static_cast<size_t>(x)], x,
+      while (pos > 0 && goes_before(key, p.buffers[static_cast<size_t>(x)], x,
                                             p.buffers[static_cast<size_t>(order[pos - 1])], order[pos - 1])) {
         order[pos] = order[pos - 1];
         --pos;
       }
       order[pos] = x;
     }
-    if (s == strategy::breadth_best_fit) {
+    if (st_ == strategy::breadth_best_fit) {
       // greedy by breadth: visit the steps from the most to the least live bytes and place the
       // unplaced buffers alive at each, largest first
-      int32_t steps_sorted[NL > 0 ? NL : 1] = {};
-      uint64_t step_live[NL > 0 ? NL : 1] = {};
+      int32_t* steps_sorted = w.steps_sorted;
+      uint64_t* step_live = w.step_live;
       for (int32_t st = 0; st <= last_step; ++st) {
         step_live[st] = live_at(st);
         int32_t pos = st;
@@ -380,8 +405,9 @@ constexpr auto make_plan() {
         }
         steps_sorted[pos] = st;
       }
-      int32_t by_breadth[plan_t::max_buffers] = {};
-      bool taken[plan_t::max_buffers] = {};
+      int32_t* by_breadth = w.by_breadth;
+      bool* taken = w.taken;
+      for (int32_t j = 0; j < n_roots; ++j) taken[roots[j]] = false;
       int32_t n = 0;
       for (int32_t k = 0; k <= last_step; ++k) {
         const int32_t st = steps_sorted[k];
@@ -396,31 +422,52 @@ constexpr auto make_plan() {
       }
       for (int32_t j = 0; j < n_roots; ++j) order[j] = by_breadth[j];
     }
-    uint64_t offsets[plan_t::max_buffers] = {};
-    const uint64_t arena = detail::pack(p.buffers, p.n_buffers, order, n_roots, s != strategy::size_first_fit, offsets);
-    if (s == strategy::size_best_fit) p.baseline_bytes = arena;
+    uint64_t* offsets = w.offsets;
+    const uint64_t arena = pack(p.buffers, order, n_roots, st_ != strategy::size_first_fit, offsets, w.placed);
+    if (st_ == strategy::size_best_fit) sum.baseline_bytes = arena;
     if (arena < best_arena) {
       best_arena = arena;
-      p.chosen = s;
-      for (int32_t b = 0; b < p.n_buffers; ++b) best_offsets[b] = offsets[b];
+      sum.chosen = st_;
+      for (int32_t b = 0; b < sum.n_buffers; ++b) best_offsets[b] = offsets[b];
     }
   }
-  p.arena_bytes = best_arena;
+  sum.arena_bytes = best_arena;
 
   // ---- absolute offsets (a parent is created after the buffers embedded in it)
-  for (int32_t b = p.n_buffers - 1; b >= 0; --b) {
+  for (int32_t b = sum.n_buffers - 1; b >= 0; --b) {
     buffer_plan& bb = p.buffers[static_cast<size_t>(b)];
     bb.offset = bb.parent < 0 ? best_offsets[b]
                               : p.buffers[static_cast<size_t>(bb.parent)].offset + bb.offset_in_parent;
   }
-  for (int32_t t = 0; t < Net::tensor_count; ++t) {
+  for (int32_t t = 0; t < v.tensor_count(); ++t) {
     tensor_plan& tp = p.tensors[static_cast<size_t>(t)];
     tp.offset = p.buffers[static_cast<size_t>(tp.buffer)].offset;
   }
-  for (int32_t i = 0; i < Net::leaf_count; ++i) {
+  for (int32_t i = 0; i < v.leaf_count; ++i) {
     const int32_t sb = p.scratch_buffer[static_cast<size_t>(i)];
     p.scratch_offset[static_cast<size_t>(i)] = sb >= 0 ? p.buffers[static_cast<size_t>(sb)].offset : 0;
   }
+}
+}  // namespace detail
+
+/// @brief Plans Net's tensors in dtype T with the given alignment (a power of two).
+template <Network Net, dtype T, uint64_t Align = default_alignment>
+constexpr auto make_plan() {
+  static_assert(Align > 0 && (Align & (Align - 1)) == 0, "ctnn: arena planner: the alignment must be a power of two");
+  constexpr size_t NT = static_cast<size_t>(Net::tensor_count);
+  constexpr size_t NL = static_cast<size_t>(Net::leaf_count);
+  using plan_t = arena_plan<NT, NL>;
+  plan_t p{};
+  constexpr size_t NB = plan_t::max_buffers;
+  int32_t roots[NB] = {}, order[NB] = {}, by_breadth[NB] = {}, placed[NB] = {};
+  bool taken[NB] = {};
+  uint64_t offsets[NB] = {}, best_offsets[NB] = {};
+  int32_t steps_sorted[NL > 0 ? NL : 1] = {};
+  uint64_t step_live[NL > 0 ? NL : 1] = {};
+  detail::plan_rows(Net::view(), size_of(T), Align,
+                    plan_target{&p, p.tensors.data(), p.buffers.data(), p.scratch_buffer.data(), p.scratch_bytes.data(),
+                                p.scratch_offset.data(), p.panel_rows.data()},
+                    plan_workspace{roots, order, by_breadth, placed, taken, offsets, best_offsets, steps_sorted, step_live});
   return p;
 }
 

@@ -13,6 +13,59 @@ struct walk_result {
 };
 }  // namespace detail
 
+/// @brief The rows of a network, wherever they are held: a network type's constants
+/// (`Net::view()`) or rows built at run time from a model file (host::graph_rows::view()). The
+/// network-level figures, the arena planner and the reports read a network through this view
+/// only, so a typed network and an imported one are analyzed by the same code.
+struct rows_view {
+  const row* rows = nullptr;          ///< rows in depth-first order; rows[0] is the network
+  int32_t row_count = 0;
+  const int32_t* leaf_rows = nullptr; ///< leaf_rows[i]: the row of the leaf executed i-th
+  int32_t leaf_count = 0;
+  shape input{};
+  shape output{};
+  int32_t output_tensor = 0;
+
+  [[nodiscard]] constexpr int32_t tensor_count() const { return leaf_count + 1; }
+  /// The leaf executed i-th.
+  [[nodiscard]] constexpr const row& layer(int32_t i) const { return rows[leaf_rows[i]]; }
+  /// Shape of tensor t (0 = input, i + 1 = output of leaf i).
+  [[nodiscard]] constexpr shape tensor_shape(int32_t t) const { return t == 0 ? input : layer(t - 1).out; }
+
+  [[nodiscard]] constexpr uint64_t weight_bytes(dtype t) const { return rows[0].param_bytes(t); }
+  [[nodiscard]] constexpr uint64_t buffer_bytes(dtype t) const { return rows[0].buffer_bytes(t); }
+  [[nodiscard]] constexpr uint64_t input_bytes(dtype t) const { return static_cast<uint64_t>(input.elems()) * size_of(t); }
+  [[nodiscard]] constexpr uint64_t output_bytes(dtype t) const { return static_cast<uint64_t>(output.elems()) * size_of(t); }
+  [[nodiscard]] constexpr uint64_t activation_bytes_sum(dtype t) const {
+    uint64_t s = 0;
+    for (int32_t i = 0; i < leaf_count; ++i) s += layer(i).output_bytes(t);
+    return s;
+  }
+  [[nodiscard]] constexpr uint64_t read_bytes(dtype t) const {
+    uint64_t s = 0;
+    for (int32_t i = 0; i < leaf_count; ++i) s += layer(i).read_bytes(t);
+    return s;
+  }
+  [[nodiscard]] constexpr uint64_t write_bytes(dtype t) const { return activation_bytes_sum(t); }
+  [[nodiscard]] constexpr int32_t peak_io_layer(dtype t) const {
+    int32_t best = 0;
+    uint64_t best_bytes = 0;
+    for (int32_t i = 0; i < leaf_count; ++i) {
+      const uint64_t b = layer(i).in_elems * size_of(t) + layer(i).output_bytes(t);
+      if (b > best_bytes) {
+        best_bytes = b;
+        best = i;
+      }
+    }
+    return best;
+  }
+  [[nodiscard]] constexpr uint64_t peak_io_bytes(dtype t) const {
+    if (leaf_count == 0) return 0;
+    const row& r = layer(peak_io_layer(t));
+    return r.in_elems * size_of(t) + r.output_bytes(t);
+  }
+};
+
 /// @brief A network of Nodes run in sequence on a single input of shape In (batch 1).
 ///
 /// Everything is a constant expression: `Net::rows[i]`, `Net::output_shape`, `Net::params`,
@@ -70,40 +123,25 @@ struct network {
   static constexpr uint64_t ext_ops = totals.ext_ops;          ///< all other operations
   static constexpr uint64_t macs_total = totals.macs + totals.ext_ops;
 
+  /// The rows as the analysis and the planner read them (rows_view): the same figures for a
+  /// network type and for rows built at run time from a file.
+  static constexpr rows_view view() {
+    return rows_view{rows.data(), row_count, leaf_rows.data(), leaf_count, In, output_shape, output_tensor};
+  }
+
   /// Bytes of all parameters in dtype t (biases in the accumulator type for integer t).
-  static constexpr uint64_t weight_bytes(dtype t) { return rows[0].param_bytes(t); }
-  static constexpr uint64_t buffer_bytes(dtype t) { return rows[0].buffer_bytes(t); }
-  static constexpr uint64_t input_bytes(dtype t) { return static_cast<uint64_t>(In.elems()) * size_of(t); }
-  static constexpr uint64_t output_bytes(dtype t) { return static_cast<uint64_t>(output_shape.elems()) * size_of(t); }
-
+  static constexpr uint64_t weight_bytes(dtype t) { return view().weight_bytes(t); }
+  static constexpr uint64_t buffer_bytes(dtype t) { return view().buffer_bytes(t); }
+  static constexpr uint64_t input_bytes(dtype t) { return view().input_bytes(t); }
+  static constexpr uint64_t output_bytes(dtype t) { return view().output_bytes(t); }
   /// Sum of every leaf's output bytes (what a framework that keeps every activation allocates).
-  static constexpr uint64_t activation_bytes_sum(dtype t) {
-    uint64_t s = 0;
-    for (int32_t i = 0; i < leaf_count; ++i) s += layer(i).output_bytes(t);
-    return s;
-  }
+  static constexpr uint64_t activation_bytes_sum(dtype t) { return view().activation_bytes_sum(t); }
   /// Bytes read from memory by all layers (inputs, parameters, buffers) and written (outputs).
-  static constexpr uint64_t read_bytes(dtype t) {
-    uint64_t s = 0;
-    for (int32_t i = 0; i < leaf_count; ++i) s += layer(i).read_bytes(t);
-    return s;
-  }
-  static constexpr uint64_t write_bytes(dtype t) { return activation_bytes_sum(t); }
-
+  static constexpr uint64_t read_bytes(dtype t) { return view().read_bytes(t); }
+  static constexpr uint64_t write_bytes(dtype t) { return view().write_bytes(t); }
   /// The leaf whose inputs plus output are largest: the naive per-layer peak.
-  static constexpr int32_t peak_io_layer(dtype t) {
-    int32_t best = 0;
-    uint64_t best_bytes = 0;
-    for (int32_t i = 0; i < leaf_count; ++i) {
-      const uint64_t b = layer(i).in_elems * size_of(t) + layer(i).output_bytes(t);
-      if (b > best_bytes) { best_bytes = b; best = i; }
-    }
-    return best;
-  }
-  static constexpr uint64_t peak_io_bytes(dtype t) {
-    const row& r = layer(peak_io_layer(t));
-    return r.in_elems * size_of(t) + r.output_bytes(t);
-  }
+  static constexpr int32_t peak_io_layer(dtype t) { return view().peak_io_layer(t); }
+  static constexpr uint64_t peak_io_bytes(dtype t) { return view().peak_io_bytes(t); }
 };
 
 /// True for the instantiations of network<>.
