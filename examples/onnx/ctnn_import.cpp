@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <google/protobuf/stubs/logging.h>
+
 #include "onnx_model.hpp"
 
 namespace {
@@ -160,16 +162,19 @@ std::string blob_of(const onnx_import::model& m, const host::graph_rows& rows) {
   return blob;
 }
 
-void write_file(const fs::path& p, const std::string& data) {
+void write_file(const fs::path& p, const std::string& data, const std::string& fault) {
   std::ofstream f(p, std::ios::binary | std::ios::trunc);
   f.write(data.data(), static_cast<std::streamsize>(data.size()));
   f.close();
-  if (!f) throw onnx_import::import_error("cannot write '" + p.string() + "'");
+  if (!f) throw onnx_import::import_error(fault + "cannot write '" + p.string() + "'");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // protobuf would print its own log lines (a fatal one before throwing FatalException, which the
+  // catch below turns into the one line of the refusal)
+  google::protobuf::SetLogHandler(nullptr);
   std::string input, dir, name, ns = "ctnn_models";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -196,7 +201,7 @@ int main(int argc, char** argv) {
   if (!identifier(ns)) return usage("--namespace '" + ns + "' is not a C++ identifier");
   const fs::path out_dir(dir);
   const fs::path hpp = out_dir / (name + ".hpp"), bin = out_dir / (name + ".f32.bin"), asm_file = out_dir / (name + ".S");
-  std::vector<fs::path> written;
+  std::vector<fs::path> written, renamed;  // removed again on any failure: no partial output
   try {
     const onnx_import::model m = onnx_import::read(input);
     const host::graph_rows rows = host::build_rows(name, m.input, m.nodes);
@@ -246,23 +251,34 @@ int main(int argc, char** argv) {
       << "    .type " << symbol << ", %object\n" << symbol << ":\n    .incbin \"" << name << ".f32.bin\"\n"
       << "    .size " << symbol << ", . - " << symbol << "\n"
       << "    .section .note.GNU-stack,\"\",%progbits\n";
-    fs::create_directories(out_dir);
+    // all three files or none: each is written to NAME.*.tmp, then the three are renamed
+    const std::string output_fault = input + ": the output: ";
+    std::error_code ec;
+    fs::create_directories(out_dir, ec);
+    if (ec) throw onnx_import::import_error(output_fault + "cannot create '" + out_dir.string() + "': " + ec.message());
     const std::pair<fs::path, std::string> files[] = {{bin, blob}, {asm_file, s.str()}, {hpp, h.str()}};
     for (const auto& [path, data] : files) {
       const fs::path tmp = path.string() + ".tmp";
       written.push_back(tmp);
-      write_file(tmp, data);
+      write_file(tmp, data, output_fault);
     }
-    for (const auto& [path, data] : files) fs::rename(path.string() + ".tmp", path);
+    for (const auto& [path, data] : files) {
+      fs::rename(path.string() + ".tmp", path, ec);
+      if (ec)
+        throw onnx_import::import_error(output_fault + "cannot rename '" + path.string() + ".tmp' to '" + path.string() +
+                                        "': " + ec.message());
+      renamed.push_back(path);
+    }
     std::printf("ctnn-import: %s -> %s (%zu leaves, %zu parameter bytes)\n", input.c_str(), hpp.string().c_str(),
                 m.nodes.size(), blob.size());
     return 0;
   } catch (const std::exception& e) {
     std::error_code ec;
     for (const fs::path& p : written) fs::remove(p, ec);
+    for (const fs::path& p : renamed) fs::remove(p, ec);
     std::string what = e.what();
     for (char& c : what)
-      if (c == '\n') c = ' ';
+      if (c == '\n' || c == '\r') c = ' ';
     std::fprintf(stderr, "ctnn-import: %s\n", what.c_str());
     return 1;
   }

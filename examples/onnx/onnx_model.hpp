@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "ctnn/host/runtime_graph.hpp"
+#include "onnx_validate.hpp"
 
 namespace ctnn::onnx_import {
 
@@ -719,14 +720,9 @@ inline bool lowering::gelu_pattern(int index, const onnx::GraphProto& gr) {
 
 /// @brief Reads, checks and lowers the ONNX model in `path`. Throws import_error.
 inline model read(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw import_error(path + ": cannot open the file");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  const std::string bytes = ss.str();
   onnx::ModelProto mp;
-  if (bytes.empty() || !mp.ParseFromString(bytes) || !mp.has_graph())
-    throw import_error(path + ": not an ONNX model (the protobuf does not parse, or it has no graph)");
+  // unreadable, not ONNX, truncated, cycles, dangling inputs, initializer sizes, input shape
+  if (const std::string fault = load_model(path, mp); !fault.empty()) throw import_error(fault);
   try {
     onnx::checker::check_model(mp);
   } catch (const std::exception& e) {

@@ -38,7 +38,7 @@ using net_elementwise = network<"Elementwise", shape{8, 7, 7},
     batch_norm2d<8, 1, 1000>, relu6, max_pool2d<3, 2, 1, true>, zero_pad2d<1, 0, 2, 1>,
     avg_pool2d<3, 1, 1, false, false>, silu, hardswish, tanh_activation, gelu, gelu_tanh, leaky_relu<1, 5>,
     channel_scale<8>, layer_norm2d<8, 1, 100000>, channel_shuffle<4>, channel_slice<2, 6>, dropout<10>, hardsigmoid, sigmoid,
-    adaptive_avg_pool2d<3, 2>, avg_pool2d<2, 1, 0, true, true>, softmax>;
+    clamp<1, 3, 4>, adaptive_avg_pool2d<3, 2>, avg_pool2d<2, 1, 0, true, true>, softmax>;
 
 // the epsilons written in the description reach the rows the kernels read
 static_assert(net_elementwise::layer(0).geometry.epsilon == 1e-3f);
@@ -179,6 +179,13 @@ std::vector<uint8_t> expected(const harness<Net, T>& h, const recorder& rec, int
     case op::leaky_relu: {  // the definition, written out: x >= 0 ? x : slope * x
       const float slope = r.geometry.alpha;
       auto f = [slope](float x) { return x >= 0.0f ? x : slope * x; };
+      if constexpr (q) s = ref::unary_s8(f, n, in[0].data(), out.data(), ap);
+      else s = ref::unary_f32(f, n, in[0].data(), out.data());
+      break;
+    }
+    case op::clamp: {  // the definition, written out: min(max(x, lower), upper)
+      const float lo = r.geometry.alpha, hi = r.geometry.beta;
+      auto f = [lo, hi](float x) { return x < lo ? lo : (x > hi ? hi : x); };
       if constexpr (q) s = ref::unary_s8(f, n, in[0].data(), out.data(), ap);
       else s = ref::unary_f32(f, n, in[0].data(), out.data());
       break;

@@ -41,7 +41,8 @@ struct layer_geometry {
   bool ceil_mode = false;
   bool count_include_pad = true;
   int64_t first_channel = 0;  ///< channel_slice: the first channel taken
-  float alpha = 0.0f;         ///< a scalar attribute (leaky_relu: the negative slope)
+  float alpha = 0.0f;         ///< a scalar attribute (leaky_relu: the negative slope; clamp: the lower bound)
+  float beta = 0.0f;          ///< a second scalar attribute (clamp: the upper bound)
   int64_t in_channels = 0;    ///< conv2d: in_channels; linear: in_features; per-channel ops: C
   int64_t out_channels = 0;   ///< conv2d: out_channels; linear: out_features; per-channel ops: C;
                               ///< channel_slice: the channels taken

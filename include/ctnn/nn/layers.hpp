@@ -2,6 +2,7 @@
 #pragma once
 #include "ctnn/nn/activation.hpp"
 #include "ctnn/nn/batch_norm2d.hpp"
+#include "ctnn/nn/clamp.hpp"
 #include "ctnn/nn/conv2d.hpp"
 #include "ctnn/nn/dag.hpp"
 #include "ctnn/nn/graph.hpp"

@@ -14,11 +14,11 @@ enum class op : uint8_t {
   flatten, dropout, softmax, zero_pad2d, channel_shuffle,
   add, mul, concat,
   gelu, layer_norm2d, channel_scale, channel_slice,
-  leaky_relu,
+  leaky_relu, clamp,
 };
 
 /// The number of kinds (keep in step with the last enumerator). Kind sets are uint64_t masks.
-inline constexpr int op_count = static_cast<int>(op::leaky_relu) + 1;
+inline constexpr int op_count = static_cast<int>(op::clamp) + 1;
 static_assert(op_count <= 64, "ctnn: op kinds are a 64-bit mask");
 
 /// @brief What op kind K does: specialized once per kind, beside its layer type in nn/.

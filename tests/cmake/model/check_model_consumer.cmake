@@ -1,0 +1,70 @@
+# A consumer of ctnn_add_model / ctnn_add_model_runner (this directory's CMakeLists.txt), end to end:
+# export the tiny PyTorch model (tests/onnx/tiny_model.py: a batch of 3 inputs and PyTorch's
+# outputs), configure and build the consumer, then
+#   1. tiny-run on the batch matches PyTorch (max |error| <= 1e-5 x max |output|, same top-1), and
+#      --dump-layers writes one .npy per leaf (layers.tsv), the last one equal to the output;
+#   2. use_model (a plain program linking the INTERFACE target, other NAME and NAMESPACE) prints
+#      exactly what tiny-run writes for the same input;
+#   3. the ONNX file is a dependency: re-exported with other weights, a rebuild regenerates the
+#      header and blob, and tiny-run matches the new PyTorch outputs.
+# cmake -DMODE=find_package|add_subdirectory [-DPREFIX=<install prefix>] -DSOURCE=<ctnn source>
+#       -DPYTHON=<python3> -DWORK=<dir> -DGENERATOR=<generator> -DCXX=<compiler> -DFLAGS=<CXX flags> -P this
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+function(step)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    string(REPLACE ";" " " cmd "${ARGN}")
+    message(FATAL_ERROR "${cmd}\n-> ${rc}\n${out}\n${err}")
+  endif()
+  set(step_output "${out}" PARENT_SCOPE)
+endfunction()
+
+set(model ${WORK}/model)
+set(build ${WORK}/build)
+step(${PYTHON} ${SOURCE}/tests/onnx/tiny_model.py --out ${model} --seed 1)
+if(MODE STREQUAL "find_package")
+  set(where -DCMAKE_PREFIX_PATH=${PREFIX})
+else()
+  set(where -DCTNN_SOURCE_DIR=${SOURCE})
+endif()
+step(${CMAKE_COMMAND} -S ${SOURCE}/tests/cmake/model -B ${build} -G ${GENERATOR} -DCTNN_CONSUME=${MODE} ${where}
+     -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX} "-DCMAKE_CXX_FLAGS=${FLAGS}" -DMODEL_ONNX=${model}/tiny.onnx)
+step(${CMAKE_COMMAND} --build ${build})
+
+# 1. the runner against PyTorch, and its per-layer dump
+step(${build}/tiny-run --input ${model}/tiny.input.npy --output ${WORK}/out.npy --dump-layers ${WORK}/layers)
+step(${PYTHON} ${SOURCE}/tests/onnx/compare_npy.py ${WORK}/out.npy ${model}/tiny.torch.npy --tolerance 1e-5)
+message(STATUS "tiny-run, seed 1: ${step_output}")
+file(STRINGS ${WORK}/layers/layers.tsv layers)
+list(LENGTH layers count)
+if(NOT count EQUAL 16)
+  message(FATAL_ERROR "layers.tsv has ${count} lines, the model 16 leaves")
+endif()
+foreach(line IN LISTS layers)
+  string(REPLACE "\t" ";" fields "${line}")
+  list(GET fields 1 file)
+  if(NOT EXISTS ${WORK}/layers/${file})
+    message(FATAL_ERROR "layers.tsv names ${file}, which --dump-layers did not write")
+  endif()
+endforeach()
+step(${CMAKE_COMMAND} -E compare_files ${WORK}/layers/${file} ${WORK}/out.npy)
+
+# 2. a plain program linking the INTERFACE target computes what the runner computes
+# (python -c code: lines, not ';', which CMake would split into arguments)
+step(${PYTHON} -c "import numpy as np\nnp.save('${WORK}/ramp.npy', (np.arange(768) % 7 * 0.25 - 0.75).astype(np.float32).reshape(1, 3, 16, 16))")
+step(${build}/tiny-run --input ${WORK}/ramp.npy --output ${WORK}/ramp.out.npy)
+step(${build}/use_model)
+string(STRIP "${step_output}" printed)
+step(${PYTHON} -c "import numpy as np, sys\ny = np.load('${WORK}/ramp.out.npy').ravel()\np = np.array('${printed}'.split(), dtype=np.float32)
+sys.exit(0 if p.shape == y.shape and (p == y).all() else 'use_model printed %s, tiny-run wrote %s' % (p, y))")
+
+# 3. new weights in the same file: the build regenerates the model
+step(${PYTHON} ${SOURCE}/tests/onnx/tiny_model.py --out ${model} --seed 2)
+step(${CMAKE_COMMAND} --build ${build})
+if(NOT step_output MATCHES "ctnn-import")
+  message(FATAL_ERROR "the rebuild after the ONNX file changed did not run ctnn-import:\n${step_output}")
+endif()
+step(${build}/tiny-run --input ${model}/tiny.input.npy --output ${WORK}/out2.npy)
+step(${PYTHON} ${SOURCE}/tests/onnx/compare_npy.py ${WORK}/out2.npy ${model}/tiny.torch.npy --tolerance 1e-5)
+message(STATUS "tiny-run, seed 2 after the rebuild: ${step_output}")
