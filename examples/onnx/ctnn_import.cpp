@@ -111,6 +111,14 @@ std::string layer_type_text(const host::graph_node& n, const std::string& file) 
       const auto [num, den] = ratio_of(g.alpha, where() + ": alpha");
       return "ctnn::leaky_relu<" + std::to_string(num) + ", " + std::to_string(den) + ">";
     }
+    case op::clamp: {  // both bounds over one power-of-ten denominator (the larger is a multiple of the other)
+      const auto [lo, lo_den] = ratio_of(g.alpha, where() + ": min");
+      const auto [hi, hi_den] = ratio_of(g.beta, where() + ": max");
+      const int64_t den = std::max(lo_den, hi_den), lo_k = den / lo_den, hi_k = den / hi_den;
+      if (std::llabs(lo) > INT64_MAX / lo_k || std::llabs(hi) > INT64_MAX / hi_k)
+        throw onnx_import::import_error(where() + ": Clip bounds too far apart in scale for one denominator");
+      return "ctnn::clamp<" + std::to_string(lo * lo_k) + ", " + std::to_string(hi * hi_k) + ", " + std::to_string(den) + ">";
+    }
     case op::relu: return "ctnn::relu";
     case op::relu6: return "ctnn::relu6";
     case op::sigmoid: return "ctnn::sigmoid";
