@@ -1,6 +1,7 @@
-// ctnn-report: prints the compile-time analysis of a zoo model as a table, JSON or CSV.
+// ctnn-report: prints the analysis of a zoo model (its compile-time constants) or of an ONNX file
+// (the same arithmetic and planner over the rows built from the file) as a table, JSON or CSV.
 //   ctnn-report --list
-//   ctnn-report <model> [--dtype float32|int8] [--format table|json|csv] [--memory-svg FILE] [--tiles T]
+//   ctnn-report <model>|MODEL.onnx [--dtype float32|int8] [--format table|json|csv] [--memory-svg FILE] [--tiles T]
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -12,6 +13,12 @@
 #include "ctnn/host/tiling_report.hpp"
 #include "ctnn/zoo/zoo.hpp"
 #include "../common/cli.hpp"
+#if CTNN_REPORT_ONNX
+#include <exception>
+#include <filesystem>
+
+#include "../onnx/onnx_rows.hpp"
+#endif
 
 namespace {
 
@@ -38,10 +45,60 @@ int usage(const char* why) {
   }
   std::fprintf(stderr,
                "usage: ctnn-report --list\n"
-               "       ctnn-report <model> [--dtype float32|int8] [--format table|json|csv] [--memory-svg FILE]\n"
+               "       ctnn-report <model>|MODEL.onnx [--dtype float32|int8] [--format table|json|csv] [--memory-svg FILE]\n"
                "                   [--tiles 8|16|32|64|128|256]   (fixed-tile GEMM splitting instead of the report)\n"
-               "Run 'ctnn-report --list' for the model names.\n");
+               "Run 'ctnn-report --list' for the model names. A MODEL.onnx is read, checked and lowered as\n"
+               "ctnn-import does; its layers keep the ONNX node names.\n");
   return 2;
+}
+
+/// Prints the report (or the tiling table) and writes the SVG; the status of the run.
+int emit(const ctnn::host::report& r, const std::string& format, const std::string& svg_path,
+         const std::function<std::string()>& tiling) {
+  const std::string out = tiling ? tiling()
+                          : format == "json" ? ctnn::host::to_json(r)
+                          : format == "csv"  ? ctnn::host::to_csv(r)
+                                             : ctnn::host::to_table(r);
+  if (!svg_path.empty()) {
+    std::FILE* f = std::fopen(svg_path.c_str(), "wb");
+    if (f == nullptr) {
+      std::fprintf(stderr, "ctnn-report: cannot write '%s'\n", svg_path.c_str());
+      return 1;
+    }
+    const std::string svg = ctnn::host::memory_svg(r);
+    const bool ok = std::fwrite(svg.data(), 1, svg.size(), f) == svg.size();
+    if (std::fclose(f) != 0 || !ok) {
+      std::fprintf(stderr, "ctnn-report: error writing '%s'\n", svg_path.c_str());
+      return 1;
+    }
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return ctnn::cli::stdout_written("ctnn-report") ? 0 : 1;
+}
+
+bool is_onnx_path(const std::string& s) { return s.size() > 5 && s.compare(s.size() - 5, 5, ".onnx") == 0; }
+
+/// The report of an ONNX file: status 1 and one line when it cannot be read or lowered.
+int report_file(const std::string& path, ctnn::dtype type, const std::string& format, const std::string& svg_path,
+                int64_t tile) {
+#if CTNN_REPORT_ONNX
+  try {
+    const ctnn::onnx_import::imported x =
+        ctnn::onnx_import::read_rows(path, std::filesystem::path(path).stem().string());
+    const ctnn::host::report r = ctnn::host::make_report(x.rows.view(), type);
+    std::function<std::string()> tiling;
+    if (tile > 0) tiling = [&] { return ctnn::host::tiling_table(x.rows.view(), r, tile); };
+    return emit(r, format, svg_path, tiling);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ctnn-report: %s\n", e.what());
+    return 1;
+  }
+#else
+  (void)type, (void)format, (void)svg_path, (void)tile;
+  std::fprintf(stderr, "ctnn-report: %s: this ctnn-report was built without ONNX support (libonnx-dev, libprotobuf-dev)\n",
+               path.c_str());
+  return 1;
+#endif
 }
 
 }  // namespace
@@ -101,28 +158,13 @@ int main(int argc, char** argv) {
     }
   }
   if (model.empty()) return usage("no model given");
+  if (is_onnx_path(model)) return report_file(model, type, format, svg_path, tile);
   for (const model_entry& m : zoo) {
     if (m.name != model) continue;
     const ctnn::host::report r = m.make(type);
-    const std::string out = tile > 0           ? m.tiling(r, tile)
-                            : format == "json"  ? ctnn::host::to_json(r)
-                            : format == "csv" ? ctnn::host::to_csv(r)
-                                              : ctnn::host::to_table(r);
-    if (!svg_path.empty()) {
-      std::FILE* f = std::fopen(svg_path.c_str(), "wb");
-      if (f == nullptr) {
-        std::fprintf(stderr, "ctnn-report: cannot write '%s'\n", svg_path.c_str());
-        return 1;
-      }
-      const std::string svg = ctnn::host::memory_svg(r);
-      const bool ok = std::fwrite(svg.data(), 1, svg.size(), f) == svg.size();
-      if (std::fclose(f) != 0 || !ok) {
-        std::fprintf(stderr, "ctnn-report: error writing '%s'\n", svg_path.c_str());
-        return 1;
-      }
-    }
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    return ctnn::cli::stdout_written("ctnn-report") ? 0 : 1;
+    std::function<std::string()> tiling;
+    if (tile > 0) tiling = [&] { return m.tiling(r, tile); };
+    return emit(r, format, svg_path, tiling);
   }
   return usage(("unknown model '" + model + "'").c_str());
 }

@@ -47,6 +47,23 @@ static_assert(dense::output_shape == features(4));
 static_assert(dense::layer(11).kind == op::concat && dense::layer(11).n_inputs == 4 && dense::layer(11).out.c == 10);
 static_assert(dense::layer(11).inputs[0] == 0 && dense::layer(11).inputs[1] == 3 && dense::layer(11).inputs[3] == 11);
 
+// A concatenation of 13 values (more than the 8 a row could keep inline before): DenseNet-121's
+// widest concat reads 25. As a dag and as a nested concat of 12 branches plus the input.
+template <int64_t Out>
+using branch = conv2d<3, Out, 1>;
+using wide_dag = network<"WideDag", shape{3, 4, 4},
+    dag<"Wide",
+        node<"b1", branch<1>, 0>, node<"b2", branch<2>, 0>, node<"b3", branch<3>, 0>, node<"b4", branch<1>, 0>,
+        node<"b5", branch<2>, 0>, node<"b6", branch<3>, 0>, node<"b7", branch<1>, 0>, node<"b8", branch<2>, 0>,
+        node<"b9", branch<3>, 0>, node<"b10", branch<1>, 0>, node<"b11", branch<2>, 0>, node<"b12", branch<3>, 0>,
+        node<"cat", join<op::concat>, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12>>>;
+using wide_nested = network<"WideNested", shape{3, 4, 4},
+    concat<identity, branch<1>, branch<2>, branch<3>, branch<1>, branch<2>, branch<3>, branch<1>, branch<2>,
+           branch<3>, branch<1>, branch<2>, branch<3>>>;
+static_assert(wide_dag::layer(12).n_inputs == 13 && wide_dag::max_fan_in == 13 && wide_dag::output_shape.c == 27);
+static_assert(wide_dag::input_count == 12 + 13 && wide_dag::layer(12).inputs[12] == 12);
+static_assert(wide_nested::layer(12).n_inputs == 13 && wide_nested::layer(12).inputs[0] == 0);
+
 template <Network Net, class T>
 std::vector<uint8_t> run_once(uint64_t seed, rt::backend be) {
   constexpr dtype dt = dtype_of<T>;
@@ -86,6 +103,41 @@ TEST_CASE_TEMPLATE("a dag runs byte for byte like its nested twin", T, float, in
   for (rt::backend be : {rt::backend::reference, rt::backend::optimized}) {
     CHECK(run_once<nested, T>(7, be) == run_once<as_dag, T>(7, be));
   }
+}
+
+TEST_CASE_TEMPLATE("a concat of 13 inputs: each input lands in its channel slice, dag and nesting agree", T, float,
+                   int8_t) {
+  using Net = wide_dag;
+  constexpr dtype dt = dtype_of<T>;
+  constexpr auto& plan = memory::plan_of<Net, dt>;
+  constexpr auto& layout = rt::param_layout_of<Net, dt>;
+  host::aligned_bytes params(static_cast<size_t>(layout.total_bytes));
+  REQUIRE(rt::fill_params<Net, dt>(params.data, params.size, 5));
+  host::aligned_bytes arena(static_cast<size_t>(plan.arena_bytes));
+  rt::fill_input<T>(reinterpret_cast<T*>(arena.data + plan.offset_of(0)), Net::input_shape.elems(), 6,
+                    rt::default_tensor_quant<Net>(0));
+  const std::vector<uint8_t> input(arena.data + plan.offset_of(0),
+                                   arena.data + plan.offset_of(0) + Net::input_shape.elems() * int64_t{sizeof(T)});
+  host::layer_recorder rec;
+  rec.outputs.assign(static_cast<size_t>(Net::leaf_count), {});
+  REQUIRE(rt::run<Net, T>(arena.data, arena.size, params.data, params.size, rt::backend::reference,
+                          &host::layer_recorder::record, &rec)
+              .ok());
+  const std::vector<uint8_t>& cat = rec.outputs[12];
+  REQUIRE(cat.size() == size_t{27 * 16 * sizeof(T)});
+  // slice 0 is the network input, slice k the output of branch k, in order
+  size_t at = 0;
+  CHECK(std::memcmp(cat.data(), input.data(), input.size()) == 0);
+  at += input.size();
+  for (size_t k = 0; k < 12; ++k) {
+    const std::vector<uint8_t>& b = rec.outputs[k];
+    REQUIRE(at + b.size() <= cat.size());
+    CHECK(std::memcmp(cat.data() + at, b.data(), b.size()) == 0);
+    at += b.size();
+  }
+  CHECK(at == cat.size());
+  for (rt::backend be : {rt::backend::reference, rt::backend::optimized})
+    CHECK(run_once<wide_dag, T>(9, be) == run_once<wide_nested, T>(9, be));
 }
 
 TEST_CASE("a DenseNet-style dag: concatenations of all earlier values run, both backends agree") {

@@ -27,6 +27,7 @@ struct graph_node {
 /// offer of them: leaf rows in execution order, tensor shapes, the first fault.
 struct graph_rows {
   std::deque<std::string> names;  ///< storage for the rows' names and types (stable addresses)
+  std::vector<int32_t> input_pool;  ///< every leaf's input tensor ids (row.inputs points into it)
   std::vector<row> rows;
   std::vector<int32_t> leaf_rows;
   shape input{};
@@ -34,33 +35,46 @@ struct graph_rows {
   int32_t output_tensor = 0;
   diagnostic first_fault{};
 
+  graph_rows() = default;
+  graph_rows(graph_rows&&) = default;
+  graph_rows& operator=(graph_rows&&) = default;
+  graph_rows(const graph_rows&) = delete;  // the rows point into names and input_pool
+  graph_rows& operator=(const graph_rows&) = delete;
+
   [[nodiscard]] int32_t leaf_count() const { return static_cast<int32_t>(leaf_rows.size()); }
   [[nodiscard]] int32_t tensor_count() const { return leaf_count() + 1; }
   [[nodiscard]] const row& layer(int32_t i) const { return rows[static_cast<std::size_t>(leaf_rows[static_cast<std::size_t>(i)])]; }
   [[nodiscard]] shape tensor_shape(int32_t t) const { return t == 0 ? input : layer(t - 1).out; }
+  /// The rows as the planner and the reports read them (valid while this object lives unchanged).
+  [[nodiscard]] rows_view view() const {
+    return rows_view{rows.data(), static_cast<int32_t>(rows.size()), leaf_rows.data(), leaf_count(), input, output,
+                     output_tensor};
+  }
 };
 
 /// @brief Builds the rows of network `model` on an input of shape `input` from `nodes`.
-/// A node reading a value not computed before it, or a join with more than max_inputs inputs,
-/// is a fault of that node (first_fault.layer = its position); the walk stops there.
+/// A node reading a value not computed before it (or none) is a fault of that node (first_fault.layer = its position); the walk stops there.
 inline graph_rows build_rows(const std::string& model, shape input, const std::vector<graph_node>& nodes) {
   graph_rows g;
   g.input = input;
-  basic_builder<std::vector<row>> b;
+  basic_builder<std::vector<row>, std::vector<int32_t>> b;
   b.rows.resize(nodes.size() + 2);
+  std::size_t pooled = 0;
+  for (const graph_node& n : nodes) pooled += n.inputs.size();
+  b.input_pool.resize(pooled);
   const char* name = g.names.emplace_back(model).c_str();
-  const int32_t net = detail::open_container(b, context{0, -1, 0}, name, input);
-  const int32_t body = detail::open_container(b, context{1, net, 0}, name, input);
+  const int32_t net = ctnn::detail::open_container(b, context{0, -1, 0}, name, input);
+  const int32_t body = ctnn::detail::open_container(b, context{1, net, 0}, name, input);
   std::vector<value> values{value{0, input}};
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const graph_node& n = nodes[i];
     const int32_t count = static_cast<int32_t>(n.inputs.size());
-    bool bad = count < 1 || count > max_inputs;
-    value ins[max_inputs] = {};
+    bool bad = count < 1;
+    std::vector<value> ins(static_cast<std::size_t>(count > 0 ? count : 0));
     for (int32_t k = 0; !bad && k < count; ++k) {
       const int32_t v = n.inputs[static_cast<std::size_t>(k)];
       bad = v < 0 || v > static_cast<int32_t>(i);
-      if (!bad) ins[k] = values[static_cast<std::size_t>(v)];
+      if (!bad) ins[static_cast<std::size_t>(k)] = values[static_cast<std::size_t>(v)];
     }
     if (bad || n.kind == op::container) {
       g.first_fault.layer = static_cast<int32_t>(i);
@@ -72,8 +86,8 @@ inline graph_rows build_rows(const std::string& model, shape input, const std::v
     const value out = visit_kind<all_kinds>(
         n.kind,
         [&]<op K>() {
-          return detail::emit_leaf<K>(b, context{2, body, static_cast<int32_t>(i)}, op_def<K>::type_name, n.geometry,
-                                      ins, count);
+          return ctnn::detail::emit_leaf<K>(b, context{2, body, static_cast<int32_t>(i)}, op_def<K>::type_name, n.geometry,
+                                      ins.data(), count);
         },
         value{});
     if (!n.name.empty()) b.rows[static_cast<std::size_t>(at)].name = g.names.emplace_back(n.name).c_str();
@@ -82,6 +96,8 @@ inline graph_rows build_rows(const std::string& model, shape input, const std::v
   b.close_container(body, values.back().s);
   b.close_container(net, values.back().s);
   b.rows.resize(static_cast<std::size_t>(b.n_rows));
+  g.input_pool = std::move(b.input_pool);
+  for (row& r : b.rows) r.inputs = g.input_pool.data() + r.first_input;
   g.rows = std::move(b.rows);
   if (g.first_fault.report.ok()) g.first_fault = b.first_fault;
   for (std::size_t r = 0; r < g.rows.size(); ++r)

@@ -277,11 +277,13 @@ constexpr void plan_rows(const rows_view& v, uint64_t elem, uint64_t Align, cons
     if (r.reuse.alias) {
       target = p.tensors[static_cast<size_t>(r.inputs[0])].buffer;
     } else if (r.reuse.in_place_inputs > 0) {
+      // of the candidates, the most recently created buffer: the choice does not depend on the
+      // order of a commutative op's operands (x + f(x) and f(x) + x plan alike)
       const int32_t candidates = min<int32_t>(r.reuse.in_place_inputs, r.n_inputs);
-      for (int32_t k = 0; k < candidates && target < 0; ++k) {
+      for (int32_t k = 0; k < candidates; ++k) {
         const int32_t in_t = r.inputs[k];
-        if (p.tensors[static_cast<size_t>(in_t)].bytes == out.bytes && dies_here(in_t))
-          target = p.tensors[static_cast<size_t>(in_t)].buffer;
+        const int32_t in_b = p.tensors[static_cast<size_t>(in_t)].buffer;
+        if (p.tensors[static_cast<size_t>(in_t)].bytes == out.bytes && dies_here(in_t) && in_b > target) target = in_b;
       }
     }
     if (target >= 0) {

@@ -27,6 +27,7 @@ struct join {
   static constexpr op kind = K;
   static constexpr int32_t leaf_count = 1;
   static constexpr int32_t row_count = 1;
+  static constexpr int32_t input_count = 0;  ///< counted by its node (one per value read)
 };
 
 namespace detail {
@@ -41,10 +42,10 @@ struct node {
   static_assert(sizeof...(In) >= 1, "ctnn: dag: a node reads at least one value");
   static_assert(joins || sizeof...(In) == 1,
                 "ctnn: dag: a layer node reads one value; use join<op::add|op::mul|op::concat> to read several");
-  static_assert(!joins || sizeof...(In) <= max_inputs, "ctnn: dag: a join reads at most max_inputs values");
   static_assert(((In >= 0) && ...), "ctnn: dag: value indices are >= 0 (0 is the dag's input)");
   static constexpr int32_t leaf_count = Layer::leaf_count;
   static constexpr int32_t row_count = Layer::row_count;
+  static constexpr int32_t input_count = joins ? static_cast<int32_t>(sizeof...(In)) : Layer::input_count;
   static constexpr int32_t sibling_slots = 1;
   static constexpr int32_t n_inputs = sizeof...(In);
   static constexpr int32_t inputs[sizeof...(In)] = {In...};
@@ -99,6 +100,7 @@ struct dag {
   static_assert(error::dag_node_reads_a_value_not_yet_computed<detail::first_forward_reference<Nodes...>()>::value);
   static constexpr int32_t leaf_count = (0 + ... + Nodes::leaf_count);
   static constexpr int32_t row_count = 1 + (0 + ... + Nodes::row_count);
+  static constexpr int32_t input_count = (0 + ... + Nodes::input_count);
   static constexpr int32_t sibling_slots = 1;
   template <class B>
   static constexpr value emit(B& b, value in, context ctx) {

@@ -16,7 +16,8 @@
 
 namespace ctnn {
 
-inline constexpr int max_inputs = 8;  ///< most tensors one leaf reads (concat of up to 8 branches)
+// A leaf reads any number of tensors (a concat of all earlier features in DenseNet): a row keeps
+// its input tensor ids in the network's input pool (Net::input_pool), not inline.
 
 /// The per-layer numbers a leaf type computes from its input shape.
 struct leaf_counts {
@@ -105,7 +106,8 @@ struct row {
   gemm_view gemm{};           ///< the leaf as GEMMs, for analysis and offload (leaves only)
   uint64_t in_elems = 0;   ///< elements of all inputs read (leaves only)
   int32_t n_inputs = 0;
-  int32_t inputs[max_inputs] = {};  ///< tensor ids read
+  int32_t first_input = 0;           ///< position of inputs[0] in the network's input pool
+  const int32_t* inputs = nullptr;   ///< the n_inputs tensor ids read (in the input pool)
   int32_t output = -1;               ///< tensor id written (leaf + 1)
   int32_t end = 0;                   ///< one past the last row of this subtree
 
@@ -141,10 +143,12 @@ struct context {
 /// Accumulates rows during a walk: the constexpr walk of a network type (rows in an array of
 /// exactly row_count), or a graph built at run time from a file (host: rows in a vector sized
 /// beforehand). Both run the same emit functions.
-template <class Rows>
+template <class Rows, class Inputs>
 struct basic_builder {
   Rows rows{};
+  Inputs input_pool{};   ///< every leaf's input tensor ids, leaf after leaf
   int32_t n_rows = 0;
+  int32_t n_pooled = 0;  ///< entries of input_pool used
   int32_t n_leaves = 0;
   diagnostic first_fault{};
 
@@ -176,9 +180,17 @@ struct basic_builder {
   }
 };
 
-/// The builder of the constexpr walk. Rows and Leaves are exact (from row_count/leaf_count).
-template <size_t Rows, size_t Leaves>
-struct builder : basic_builder<array<row, Rows>> {};
+/// The builder of the constexpr walk. Rows, Leaves and Inputs are exact (from row_count,
+/// leaf_count and input_count).
+template <size_t Rows, size_t Leaves, size_t Inputs = 1>
+struct builder : basic_builder<array<row, Rows>, array<int32_t, Inputs>> {};
+
+/// Points every row's `inputs` at its entries of `pool` (after the walk, where the pool is kept).
+template <class Rows>
+constexpr Rows with_inputs_in(Rows rows, const int32_t* pool) {
+  for (auto& r : rows) r.inputs = pool + r.first_input;
+  return rows;
+}
 
 namespace detail {
 
@@ -204,8 +216,9 @@ constexpr value push_leaf(B& b, context ctx, const char* type, shape in, shape o
   r.out = sane(out);
   r.counts = counts;
   r.n_inputs = n_inputs;
+  r.first_input = b.n_pooled;
   for (int32_t i = 0; i < n_inputs; ++i) {
-    r.inputs[i] = inputs[i].tensor;
+    b.input_pool[static_cast<size_t>(b.n_pooled++)] = inputs[i].tensor;
     r.in_elems += static_cast<uint64_t>(inputs[i].s.elems());
   }
   r.output = b.n_leaves + 1;
@@ -247,9 +260,13 @@ constexpr leaf_facts describe_leaf(const layer_geometry& g, const shape* in, int
 template <op K, class B>
 constexpr value emit_leaf(B& b, context ctx, const char* type, const layer_geometry& g, const value* inputs,
                           int32_t n_inputs) {
-  shape ins[max_inputs] = {};
+  // the input shapes, for the op's functions (a join reads them all; most reads one)
+  constexpr int32_t inline_shapes = 8;
+  shape few[inline_shapes] = {};
+  shape* ins = n_inputs <= inline_shapes ? few : new shape[static_cast<size_t>(n_inputs)];
   for (int32_t k = 0; k < n_inputs; ++k) ins[k] = inputs[k].s;
   const leaf_facts x = describe_leaf<K>(g, ins, n_inputs);
+  if (ins != few) delete[] ins;
   b.record(x.fault, K, type);
   return push_leaf<K>(b, ctx, type, inputs[0].s, x.out, x.counts, g, inputs, n_inputs);
 }
@@ -275,6 +292,7 @@ template <class L>
 struct leaf {
   static constexpr int32_t leaf_count = 1;
   static constexpr int32_t row_count = 1;
+  static constexpr int32_t input_count = 1;  ///< input tensor ids its rows keep
   static constexpr int32_t sibling_slots = 1;
   static constexpr fault_report check(shape in) { return op_def<L::kind>::check(detail::geometry_of<L>(), in); }
   static constexpr shape output(shape in) { return op_def<L::kind>::output(detail::geometry_of<L>(), in); }
@@ -289,6 +307,7 @@ struct leaf {
 struct identity {
   static constexpr int32_t leaf_count = 0;
   static constexpr int32_t row_count = 0;
+  static constexpr int32_t input_count = 0;
   static constexpr int32_t sibling_slots = 0;
   template <class B>
   static constexpr value emit(B&, value in, context) { return in; }
@@ -310,6 +329,7 @@ template <fixed_string Name, class... Ns>
 struct block {
   static constexpr int32_t leaf_count = (0 + ... + Ns::leaf_count);
   static constexpr int32_t row_count = 1 + (0 + ... + Ns::row_count);
+  static constexpr int32_t input_count = (0 + ... + Ns::input_count);
   static constexpr int32_t sibling_slots = 1;
   static constexpr int32_t child_slots = (0 + ... + Ns::sibling_slots);
   template <class B>
@@ -357,6 +377,7 @@ struct repeat {
   static_assert(N >= 0, "ctnn: repeat: the count must not be negative");
   static constexpr int32_t leaf_count = N * Node::leaf_count;
   static constexpr int32_t row_count = N * Node::row_count;
+  static constexpr int32_t input_count = N * Node::input_count;
   static constexpr int32_t sibling_slots = N;
   template <class B>
   static constexpr value emit(B& b, value in, context ctx) {
@@ -371,6 +392,7 @@ template <fixed_string Name, class Node>
 struct named {
   static constexpr int32_t leaf_count = Node::leaf_count;
   static constexpr int32_t row_count = Node::row_count;
+  static constexpr int32_t input_count = Node::input_count;
   static constexpr int32_t sibling_slots = 1;
   static_assert(Node::row_count > 0, "ctnn: named: an identity has no row to name");
   template <class B>

@@ -150,6 +150,7 @@ struct op_def<op::concat> {
 template <class Body, class Shortcut = identity, fixed_string Name = "Residual">
 struct residual {
   static constexpr int32_t leaf_count = Body::leaf_count + Shortcut::leaf_count + 1;
+  static constexpr int32_t input_count = Body::input_count + Shortcut::input_count + 2;
   static constexpr int32_t row_count = 1 + detail::body_rows<Body> + Shortcut::row_count + 1;
   static constexpr int32_t sibling_slots = 1;
   template <class B>
@@ -170,9 +171,9 @@ struct residual {
 /// Rows: a container, each branch, then the Concat leaf. Branches write their slices directly.
 template <fixed_string Name, class... Branches>
 struct concat_named {
-  static_assert(sizeof...(Branches) >= 1 && sizeof...(Branches) <= max_inputs,
-                "ctnn: concat: between 1 and 8 branches");
+  static_assert(sizeof...(Branches) >= 1, "ctnn: concat: at least one branch");
   static constexpr int32_t leaf_count = (0 + ... + Branches::leaf_count) + 1;
+  static constexpr int32_t input_count = (0 + ... + Branches::input_count) + static_cast<int32_t>(sizeof...(Branches));
   static constexpr int32_t row_count = 1 + (0 + ... + Branches::row_count) + 1;
   static constexpr int32_t sibling_slots = 1;
   template <class B>
@@ -194,6 +195,7 @@ using concat = concat_named<"Concat", Branches...>;
 template <class Gate, fixed_string Name = "Scale">
 struct scale {
   static constexpr int32_t leaf_count = Gate::leaf_count + 1;
+  static constexpr int32_t input_count = Gate::input_count + 2;
   static constexpr int32_t row_count = 1 + Gate::row_count + 1;
   static constexpr int32_t sibling_slots = 1;
   template <class B>

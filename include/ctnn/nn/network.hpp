@@ -6,9 +6,9 @@
 namespace ctnn {
 
 namespace detail {
-template <size_t Rows, size_t Leaves>
+template <size_t Rows, size_t Leaves, size_t Inputs>
 struct walk_result {
-  builder<Rows, Leaves> b{};
+  builder<Rows, Leaves, Inputs> b{};
   value out{};
 };
 }  // namespace detail
@@ -81,10 +81,13 @@ struct network {
   static constexpr int32_t leaf_count = body::leaf_count;
   static constexpr int32_t row_count = body::row_count;
   static constexpr int32_t tensor_count = leaf_count + 1;  ///< the input and one output per leaf
+  static constexpr int32_t input_count = body::input_count;  ///< input tensor ids of all leaves
 
  private:
   static constexpr auto walk() {
-    detail::walk_result<static_cast<size_t>(row_count), static_cast<size_t>(leaf_count)> r{};
+    detail::walk_result<static_cast<size_t>(row_count), static_cast<size_t>(leaf_count),
+                        static_cast<size_t>(input_count > 0 ? input_count : 1)>
+        r{};
     r.out = body::emit(r.b, value{0, In}, context{0, -1, 0});
     return r;
   }
@@ -95,8 +98,18 @@ struct network {
   static constexpr diagnostic first_fault = result.b.first_fault;
   static_assert(raise<first_fault>::value, "ctnn: the network is malformed (see the error above)");
 
+  /// Every leaf's input tensor ids, leaf after leaf (row.inputs points into it).
+  static constexpr auto input_pool = result.b.input_pool;
   /// Rows in depth-first execution order; row 0 is the network itself.
-  static constexpr array<row, static_cast<size_t>(row_count)> rows = result.b.rows;
+  static constexpr array<row, static_cast<size_t>(row_count)> rows =
+      with_inputs_in(result.b.rows, input_pool.data());
+  /// The most tensors one leaf reads.
+  static constexpr int32_t max_fan_in = [] {
+    int32_t m = 1;
+    for (const row& r : rows)
+      if (r.n_inputs > m) m = r.n_inputs;
+    return m;
+  }();
   static constexpr shape output_shape = result.out.s;
   static constexpr int32_t output_tensor = result.out.tensor;
 

@@ -95,16 +95,17 @@ struct leaf_call {
   int32_t index = -1;                      ///< the leaf's execution position
   const row* r = nullptr;                  ///< its row: kind, shapes, geometry, name
   T* out = nullptr;
-  const T* in[max_inputs] = {};
-  uint64_t in_offset[max_inputs] = {};     ///< byte offsets in the arena
-  int64_t in_elems[max_inputs] = {};
+  // per input k < r->n_inputs (arrays the executor sizes by Net::max_fan_in):
+  const T* const* in = nullptr;
+  const uint64_t* in_offset = nullptr;     ///< byte offsets in the arena
+  const int64_t* in_elems = nullptr;
   uint64_t out_offset = 0;
   void* scratch = nullptr;                 ///< the plan's scratch for this leaf, or null
   size_t scratch_bytes = 0;
   int64_t panel_rows = 0;                  ///< the scratch units the plan granted (im2col rows)
   const uint8_t* params = nullptr;         ///< the whole blob
   const leaf_param_layout* lp = nullptr;   ///< this leaf's regions of it
-  tensor_quant q_in[max_inputs] = {};
+  const tensor_quant* q_in = nullptr;
   tensor_quant q_out{};
 
   /// Weights (OIHW or [out][in]), or null.

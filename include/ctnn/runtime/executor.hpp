@@ -133,6 +133,11 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
     }
     return tq;
   };
+  constexpr auto fan_in = static_cast<size_t>(Net::max_fan_in);
+  const T* in[fan_in] = {};
+  uint64_t in_offset[fan_in] = {};
+  int64_t in_elems[fan_in] = {};
+  tensor_quant q_in[fan_in] = {};
   for (int32_t i = 0; i < Net::leaf_count; ++i) {
     const row& r = Net::layer(i);
     const auto ui = static_cast<size_t>(i);
@@ -142,11 +147,15 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
     c.out_offset = plan.offset_of(r.output);
     c.out = reinterpret_cast<T*>(arena + c.out_offset);
     for (int32_t k = 0; k < r.n_inputs; ++k) {
-      c.in_offset[k] = plan.offset_of(r.inputs[k]);
-      c.in[k] = reinterpret_cast<const T*>(arena + c.in_offset[k]);
-      c.in_elems[k] = Net::tensor_shape(r.inputs[k]).elems();
-      c.q_in[k] = quant_of(r.inputs[k]);
+      in_offset[k] = plan.offset_of(r.inputs[k]);
+      in[k] = reinterpret_cast<const T*>(arena + in_offset[k]);
+      in_elems[k] = Net::tensor_shape(r.inputs[k]).elems();
+      q_in[k] = quant_of(r.inputs[k]);
     }
+    c.in = in;
+    c.in_offset = in_offset;
+    c.in_elems = in_elems;
+    c.q_in = q_in;
     c.q_out = quant_of(r.output);
     c.scratch = plan.scratch_bytes[ui] != 0 ? arena + plan.scratch_offset[ui] : nullptr;
     c.scratch_bytes = static_cast<size_t>(plan.scratch_bytes[ui]);
