@@ -16,6 +16,7 @@ namespace ctnn::host {
 /// One row of the report: a leaf or a container, with its dotted name.
 struct report_row {
   std::string name;  ///< dotted path of instance names or sibling indices ("layer1.0.0.0.0")
+  std::string local;  ///< its own instance name, or its sibling index (an ONNX node name may hold dots)
   std::string type;
   int depth = 0;
   int index = 0;
@@ -156,6 +157,7 @@ inline report make_report(const rows_view& v, dtype t, memory_report m) {
       x.name = parent.empty() ? label : parent + "." + label;
     }
     paths[static_cast<std::size_t>(i)] = x.name;
+    x.local = label;
     x.type = src.type;
     x.depth = src.depth;
     x.index = src.index;
@@ -281,8 +283,7 @@ inline std::string to_table(const report& r) {
     if (x.depth == 0) {
       label = x.type;
     } else {
-      const std::size_t dot = x.name.rfind('.');
-      const std::string local = dot == std::string::npos ? x.name : x.name.substr(dot + 1);
+      const std::string& local = x.local;
       const bool named = !local.empty() && (local[0] < '0' || local[0] > '9');
       label = detail::tree_prefix(x.depth) + x.type + (named ? " (" + local + ")" : std::string()) + ": " +
               std::to_string(x.depth) + "-" + std::to_string(x.index + 1);
