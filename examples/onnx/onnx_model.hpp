@@ -239,12 +239,10 @@ class lowering {
     host::graph_node n{kind, g, std::move(inputs), node_->name() + suffix};
     if (n.name.empty()) n.name = (node_->output_size() > 0 ? node_->output(0) : std::string("node")) + suffix;
     // check the leaf now, with the same arithmetic the compiler uses, to name the node on a fault
-    shape ins[max_inputs] = {};
-    if (n.inputs.size() > static_cast<std::size_t>(max_inputs))
-      fail("reads " + std::to_string(n.inputs.size()) + " tensors; a ctnn leaf reads at most " + std::to_string(max_inputs));
-    for (std::size_t k = 0; k < n.inputs.size(); ++k) ins[k] = shape_of(n.inputs[k]);
+    std::vector<shape> ins;
+    for (int32_t id : n.inputs) ins.push_back(shape_of(id));
     const ctnn::detail::leaf_facts x = visit_kind<all_kinds>(
-        kind, [&]<op K>() { return ctnn::detail::describe_leaf<K>(g, ins, static_cast<int32_t>(n.inputs.size())); },
+        kind, [&]<op K>() { return ctnn::detail::describe_leaf<K>(g, ins.data(), static_cast<int32_t>(ins.size())); },
         ctnn::detail::leaf_facts{});
     const fault_report& f = x.fault;
     if (!f.ok()) fail("ctnn rejects it as " + std::string(visit_kind<all_kinds>(kind, []<op K>() { return op_def<K>::type_name; }, "?")) +
