@@ -262,13 +262,17 @@ class lowering {
   void alias(const std::string& out, const val& v) { vals_[out] = v; }
 
   // ---- window attributes (Conv, pools): pads [top, left, bottom, right], auto_pad
+  /// The largest kernel, stride, dilation or pad taken: the shape arithmetic stays far from overflow.
+  static constexpr int64_t window_limit = int64_t{1} << 20;
   pad4 pads(shape in, hw k, hw s, hw d) const {
     const std::string ap = attr_string("auto_pad", "NOTSET");
     if (ap == "NOTSET") {
       const std::vector<int64_t> p = attr_ints("pads", {0, 0, 0, 0});
       if (p.size() != 4) fail("pads must have 4 values for a 2-D window");
-      for (int64_t x : p)
+      for (int64_t x : p) {
         if (x < 0) fail("negative pads");
+        if (x > window_limit) fail("pads out of range (at most " + std::to_string(window_limit) + ")");
+      }
       return pad4{p[0], p[2], p[1], p[3]};
     }
     if (ap == "VALID") return pad4{};
@@ -288,6 +292,7 @@ class lowering {
     const std::vector<int64_t> v = attr_ints(name, {dflt.h, dflt.w});
     if (v.size() != 2) fail(name + " must have 2 values for a 2-D window");
     if (v[0] <= 0 || v[1] <= 0) fail(name + " must be positive");
+    if (v[0] > window_limit || v[1] > window_limit) fail(name + " out of range (at most " + std::to_string(window_limit) + ")");
     return hw{v[0], v[1]};
   }
 
