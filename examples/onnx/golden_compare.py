@@ -1,7 +1,8 @@
 """Per-layer golden comparison of a ctnn model runner against PyTorch.
 
     /usr/bin/python3 examples/onnx/golden_compare.py --model resnet18 --onnx resnet18.onnx \\
-        --runner build/resnet18-run [--input IN.npy] [--seed S] [--resolution R] [--tolerance T]
+        --runner build/resnet18-run [--input IN.npy | --samples N] [--seed S] [--resolution R]
+        [--tolerance T] [--layer-samples K]
 
     (--module path/to/file.py:factory instead of --model for a model outside torchvision)
 
@@ -10,7 +11,10 @@
 2. Runs the ONNX graph (examples/onnx/onnx_eval.py) and maps each leaf module call to the ONNX
    tensor that holds its output (examples/onnx/layer_map.py: node-name scopes, then values).
 3. Runs `RUNNER --input IN.npy --output OUT.npy --dump-layers DIR`. --runner is split like a
-   shell command line, so it may carry arguments of its own.
+   shell command line, so it may carry arguments of its own. With --layer-samples K, steps 1-4
+   see the first K samples of the input and the others only go through the models once more
+   (runner without --dump-layers) for the output comparison: a large model's per-layer dumps of
+   every sample would cost more than its run.
 4. Reads DIR/layers.tsv, one line per leaf layer the runner executed, tab-separated:
        leaf_index  file_name  node_name  onnx_output_tensor_name
    and DIR/<file_name>, a .npy (version 1.0, '<f4', C order) of shape [N, C, H, W] or [N, F]
@@ -22,10 +26,12 @@
    "layer1.0:Add" from the node's scope when no module produces the tensor), ONNX node, shape,
    max |error|, max |error| / max |reference|, and the reference used (torch or onnx); then the
    first layer whose relative error exceeds --tolerance (default 1e-4) and the final output
-   (OUT.npy against PyTorch's). --json FILE also writes the rows and the verdict.
+   (OUT.npy against PyTorch's): its error and, for a classifier output [N, K], how many of the N
+   samples have PyTorch's top-1 class. --json FILE also writes the rows and the verdict.
 
-Exit status: 0 when every layer and the output are within tolerance, 1 otherwise (a divergence,
-a missing or malformed dump, a runner failure), 2 for usage errors.
+Exit status: 0 when every layer and the output are within tolerance and every sample's top-1
+class is PyTorch's, 1 otherwise (a divergence, a missing or malformed dump, a runner failure),
+2 for usage errors.
 """
 
 import argparse
@@ -35,6 +41,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import time
 
 import numpy as np
 import onnx
@@ -57,10 +64,15 @@ def parse_args(argv=None):
     parser.add_argument("--onnx", required=True, help="the ONNX file the runner was built from")
     parser.add_argument("--runner", required=True, help="the <model>-run command")
     parser.add_argument("--input", help="input .npy [N, C, H, W] (default: seeded)")
+    parser.add_argument("--samples", type=int, default=1,
+                        help="seeded input samples when --input is not given (default 1)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--resolution", type=int, help="input resolution when --input is not given")
     parser.add_argument("--tolerance", type=float, default=1e-4,
                         help="max |error| / max |activation| allowed per layer (default 1e-4)")
+    parser.add_argument("--layer-samples", type=int,
+                        help="compare the layers on the first K samples only (default: all); the "
+                             "output and its top-1 class are compared on every sample")
     parser.add_argument("--work", help="directory for the runner's files (default: a temporary one)")
     parser.add_argument("--verbose", action="store_true", help="also list the folded modules")
     parser.add_argument("--json", help="also write the per-layer results and the verdict here")
@@ -74,13 +86,14 @@ def load_input(args, model_onnx):
     graph_in = [i for i in model_onnx.graph.input if i.name in onnx_eval.graph_input_names(model_onnx)][0]
     dims = [d.dim_value for d in graph_in.type.tensor_type.shape.dim]
     resolution = args.resolution or dims[-1] or seeded_models.default_resolution(args.model)
-    return seeded_models.make_input(args.seed, resolution, channels=dims[1] or 3)
+    return seeded_models.make_input(args.seed, resolution, channels=dims[1] or 3, batch=args.samples)
 
 
 def onnx_values(model_onnx, x):
     """All ONNX tensors for input x, run one sample at a time (the graph's batch is fixed)."""
     name = onnx_eval.graph_input_names(model_onnx)[0]
-    runs = [onnx_eval.run_graph(model_onnx, {name: x[i:i + 1]}) for i in range(x.shape[0])]
+    inits = onnx_eval.initializer_values(model_onnx)
+    runs = [onnx_eval.run_graph(model_onnx, {name: x[i:i + 1]}, inits) for i in range(x.shape[0])]
     if len(runs) == 1:
         return runs[0]
     values = {}
@@ -90,12 +103,15 @@ def onnx_values(model_onnx, x):
     return values
 
 
-def run_runner(command, x, work):
-    """Runs the runner; returns (exit code, OUT path, dump dir)."""
-    in_path, out_path, dump = (os.path.join(work, n) for n in ("input.npy", "output.npy", "layers"))
-    os.makedirs(dump, exist_ok=True)
+def run_runner(command, x, work, dump_layers=True, stem=""):
+    """Runs the runner (with --dump-layers unless told otherwise); returns (exit code, OUT path,
+    dump dir)."""
+    in_path, out_path, dump = (os.path.join(work, stem + n) for n in ("input.npy", "output.npy", "layers"))
     npy_io.save(in_path, x)
-    argv = shlex.split(command) + ["--input", in_path, "--output", out_path, "--dump-layers", dump]
+    argv = shlex.split(command) + ["--input", in_path, "--output", out_path]
+    if dump_layers:
+        os.makedirs(dump, exist_ok=True)
+        argv += ["--dump-layers", dump]
     print("runner:", " ".join(shlex.quote(a) for a in argv), flush=True)
     return subprocess.call(argv), out_path, dump
 
@@ -193,13 +209,16 @@ def write_json(path, results, first_bad, output_ok):
         json.dump({"layers": results, "first_divergence": first_bad, "output_ok": output_ok}, f, indent=1)
 
 
-def check_output(out_path, y_torch, tolerance):
-    """Compares the runner's OUT.npy with the PyTorch output; returns passed."""
+def load_outputs(paths):
+    """The runner's OUT.npy files, concatenated over the samples, or None (and why) on a fault."""
     try:
-        out = npy_io.load(out_path)
-    except (OSError, npy_io.NpyError) as err:
-        print(f"output: cannot read {out_path}: {err}")
-        return False
+        return np.concatenate([npy_io.load(p) for p in paths]), ""
+    except (OSError, ValueError, npy_io.NpyError) as err:
+        return None, f"output: cannot read {', '.join(paths)}: {err}"
+
+
+def check_output(out, y_torch, tolerance):
+    """Compares the runner's output with the PyTorch output; returns passed."""
     ref, note = align(out, y_torch)
     if ref is None:
         print(f"output: {note}")
@@ -207,7 +226,19 @@ def check_output(out_path, y_torch, tolerance):
     err, rel = errors(out, ref)
     ok = rel <= tolerance
     print(f"output {list(out.shape)}{note}: max|err| {err:.3g}, rel {rel:.3g}: {'ok' if ok else 'DIVERGES'}")
-    return ok
+    return top1_agrees(out, ref) and ok
+
+
+def top1_agrees(out, ref):
+    """For a classifier output [N, K] (K > 1): prints how many samples have the same top-1 class as
+    PyTorch and the smallest gap between PyTorch's first and second logit; True when all agree."""
+    if out.ndim != 2 or out.shape[1] < 2:
+        return True
+    same = int(np.sum(np.argmax(out, axis=1) == np.argmax(ref, axis=1)))
+    top2 = np.sort(ref, axis=1)[:, -2:]
+    gap = float(np.min(top2[:, 1] - top2[:, 0]))
+    print(f"top-1: {same}/{out.shape[0]} samples agree with PyTorch (smallest top-1 margin {gap:.3g})")
+    return same == out.shape[0]
 
 
 def summarize_mapping(calls, mapping, verbose):
@@ -228,18 +259,35 @@ def record_leaf_calls_np(model, x):
 def main(argv=None):
     args = parse_args(argv)
     torch.set_num_threads(1)
+    started = time.perf_counter()
     model_onnx = onnx.load(args.onnx)
     x = load_input(args, model_onnx)
+    n = x.shape[0]
+    k = min(args.layer_samples or n, n)
+    if k < 1:
+        print("--layer-samples must be >= 1")
+        return 2
     model = seeded_models.build_model(args.model, args.module, args.seed, x.shape[-1])
-    calls, y = record_leaf_calls_np(model, x)
-    values = onnx_values(model_onnx, x)
+    calls, y = record_leaf_calls_np(model, x[:k])
+    values = onnx_values(model_onnx, x[:k])
     mapping = layer_map.map_calls(calls, model_onnx, values)
     summarize_mapping(calls, mapping, args.verbose)
     graph_out = layer_map.as_numpy(values[model_onnx.graph.output[0].name])
     print(f"ONNX graph vs PyTorch output: max|err| {errors(graph_out, y)[0]:.3g}")
+    if k < n:  # the other samples: the final output only
+        with torch.no_grad():
+            y = np.concatenate([y, layer_map.as_numpy(model(torch.from_numpy(np.ascontiguousarray(x[k:]))))])
+    t_reference = time.perf_counter() - started
 
     work = args.work or tempfile.mkdtemp(prefix="golden_compare_")
-    code, out_path, dump = run_runner(args.runner, x, work)
+    os.makedirs(work, exist_ok=True)
+    started = time.perf_counter()
+    code, out_path, dump = run_runner(args.runner, x[:k], work)
+    out_paths = [out_path]
+    if code == 0 and k < n:
+        code, rest_path, _ = run_runner(args.runner, x[k:], work, dump_layers=False, stem="rest_")
+        out_paths.append(rest_path)
+    t_runner = time.perf_counter() - started
     if code != 0:
         print(f"runner failed with exit code {code}")
         return 1
@@ -252,7 +300,10 @@ def main(argv=None):
     results = [compare_row(row, dump, reference, args.tolerance) for row in rows]
     print_table(results)
     first_bad = next((r for r in results if not r["ok"]), None)
-    output_ok = check_output(out_path, y, args.tolerance)
+    out, why = load_outputs(out_paths)
+    if out is None:
+        print(why)
+    output_ok = out is not None and check_output(out, y, args.tolerance)
     if first_bad is not None:
         source = "PyTorch" if first_bad["ref"] == "torch" else "the ONNX graph"
         print(f"first divergence (tolerance {args.tolerance:g}): leaf {first_bad['index']} "
@@ -262,6 +313,8 @@ def main(argv=None):
         print("the runner dumped no layer")
     else:
         print(f"all {len(rows)} layers within tolerance {args.tolerance:g}")
+    print(f"layers compared on {k} of {n} samples, the output on all {n}; "
+          f"PyTorch + ONNX reference {t_reference:.1f} s, runner {t_runner:.1f} s")
     if args.json:
         write_json(args.json, results, first_bad, output_ok)
     return 0 if first_bad is None and rows and output_ok else 1

@@ -157,6 +157,12 @@ def op_pad(node, a, x, pads, value=None):
     return F.pad(x, torch_pads, mode=mode)
 
 
+def op_layer_norm(node, a, x, scale, bias=None):
+    """LayerNormalization (opset 17): over the axes from `axis` to the last."""
+    axis = a.get("axis", -1) % x.dim()
+    return F.layer_norm(x, x.shape[axis:], scale, bias, a.get("epsilon", 1e-5))
+
+
 def op_concat(node, a, *xs):
     return torch.cat(xs, dim=a["axis"])
 
@@ -212,6 +218,7 @@ OPS = {
     "Split": op_split,
     "Slice": op_slice,
     "ReduceMean": op_reduce_mean,
+    "LayerNormalization": op_layer_norm,
     "Pad": op_pad,
     "Identity": lambda n, a, x: x,
     "Dropout": lambda n, a, x, *rest: x,
@@ -238,18 +245,23 @@ def run_node(node, values):
     return outs[: len(node.output)]
 
 
-def initial_values(model, inputs):
-    """Initializers and graph inputs as torch tensors (inputs override initializers)."""
-    values = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy())
-              for i in model.graph.initializer}
+def initializer_values(model):
+    """The initializers as torch tensors, by name."""
+    return {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in model.graph.initializer}
+
+
+def initial_values(model, inputs, initializers=None):
+    """Initializers and graph inputs as torch tensors (inputs override initializers).
+    `initializers` (from initializer_values) saves converting them again for each run."""
+    values = dict(initializer_values(model) if initializers is None else initializers)
     for name, array in inputs.items():
         values[name] = torch.as_tensor(np.asarray(array))
     return values
 
 
-def run_graph(model, inputs):
+def run_graph(model, inputs, initializers=None):
     """Every tensor of the graph by name (initializers included), computed in float32."""
-    values = initial_values(model, inputs)
+    values = initial_values(model, inputs, initializers)
     with torch.no_grad():
         for node in model.graph.node:
             for name, value in zip(node.output, run_node(node, values)):

@@ -1,21 +1,36 @@
-# One model from PyTorch to ctnn: export it to ONNX with seeded weights (export_models.py, which
-# also saves its input and PyTorch's output), import it with ctnn-import, build the runner of
-# the generated header, run it on the same input, and compare with PyTorch (compare_npy.py):
-# max |error| <= 1e-4 x max |PyTorch output| and the same top-1 class.
-# cmake -DMODEL=... -DRESOLUTION=... -DPYTHON=... -DIMPORT=... -DCXX=... -DSOURCE=... -DWORK=... -P this
+# One model from PyTorch to ctnn, checked layer by layer: export it to ONNX with seeded weights
+# (export_models.py, batch 1, opset OPSET), import it with ctnn-import, build the runner of the
+# generated header (CXXFLAGS), and run golden_compare.py on SAMPLES seeded inputs (seed 0; the
+# first is the export's): every leaf's output against the PyTorch module (or ONNX tensor) it
+# computes on the first LAYER_SAMPLES inputs, max |error| <= 1e-4 x max |activation| of the layer,
+# and the output on all SAMPLES inputs within the same bound and with PyTorch's top-1 class on
+# each. The verdict and every layer's errors are also in WORK/golden.json.
+# cmake -DMODEL=... -DRESOLUTION=... -DOPSET=... -DSAMPLES=... -DLAYER_SAMPLES=... [-DMODULE=file.py:factory]
+#       -DCXXFLAGS=... -DPYTHON=... -DIMPORT=... -DCXX=... -DSOURCE=... -DWORK=... -P this
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
-function(step)
+function(step what)
+  string(TIMESTAMP t0 "%s")
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  string(TIMESTAMP t1 "%s")
+  math(EXPR dt "${t1} - ${t0}")
   if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${ARGN}\n-> ${rc}\n${out}\n${err}")
+    message(FATAL_ERROR "${what} failed (${dt} s): ${ARGN}\n-> ${rc}\n${out}\n${err}")
   endif()
-  message(STATUS "${out}")
+  message(STATUS "${what} (${dt} s)\n${out}")
 endfunction()
-step(${PYTHON} ${SOURCE}/tests/onnx/export_models.py --out ${WORK} --models ${MODEL} --resolution ${RESOLUTION})
-step(${IMPORT} ${WORK}/${MODEL}.onnx -o ${WORK}/gen)
-step(${CXX} -std=c++20 -O2 -I${SOURCE}/include -I${WORK}/gen "-DCTNN_MODEL_HEADER=\"${MODEL}.hpp\""
+separate_arguments(flags UNIX_COMMAND "${CXXFLAGS}")
+if(MODULE)
+  set(which --module ${MODULE})
+else()
+  set(which --model ${MODEL})
+endif()
+step(export ${PYTHON} ${SOURCE}/tests/onnx/export_models.py --out ${WORK} --models ${MODEL} --resolution ${RESOLUTION}
+     --opset ${OPSET})
+step(import ${IMPORT} ${WORK}/${MODEL}.onnx -o ${WORK}/gen)
+step(compile ${CXX} -std=c++20 ${flags} -I${SOURCE}/include -I${WORK}/gen "-DCTNN_MODEL_HEADER=\"${MODEL}.hpp\""
      -DCTNN_MODEL=ctnn_models::${MODEL}_model ${SOURCE}/examples/onnx/model_runner.cpp ${WORK}/gen/${MODEL}.S
      -o ${WORK}/${MODEL}-run)
-step(${WORK}/${MODEL}-run --input ${WORK}/${MODEL}.input.npy --output ${WORK}/${MODEL}.ctnn.npy)
-step(${PYTHON} ${SOURCE}/tests/onnx/compare_npy.py ${WORK}/${MODEL}.ctnn.npy ${WORK}/${MODEL}.torch.npy --tolerance 1e-4)
+step(golden ${PYTHON} ${SOURCE}/examples/onnx/golden_compare.py ${which} --onnx ${WORK}/${MODEL}.onnx
+     --seed 0 --samples ${SAMPLES} --runner ${WORK}/${MODEL}-run --work ${WORK}/golden --json ${WORK}/golden.json
+     --layer-samples ${LAYER_SAMPLES} --tolerance 1e-4)
