@@ -14,7 +14,7 @@
 
 #include <google/protobuf/stubs/logging.h>
 
-#include "onnx_model.hpp"
+#include "onnx_rows.hpp"
 
 namespace {
 
@@ -211,11 +211,9 @@ int main(int argc, char** argv) {
   const fs::path hpp = out_dir / (name + ".hpp"), bin = out_dir / (name + ".f32.bin"), asm_file = out_dir / (name + ".S");
   std::vector<fs::path> written, renamed;  // removed again on any failure: no partial output
   try {
-    const onnx_import::model m = onnx_import::read(input);
-    const host::graph_rows rows = host::build_rows(name, m.input, m.nodes);
-    if (!rows.first_fault.report.ok())
-      throw onnx_import::import_error(input + ": node '" + m.nodes[static_cast<std::size_t>(rows.first_fault.layer)].name +
-                                      "': ctnn rejects the node (" + std::string(rows.first_fault.type) + ")");
+    const onnx_import::imported x = onnx_import::read_rows(input, name);
+    const onnx_import::model& m = x.m;
+    const host::graph_rows& rows = x.rows;
     const std::string blob = blob_of(m, rows);
     const std::string symbol = ns + "_" + name + "_params";
     std::ostringstream h;

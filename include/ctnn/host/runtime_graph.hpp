@@ -43,8 +43,8 @@ struct graph_rows {
 
   [[nodiscard]] int32_t leaf_count() const { return static_cast<int32_t>(leaf_rows.size()); }
   [[nodiscard]] int32_t tensor_count() const { return leaf_count() + 1; }
-  [[nodiscard]] const row& layer(int32_t i) const { return rows[static_cast<std::size_t>(leaf_rows[static_cast<std::size_t>(i)])]; }
-  [[nodiscard]] shape tensor_shape(int32_t t) const { return t == 0 ? input : layer(t - 1).out; }
+  [[nodiscard]] const row& layer(int32_t i) const { return view().layer(i); }
+  [[nodiscard]] shape tensor_shape(int32_t t) const { return view().tensor_shape(t); }
   /// The rows as the planner and the reports read them (valid while this object lives unchanged).
   [[nodiscard]] rows_view view() const {
     return rows_view{rows.data(), static_cast<int32_t>(rows.size()), leaf_rows.data(), leaf_count(), input, output,
