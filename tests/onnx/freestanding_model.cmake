@@ -6,14 +6,7 @@
 #       -DGEN=<ctnn-import output dir> -DNAME=<model name> -DWORK=<dir> -P this
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
-function(step)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    string(REPLACE ";" " " cmd "${ARGN}")
-    message(FATAL_ERROR "${cmd}\n-> ${rc}\n${out}\n${err}")
-  endif()
-  set(step_output "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../cmake/step.cmake)
 set(arch -march=rv32im -mabi=ilp32)
 step(${RISCV_CXX} ${arch} -std=c++20 -O2 -ffreestanding -fno-exceptions -fno-rtti -fno-threadsafe-statics
      -fno-tree-loop-distribute-patterns -Wall -Wextra -Wconversion -Wshadow -Werror -I${SOURCE}/include -I${GEN}

@@ -11,14 +11,7 @@
 #       -DPYTHON=<python3> -DWORK=<dir> -DGENERATOR=<generator> -DCXX=<compiler> -DFLAGS=<CXX flags> -P this
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
-function(step)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    string(REPLACE ";" " " cmd "${ARGN}")
-    message(FATAL_ERROR "${cmd}\n-> ${rc}\n${out}\n${err}")
-  endif()
-  set(step_output "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../step.cmake)
 
 set(model ${WORK}/model)
 set(build ${WORK}/build)

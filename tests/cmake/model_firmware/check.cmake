@@ -5,14 +5,7 @@
 # cmake -DPREFIX=<install prefix> -DSOURCE=<ctnn source> -DPYTHON=<python3> -DWORK=<dir>
 #       -DGENERATOR=<generator> -DNM=<riscv nm> -P this
 file(REMOVE_RECURSE ${WORK})
-function(step)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    string(REPLACE ";" " " cmd "${ARGN}")
-    message(FATAL_ERROR "${cmd}\n-> ${rc}\n${out}\n${err}")
-  endif()
-  set(step_output "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../step.cmake)
 step(${PYTHON} ${SOURCE}/tests/onnx/tiny_model.py --out ${WORK}/model --batch 1)
 step(${CMAKE_COMMAND} -S ${SOURCE}/tests/cmake/model_firmware -B ${WORK}/build -G ${GENERATOR}
      -DCMAKE_TOOLCHAIN_FILE=${SOURCE}/firmware/cmake/rv32im-toolchain.cmake -DCMAKE_BUILD_TYPE=MinSizeRel
