@@ -186,3 +186,16 @@ TEST_CASE_TEMPLATE("zoo rows are consistent", Net, zoo::lenet5, zoo::alexnet, zo
   CHECK(Net::weight_bytes(dtype::float32) == Net::params * 4);
   CHECK(Net::weight_bytes(dtype::int8) == Net::weights + Net::biases * 4);
 }
+
+// Every layer that works on height and width refuses a flat input (after flatten, or a network
+// whose input is features(N)) with its own "not a (C, H, W) feature map" fault: the run-time rows
+// of an imported graph call the same check.
+TEST_CASE_TEMPLATE("2-D-only layers refuse a flat input", L, conv2d<8, 4, 1>, depthwise_conv2d<8, 3>, max_pool2d<2>,
+                   avg_pool2d<2>, adaptive_avg_pool2d<2, 2>, global_avg_pool2d, batch_norm2d<8>, layer_norm2d<8>,
+                   channel_scale<8>, zero_pad2d<1>, channel_shuffle<2>, channel_slice<0, 4>) {
+  CHECK(L::check(shape{8, 4, 4}).ok());
+  const fault_report f = L::check(features(8));
+  CHECK_FALSE(f.ok());
+  CHECK(f.actual_shape == features(8));  // the flat input, as the error's got_shape
+  CHECK(f.expected_shape == shape{8, 0, 0, 3});
+}

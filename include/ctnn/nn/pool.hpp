@@ -14,7 +14,7 @@ namespace ctnn {
 enum class pool_fault : uint8_t { none, not_feature_map, padding_too_large, empty_output };
 
 namespace error {
-CTNN_DEFINE_ERROR(pool_input_is_not_a_feature_map, "ctnn: pool: input must be a (C, H, W) feature map");
+CTNN_DEFINE_ERROR(pool_input_is_not_a_feature_map, "ctnn: pool: input must be a (C, H, W) feature map, not a flat vector");
 CTNN_DEFINE_ERROR(pool_padding_exceeds_half_kernel, "ctnn: pool: padding must be at most half the kernel size");
 CTNN_DEFINE_ERROR(pool_output_is_empty, "ctnn: pool: the output would be empty");
 }  // namespace error

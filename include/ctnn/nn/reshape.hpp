@@ -9,16 +9,18 @@ namespace ctnn {
 
 /// The faults of the rearranging layers and softmax (one each).
 enum class zero_pad_fault : uint8_t { none, empty_output, not_feature_map };
-enum class channel_shuffle_fault : uint8_t { none, groups };
-enum class channel_slice_fault : uint8_t { none, range };
+enum class channel_shuffle_fault : uint8_t { none, groups, not_feature_map };
+enum class channel_slice_fault : uint8_t { none, range, not_feature_map };
 enum class softmax_fault : uint8_t { none, input };
 
 namespace error {
 CTNN_DEFINE_ERROR(channel_shuffle_groups_do_not_divide_channels, "ctnn: channel_shuffle: groups must divide the channel count");
+CTNN_DEFINE_ERROR(channel_shuffle_input_is_not_a_feature_map, "ctnn: channel_shuffle: input must be a (C, H, W) feature map, not a flat vector");
 CTNN_DEFINE_ERROR(zero_pad_output_is_empty, "ctnn: zero_pad2d: negative padding leaves an empty output");
 CTNN_DEFINE_ERROR(zero_pad_input_is_not_a_feature_map, "ctnn: zero_pad2d: input must be a (C, H, W) feature map, not a flat vector");
 CTNN_DEFINE_ERROR(softmax_bad_input, "ctnn: softmax: input must be non-empty");
 CTNN_DEFINE_ERROR(channel_slice_out_of_range, "ctnn: channel_slice: the slice ends beyond the input's channels");
+CTNN_DEFINE_ERROR(channel_slice_input_is_not_a_feature_map, "ctnn: channel_slice: input must be a (C, H, W) feature map, not a flat vector");
 }  // namespace error
 
 /// @brief (C, H, W) -> (C·H·W,). An alias of its input at inference.
@@ -144,14 +146,20 @@ struct op_def<op::zero_pad2d> {
 template <>
 struct op_def<op::channel_shuffle> {
   static constexpr const char* type_name = "ChannelShuffle";
+  /// A (C, H, W) input (PyTorch's channel_shuffle wants at least 3 dimensions, batch included).
   static constexpr fault_report check(const layer_geometry& g, shape in) {
+    if (in.rank != 3) return fail_shape(channel_shuffle_fault::not_feature_map, shape{in.c, 0, 0, 3}, in);
     if (in.c % g.groups != 0) return fail(channel_shuffle_fault::groups, g.groups, in.c);
     return ok();
   }
   static constexpr shape output(const layer_geometry&, shape in) { return in; }
   static constexpr leaf_counts counts(const layer_geometry&, shape) { return {}; }
   template <diagnostic D>
-  static constexpr bool raise() { return raise_values<D, error::channel_shuffle_groups_do_not_divide_channels>(); }
+  static constexpr bool raise() {
+    if constexpr (static_cast<channel_shuffle_fault>(D.report.code) == channel_shuffle_fault::not_feature_map)
+      return raise_shapes<D, error::channel_shuffle_input_is_not_a_feature_map>();
+    else return raise_values<D, error::channel_shuffle_groups_do_not_divide_channels>();
+  }
   static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
   template <class T, runtime::backend>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
@@ -166,14 +174,19 @@ template <>
 struct op_def<op::channel_slice> {
   static constexpr const char* type_name = "ChannelSlice";
   static constexpr fault_report check(const layer_geometry& g, shape in) {
+    if (in.rank != 3) return fail_shape(channel_slice_fault::not_feature_map, shape{in.c, 0, 0, 3}, in);
     const int64_t end = g.first_channel + g.out_channels;
-    if (in.rank != 3 || end > in.c) return fail(channel_slice_fault::range, end, in.c);
+    if (end > in.c) return fail(channel_slice_fault::range, end, in.c);
     return ok();
   }
   static constexpr shape output(const layer_geometry& g, shape in) { return shape{g.out_channels, in.h, in.w, 3}; }
   static constexpr leaf_counts counts(const layer_geometry&, shape) { return {}; }
   template <diagnostic D>
-  static constexpr bool raise() { return raise_values<D, error::channel_slice_out_of_range>(); }
+  static constexpr bool raise() {
+    if constexpr (static_cast<channel_slice_fault>(D.report.code) == channel_slice_fault::not_feature_map)
+      return raise_shapes<D, error::channel_slice_input_is_not_a_feature_map>();
+    else return raise_values<D, error::channel_slice_out_of_range>();
+  }
   static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
   template <class T, runtime::backend>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
