@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "ctnn/host/cli.hpp"
 #include "ctnn/kernels/reference.hpp"
 #include "ctnn/kernels/tiled.hpp"
 
@@ -26,8 +27,14 @@ __attribute__((noinline)) void run_qgemm_reference(int n, const int8_t* a, const
 }
 
 int main(int argc, char** argv) {
-  const int n = argc > 1 ? std::atoi(argv[1]) : 128;
-  if (n <= 0 || n > 2048) return 2;
+  uint64_t n_arg = 128;
+  if (argc > 1) {
+    if (const std::string why = ctnn::cli::number_option("N", argv[1], 1, 2048, n_arg); !why.empty()) {
+      std::fprintf(stderr, "ctnn_callgrind_gemm: %s\n", why.c_str());
+      return 2;
+    }
+  }
+  const int n = static_cast<int>(n_arg);
   const auto sz = static_cast<size_t>(n) * static_cast<size_t>(n);
   std::vector<float> af(sz), bf(sz), cf(sz);
   std::vector<int8_t> aq(sz), bq(sz), cq(sz);

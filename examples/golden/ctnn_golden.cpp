@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,7 +17,7 @@
 #include "ctnn/runtime/runtime.hpp"
 #include "ctnn/zoo/lenet5.hpp"
 #include "ctnn/zoo/resnet.hpp"
-#include "../common/cli.hpp"
+#include "ctnn/host/cli.hpp"
 
 namespace {
 
@@ -162,9 +161,8 @@ int main(int argc, char** argv) {
         if (v != "float32" && v != "int8") return usage("unknown dtype '" + v + "' (expected float32 or int8)");
         dtype = v;
       } else {
-        const std::optional<uint64_t> n = ctnn::cli::parse_uint64(v);
-        if (!n) return usage("--seed needs a decimal integer from 0 to 18446744073709551615, got '" + v + "'");
-        seed = *n;
+        if (const std::string why = ctnn::cli::number_option("--seed", v, 0, UINT64_MAX, seed); !why.empty())
+          return usage(why);
       }
     } else if (!a.empty() && a[0] == '-') {
       return usage("unknown option '" + a + "'");

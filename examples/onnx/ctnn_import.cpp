@@ -14,6 +14,7 @@
 
 #include <google/protobuf/stubs/logging.h>
 
+#include "ctnn/host/cli.hpp"
 #include "onnx_rows.hpp"
 
 namespace {
@@ -21,10 +22,11 @@ namespace {
 namespace fs = std::filesystem;
 using namespace ctnn;
 
+constexpr const char* usage_line = "usage: ctnn-import MODEL.onnx -o DIR [--name NAME] [--namespace NS]";
+
+/// A bad command line: one line on stderr naming the fault, with the usage; status 2.
 int usage(const std::string& why) {
-  if (!why.empty()) std::fprintf(stderr, "ctnn-import: %s\n", why.c_str());
-  std::fprintf(why.empty() ? stdout : stderr,
-               "usage: ctnn-import MODEL.onnx -o DIR [--name NAME] [--namespace NS]\n");
+  std::fprintf(stderr, "ctnn-import: %s (%s)\n", why.c_str(), usage_line);
   return 2;
 }
 
@@ -191,7 +193,10 @@ int main(int argc, char** argv) {
       return argv[++i];
     };
     try {
-      if (a == "-h" || a == "--help") return usage(""), 0;
+      if (a == "-h" || a == "--help") {
+        std::printf("%s\n", usage_line);
+        return ctnn::cli::stdout_written("ctnn-import") ? 0 : 1;
+      }
       if (a == "-o") dir = next("-o");
       else if (a == "--name") name = next("--name");
       else if (a == "--namespace") ns = next("--namespace");
@@ -277,6 +282,12 @@ int main(int argc, char** argv) {
     }
     std::printf("ctnn-import: %s -> %s (%zu leaves, %zu parameter bytes)\n", input.c_str(), hpp.string().c_str(),
                 m.nodes.size(), blob.size());
+    // the summary is the last thing written: an stdout that refuses it fails the import (and the
+    // files go, as for any other fault)
+    if (!ctnn::cli::stdout_written("ctnn-import")) {
+      for (const fs::path& p : renamed) fs::remove(p, ec);
+      return 1;
+    }
     return 0;
   } catch (const std::exception& e) {
     std::error_code ec;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "ctnn/host/cli.hpp"
 #include "ctnn/host/npy.hpp"
 #include "ctnn/host/run_buffers.hpp"
 #include "ctnn/runtime/runtime.hpp"
@@ -57,7 +58,7 @@ int run(int argc, char** argv) {
       else throw std::runtime_error("unknown backend '" + b + "' (reference or optimized)");
     } else if (a == "-h" || a == "--help") {
       std::printf("usage: %s --input IN.npy --output OUT.npy [--dump-layers DIR] [--backend reference|optimized]\n", argv[0]);
-      return 0;
+      return ctnn::cli::stdout_written(argv[0]) ? 0 : 1;
     } else {
       throw std::runtime_error("unknown argument '" + a + "'");
     }

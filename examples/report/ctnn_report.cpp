@@ -12,7 +12,7 @@
 #include "ctnn/host/report.hpp"
 #include "ctnn/host/tiling_report.hpp"
 #include "ctnn/zoo/zoo.hpp"
-#include "../common/cli.hpp"
+#include "ctnn/host/cli.hpp"
 #if CTNN_REPORT_ONNX
 #include <exception>
 #include <filesystem>

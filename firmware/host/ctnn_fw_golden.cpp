@@ -36,6 +36,7 @@ int write_if_changed(const char* path, const std::string& text) {
   if (old && cur.str() == text) return 0;
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   f << text;
+  f.close();  // a write the system refuses (a full disk) shows at the flush
   if (!f) {
     std::fprintf(stderr, "ctnn-fw-golden: cannot write %s\n", path);
     return 1;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "accel_sim.hpp"
+#include "ctnn/host/cli.hpp"
 #include "ctnn/kernels/ref_layers.hpp"
 #include "ctnn/kernels/reference.hpp"
 
@@ -422,8 +423,16 @@ void test_errors(accel_sim& sim, std::mt19937& rng) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int count = argc > 1 ? std::atoi(argv[1]) : 10000;
-  const uint32_t seed = argc > 2 ? static_cast<uint32_t>(std::atoi(argv[2])) : 1u;
+  uint64_t count_arg = 10000, seed_arg = 1;
+  std::string why = argc > 3 ? "unexpected argument '" + std::string(argv[3]) + "'" : std::string();
+  if (why.empty() && argc > 1) why = ctnn::cli::number_option("random_gemms", argv[1], 0, 10'000'000, count_arg);
+  if (why.empty() && argc > 2) why = ctnn::cli::number_option("seed", argv[2], 0, UINT32_MAX, seed_arg);
+  if (!why.empty()) {
+    std::fprintf(stderr, "ctnn-accel-tb: %s (usage: ctnn-accel-tb [random_gemms=10000] [seed=1])\n", why.c_str());
+    return 2;
+  }
+  const int count = static_cast<int>(count_arg);
+  const auto seed = static_cast<uint32_t>(seed_arg);
   std::mt19937 rng(seed);
   accel_sim sim(CTNN_TB_RAM_BYTES, seed);
   sim_bus::sim = &sim;

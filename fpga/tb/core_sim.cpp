@@ -3,6 +3,8 @@
 // stable until accepted, word-aligned address, wstrb 0 on reads, one request outstanding) and
 // exercises the retry states the always-ready SoC never reaches.
 //   ctnn-core-sim [--stall-percent P] [--seed S] [--max-cycles N] program.elf
+// Exit: the program's code; 2 a bad command line, 3 no loadable ELF, 4 a bus protocol violation,
+// 5 stdout not written, 125 no exit within --max-cycles; each with one line on stderr.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +21,7 @@
 #include "Vctnn_core___024root.h"
 #include "verilated.h"
 
+#include "ctnn/host/cli.hpp"
 #include "ctnn/regs/exit.hpp"
 #include "ctnn/regs/soc_map.hpp"
 #include "ctnn/regs/uart.hpp"
@@ -33,6 +36,7 @@ using finisher = ctnn::regs::exit::finisher;
 constexpr int exit_usage = 2;
 constexpr int exit_load_error = 3;
 constexpr int exit_protocol = 4;
+constexpr int exit_output = 5;  // the program's UART output could not be written to stdout
 constexpr int exit_max_cycles = 125;
 
 struct options {
@@ -42,32 +46,32 @@ struct options {
   std::uint64_t seed = 1;
 };
 
-[[nodiscard]] std::optional<options> parse_args(int argc, char** argv) {
-  options o;
+constexpr const char* usage_line =
+    "usage: ctnn-core-sim [--stall-percent P] [--seed S] [--max-cycles N] program.elf";
+
+/// The options, or the fault of the command line (one line, without the tool's name).
+[[nodiscard]] std::string parse_args(int argc, char** argv, options& o) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
-    auto number = [&](std::uint64_t& out) {
-      if (i + 1 >= argc) return false;
-      char* end = nullptr;
-      out = std::strtoull(argv[++i], &end, 0);
-      return end != nullptr && *end == '\0';
-    };
-    std::uint64_t v = 0;
-    if (a == "--max-cycles") {
-      if (!number(o.max_cycles) || o.max_cycles == 0) return std::nullopt;
-    } else if (a == "--stall-percent") {
-      if (!number(v) || v > 90) return std::nullopt;
-      o.stall_percent = static_cast<unsigned>(v);
-    } else if (a == "--seed") {
-      if (!number(o.seed)) return std::nullopt;
-    } else if (!a.empty() && a[0] != '-' && o.elf.empty()) {
+    if (a == "--max-cycles" || a == "--stall-percent" || a == "--seed") {
+      if (i + 1 >= argc) return std::string(a) + " needs a value";
+      const std::string_view v = argv[++i];
+      std::uint64_t percent = 0;
+      std::string why = a == "--max-cycles"      ? ctnn::cli::number_option(a, v, 1, UINT64_MAX, o.max_cycles)
+                        : a == "--stall-percent" ? ctnn::cli::number_option(a, v, 0, 90, percent)
+                                                 : ctnn::cli::number_option(a, v, 0, UINT64_MAX, o.seed);
+      if (!why.empty()) return why;
+      if (a == "--stall-percent") o.stall_percent = static_cast<unsigned>(percent);
+    } else if (!a.empty() && a[0] == '-') {
+      return "unknown option '" + std::string(a) + "'";
+    } else if (o.elf.empty()) {
       o.elf = a;
     } else {
-      return std::nullopt;
+      return "unexpected argument '" + std::string(a) + "'";
     }
   }
-  if (o.elf.empty()) return std::nullopt;
-  return o;
+  if (o.elf.empty()) return "no program given";
+  return {};
 }
 
 using ctnn_tb::load_elf;
@@ -132,11 +136,12 @@ struct bus_model {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const auto opt = parse_args(argc, argv);
-  if (!opt) {
-    std::fprintf(stderr, "usage: ctnn-core-sim [--stall-percent P] [--seed S] [--max-cycles N] program.elf\n");
+  options o;
+  if (const std::string why = parse_args(argc, argv, o); !why.empty()) {
+    std::fprintf(stderr, "ctnn-core-sim: %s (%s)\n", why.c_str(), usage_line);
     return exit_usage;
   }
+  const options* opt = &o;
   bus_model bus;
   if (const std::string err = load_elf(opt->elf, bus.ram); !err.empty()) {
     std::fprintf(stderr, "ctnn-core-sim: %s\n", err.c_str());
@@ -210,7 +215,7 @@ int main(int argc, char** argv) {
     tick();
     ++cycles;
   }
-  std::fflush(stdout);
+  const bool written = ctnn::cli::stdout_written("ctnn-core-sim");
   const std::uint64_t instret = core->rootp->ctnn_core__DOT__u_csr__DOT__minstret_q;
   core->final();
   std::fprintf(stderr, "ctnn-core-sim: cycles=%llu instret=%llu stalled=%llu\n",
@@ -221,6 +226,7 @@ int main(int argc, char** argv) {
                  static_cast<unsigned long long>(opt->max_cycles));
     return exit_max_cycles;
   }
+  if (!written) return exit_output;
   if (*bus.exit_code != 0 && (*bus.exit_code & 0xff) == 0) return 1;
   return *bus.exit_code;
 }

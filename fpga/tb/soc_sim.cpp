@@ -1,5 +1,7 @@
 // ctnn-soc-sim: runs an RV32IM ELF on the Verilated ctnn_soc; UART to stdout, exit code from the
-// exit device, "ctnn-soc-sim: cycles=... instret=..." on stderr.
+// exit device, "ctnn-soc-sim: cycles=... instret=..." on stderr. Its own statuses: 2 a bad command
+// line, 3 a file that is no loadable ELF, 5 stdout or the --vcd trace not written, 125 no exit
+// within --max-cycles; each with one line on stderr.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +19,7 @@
 #include "verilated.h"
 #include "verilated_vcd_c.h"
 
+#include "ctnn/host/cli.hpp"
 #include "ctnn/regs/soc_map.hpp"
 #include "elf_load.hpp"
 
@@ -25,6 +28,7 @@ namespace {
 // Exit statuses of the simulator itself (the program's own code is passed through otherwise).
 constexpr int exit_usage = 2;
 constexpr int exit_load_error = 3;
+constexpr int exit_output = 5;  // the UART output (stdout) or the --vcd trace could not be written
 constexpr int exit_max_cycles = 125;
 
 using ctnn_tb::ram_base;
@@ -36,38 +40,42 @@ struct options {
   std::uint64_t max_cycles = 100'000'000;
 };
 
-[[nodiscard]] std::optional<options> parse_args(int argc, char** argv) {
-  options o;
+constexpr const char* usage_line = "usage: ctnn-soc-sim [--max-cycles N] [--vcd FILE] program.elf";
+
+/// The options, or the fault of the command line (one line, without the tool's name).
+[[nodiscard]] std::string parse_args(int argc, char** argv, options& o) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
-    if (a == "--max-cycles" && i + 1 < argc) {
-      char* end = nullptr;
-      o.max_cycles = std::strtoull(argv[++i], &end, 0);
-      if (end == nullptr || *end != '\0' || o.max_cycles == 0) {
-        return std::nullopt;
+    if (a == "--max-cycles" || a == "--vcd") {
+      if (i + 1 >= argc) return std::string(a) + " needs a value";
+      const std::string_view v = argv[++i];
+      if (a == "--vcd") {
+        if (v.empty()) return "--vcd: the file name is empty";
+        o.vcd = v;
+      } else if (std::string why = ctnn::cli::number_option(a, v, 1, UINT64_MAX, o.max_cycles); !why.empty()) {
+        return why;
       }
-    } else if (a == "--vcd" && i + 1 < argc) {
-      o.vcd = argv[++i];
-    } else if (!a.empty() && a[0] != '-' && o.elf.empty()) {
+    } else if (!a.empty() && a[0] == '-') {
+      return "unknown option '" + std::string(a) + "'";
+    } else if (o.elf.empty()) {
       o.elf = a;
     } else {
-      return std::nullopt;
+      return "unexpected argument '" + std::string(a) + "'";
     }
   }
-  if (o.elf.empty()) {
-    return std::nullopt;
-  }
-  return o;
+  if (o.elf.empty()) return "no program given";
+  return {};
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const auto opt = parse_args(argc, argv);
-  if (!opt) {
-    std::fprintf(stderr, "usage: ctnn-soc-sim [--max-cycles N] [--vcd FILE] program.elf\n");
+  options o;
+  if (const std::string why = parse_args(argc, argv, o); !why.empty()) {
+    std::fprintf(stderr, "ctnn-soc-sim: %s (%s)\n", why.c_str(), usage_line);
     return exit_usage;
   }
+  const options* opt = &o;
 
   auto context = std::make_unique<VerilatedContext>();
   context->traceEverOn(!opt->vcd.empty());
@@ -92,6 +100,10 @@ int main(int argc, char** argv) {
     vcd = std::make_unique<VerilatedVcdC>();
     top->trace(vcd.get(), 99);
     vcd->open(opt->vcd.c_str());
+    if (!vcd->isOpen()) {
+      std::fprintf(stderr, "ctnn-soc-sim: --vcd: cannot write '%s'\n", opt->vcd.c_str());
+      return exit_output;
+    }
   }
   std::uint64_t time = 0;
   auto half_cycle = [&](std::uint8_t clk) {
@@ -125,7 +137,7 @@ int main(int argc, char** argv) {
     }
     half_cycle(0);
   }
-  std::fflush(stdout);
+  const bool written = ctnn::cli::stdout_written("ctnn-soc-sim");
   const std::uint64_t instret = top->rootp->ctnn_soc__DOT__u_core__DOT__u_csr__DOT__minstret_q;
   if (vcd) {
     vcd->close();
@@ -139,6 +151,7 @@ int main(int argc, char** argv) {
                  static_cast<unsigned long long>(opt->max_cycles));
     return exit_max_cycles;
   }
+  if (!written) return exit_output;
   // Like QEMU, pass the program's code through; a nonzero code that the 8-bit exit status
   // would turn into 0 becomes 1 so that a failure never reads as a pass.
   if (*code != 0 && (*code & 0xff) == 0) {

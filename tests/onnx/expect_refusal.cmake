@@ -2,8 +2,9 @@
 # EXPECT, nothing on stdout, and nothing left in the output directory (no file, no temporary).
 # BLOCK names a path in the output directory made a non-empty directory first, so that writing
 # or renaming onto it fails after other outputs were written (it is the only thing left after).
+# STDOUT names the file stdout goes to (/dev/full: a device that refuses every write).
 # cmake "-DIMPORT=<wrapper...;ctnn-import>" -DMODEL=<file.onnx> -DOUT=<dir> -DEXPECT=<regex>
-#       [-DEXIT=1] [-DBLOCK=<name>] -P expect_refusal.cmake
+#       [-DEXIT=1] [-DBLOCK=<name>] [-DSTDOUT=<file>] -P expect_refusal.cmake
 if(NOT DEFINED EXIT)
   set(EXIT 1)
 endif()
@@ -12,8 +13,14 @@ file(MAKE_DIRECTORY ${OUT})
 if(BLOCK)
   file(WRITE ${OUT}/${BLOCK}/keep "a directory where ctnn-import wants a file\n")
 endif()
-execute_process(COMMAND ${IMPORT} ${MODEL} -o ${OUT} --name model
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(out "")
+if(STDOUT)
+  execute_process(COMMAND ${IMPORT} ${MODEL} -o ${OUT} --name model
+                  RESULT_VARIABLE rc OUTPUT_FILE ${STDOUT} ERROR_VARIABLE err)
+else()
+  execute_process(COMMAND ${IMPORT} ${MODEL} -o ${OUT} --name model
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+endif()
 set(said "stdout:\n${out}\nstderr:\n${err}")
 if(NOT rc STREQUAL "${EXIT}")
   message(FATAL_ERROR "exit status ${rc}, expected ${EXIT}\n${said}")
