@@ -1,4 +1,4 @@
-// expect: real multiplier must be non-negative
+// expect: real multiplier must be positive
 // A negative real multiplier cannot be quantized.
 #include "ctnn/kernels/quant.hpp"
 #ifndef CTNN_FAIL_CONTROL

@@ -11,6 +11,7 @@ static_assert(is_same_v<decltype(&q::saturating_rounding_doubling_high_mul), int
 static_assert(is_same_v<decltype(&q::rounding_divide_by_pot), int32_t (*)(int32_t, int)>);
 static_assert(is_same_v<decltype(&q::multiply_by_quantized_multiplier), int32_t (*)(int32_t, int32_t, int)>);
 static_assert(is_same_v<decltype(&q::quantize_multiplier), q::requant (*)(double)>);
+static_assert(is_same_v<decltype(&q::make_requant), ctnn::kernels::status (*)(q::requant&, double)>);
 static_assert(is_same_v<decltype(q::requant::multiplier), int32_t> && is_same_v<decltype(q::requant::shift), int32_t>);
 static_assert(sizeof(q::requant) == 8);
 // constexpr: usable in constant expressions

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "ctnn/kernels/layers.hpp"
@@ -194,8 +195,10 @@ TEST_CASE("int8 elementwise: add / mul / batchnorm / softmax / activations again
   for (int it = 0; it < 200; ++it) {
     const double sa = r.real(0.01f, 0.1f), sb = r.real(0.01f, 0.1f), so = r.real(0.02f, 0.2f);
     const int32_t za = r.range(-50, 50), zb = r.range(-50, 50), zo = r.range(-50, 50);
-    const auto ap = kr::make_add_s8_params(sa, za, sb, zb, so, zo);
-    const auto mp = kr::make_mul_s8_params(sa, za, sb, zb, so * 5, zo);
+    kr::add_s8_params ap{};
+    kr::mul_s8_params mp{};
+    REQUIRE(kr::make_add_s8_params(ap, sa, za, sb, zb, so, zo) == status::ok);
+    REQUIRE(kr::make_mul_s8_params(mp, sa, za, sb, zb, so * 5, zo) == status::ok);
     const auto a = r.s8(64), b = r.s8(64);
     std::vector<int8_t> ya(64), ym(64);
     REQUIRE(kr::add_s8(64, a.data(), b.data(), ya.data(), ap) == status::ok);
@@ -459,8 +462,10 @@ TEST_CASE("elementwise add / mul: optimized kernels equal the reference") {
     const double sa = r.real(0.005f, 0.2f), sb = r.real(0.005f, 0.2f), so = r.real(0.01f, 0.4f);
     const int32_t za = r.range(-128, 127), zb = r.range(-128, 127), zo = r.range(-128, 127);
     const bool relu = r.range(0, 1) == 1;
-    const auto ap = kr::make_add_s8_params(sa, za, sb, zb, so, zo, relu ? zo : -128, 127);
-    const auto mp = kr::make_mul_s8_params(sa, za, sb, zb, so * r.real(1.0f, 30.0f), zo, relu ? zo : -128, 127);
+    kr::add_s8_params ap{};
+    kr::mul_s8_params mp{};
+    REQUIRE(kr::make_add_s8_params(ap, sa, za, sb, zb, so, zo, relu ? zo : -128, 127) == status::ok);
+    REQUIRE(kr::make_mul_s8_params(mp, sa, za, sb, zb, so * r.real(1.0f, 30.0f), zo, relu ? zo : -128, 127) == status::ok);
     const auto a = r.s8(size_t(n)), b = r.s8(size_t(n));
     std::vector<int8_t> want(static_cast<size_t>(n)), got(static_cast<size_t>(n));
     REQUIRE(kr::add_s8(n, a.data(), b.data(), want.data(), ap) == status::ok);
@@ -475,9 +480,80 @@ TEST_CASE("elementwise add / mul: optimized kernels equal the reference") {
     REQUIRE(kk::add_f32(n, fa.data(), fb.data(), fg.data()) == status::ok);
     REQUIRE(fg == fw);
   }
-  kr::add_s8_params bad = kr::make_add_s8_params(0.1, 0, 0.1, 0, 0.1, 0);
+  kr::add_s8_params good{};
+  REQUIRE(kr::make_add_s8_params(good, 0.1, 0, 0.1, 0, 0.1, 0) == status::ok);
+  kr::add_s8_params bad = good;
   bad.a.multiplier = 17;
   int8_t x = 0, y = 0;
   CHECK(kk::add_s8(1, &x, &x, &y, bad) == status::bad_quant_param);
-  CHECK(kk::add_s8(-1, &x, &x, &y, kr::make_add_s8_params(0.1, 0, 0.1, 0, 0.1, 0)) == status::bad_size);
+  CHECK(kk::add_s8(-1, &x, &x, &y, good) == status::bad_size);
+}
+
+TEST_CASE("int8 add / mul parameters that cannot be valid are refused where they are made") {
+  const double nan = std::nan(""), inf = std::numeric_limits<double>::infinity();
+  struct q8 {
+    double a_scale;
+    int32_t a_zp;
+    double b_scale;
+    int32_t b_zp;
+    double out_scale;
+    int32_t out_zp;
+    int32_t act_min = -128, act_max = 127;
+  };
+  const q8 good{0.05, 3, 0.1, -2, 0.2, 1};
+  const q8 bad[] = {
+      {0.0, 3, 0.1, -2, 0.2, 1},          // a zero input scale: the add dropped that input ("ok")
+      {0.05, 3, 0.0, -2, 0.2, 1},         // the other one
+      {0.0, 3, 0.0, -2, 0.2, 1},          // both: twice the larger scale was 0, a division by zero
+      {0.05, 3, 0.1, -2, 0.0, 1},         // a zero output scale
+      {-0.05, 3, 0.1, -2, 0.2, 1},        // negative
+      {0.05, 3, 0.1, -2, -0.2, 1},
+      {nan, 3, 0.1, -2, 0.2, 1},          // NaN and infinities
+      {0.05, 3, nan, -2, 0.2, 1},
+      {0.05, 3, 0.1, -2, inf, 1},
+      {inf, 3, 0.1, -2, 0.2, 1},
+      {0.05, 128, 0.1, -2, 0.2, 1},       // zero points outside int8
+      {0.05, 3, 0.1, -129, 0.2, 1},
+      {0.05, 3, 0.1, -2, 0.2, 200},
+      {0.05, 3, 0.1, -2, 0.2, 1, 10, 5},  // an empty activation range
+      {0.05, 3, 0.1, -2, 0.2, 1, -129, 127},
+      {0.05, 3, 0.1, -2, 0.2, 1, -128, 128},
+  };
+  kr::add_s8_params ap{}, ap_good{};
+  kr::mul_s8_params mp{}, mp_good{};
+  REQUIRE(kr::make_add_s8_params(ap_good, good.a_scale, good.a_zp, good.b_scale, good.b_zp, good.out_scale, good.out_zp) ==
+          status::ok);
+  REQUIRE(kr::make_mul_s8_params(mp_good, good.a_scale, good.a_zp, good.b_scale, good.b_zp, good.out_scale, good.out_zp) ==
+          status::ok);
+  for (const q8& b : bad) {
+    CAPTURE(b.a_scale);
+    CAPTURE(b.b_scale);
+    CAPTURE(b.out_scale);
+    CAPTURE(b.out_zp);
+    ap = ap_good;
+    mp = mp_good;
+    CHECK(kr::make_add_s8_params(ap, b.a_scale, b.a_zp, b.b_scale, b.b_zp, b.out_scale, b.out_zp, b.act_min, b.act_max) ==
+          status::bad_quant_param);
+    CHECK(kr::make_mul_s8_params(mp, b.a_scale, b.a_zp, b.b_scale, b.b_zp, b.out_scale, b.out_zp, b.act_min, b.act_max) ==
+          status::bad_quant_param);
+    // nothing written
+    CHECK(ap.a == ap_good.a);
+    CHECK(ap.out_zp == ap_good.out_zp);
+    CHECK(mp.out == mp_good.out);
+    CHECK(mp.out_zp == mp_good.out_zp);
+  }
+  // valid scales whose ratios cannot be represented: a multiplier below 2^-32 would flush to
+  // {0, 0} (the add's smaller input dropped), one of 2^30 or more would saturate
+  CHECK(kr::make_add_s8_params(ap, 1e-12, 0, 1.0, 0, 1.0, 0) == status::bad_quant_param);
+  CHECK(kr::make_add_s8_params(ap, 1.0, 0, 1.0, 0, 1e-20, 0) == status::bad_quant_param);
+  CHECK(kr::make_mul_s8_params(mp, 1e-6, 0, 1e-6, 0, 1e3, 0) == status::bad_quant_param);
+  CHECK(kr::make_mul_s8_params(mp, 1e3, 0, 1e3, 0, 1e-6, 0) == status::bad_quant_param);
+  // in a constant expression: the status, checked with static_assert
+  static_assert([] {
+    kr::add_s8_params p{};
+    return kr::make_add_s8_params(p, 0.0, 0, 0.1, 0, 0.1, 0) == status::bad_quant_param &&
+           kr::make_add_s8_params(p, 0.1, 0, 0.1, 0, 0.1, 0) == status::ok;
+  }());
+  CHECK(kr::valid(ap_good));
+  CHECK(kr::valid(mp_good));
 }

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "ctnn/kernels/quant.hpp"
 #include "test_kernels_rng.hpp"
@@ -89,7 +90,6 @@ TEST_CASE("quantize_multiplier: TFLite values") {
   CHECK(q::quantize_multiplier(0.5) == q::requant{1 << 30, 0});
   CHECK(q::quantize_multiplier(1.0) == q::requant{1 << 30, 1});
   CHECK(q::quantize_multiplier(0.25) == q::requant{1 << 30, -1});
-  CHECK(q::quantize_multiplier(0.0) == q::requant{0, 0});
   CHECK(q::quantize_multiplier(0.75) == q::requant{1610612736, 0});
   // 1 - 2^-40 rounds up to 2^31 and is renormalized
   CHECK(q::quantize_multiplier(1.0 - std::ldexp(1.0, -40)) == q::requant{1 << 30, 1});
@@ -107,6 +107,56 @@ TEST_CASE("quantize_multiplier: TFLite values") {
     CHECK(q::valid(rq));
     CHECK(std::fabs(q::to_real(rq) - real) <= real * std::ldexp(1.0, -30));
   }
+}
+
+TEST_CASE("make_requant refuses a real that cannot be a multiplier, never a silent {0, 0}") {
+  const double nan = std::nan(""), inf = std::numeric_limits<double>::infinity();
+  // the checked form: status::bad_quant_param, nothing written
+  for (const double real : {0.0, -0.0, -0.5, -1e-20, nan, inf, -inf, std::ldexp(1.0, -33), std::ldexp(1.0, -40),
+                            std::ldexp(1.0, 30), std::ldexp(1.0, 40), 1e300, std::numeric_limits<double>::denorm_min()}) {
+    CAPTURE(real);
+    q::requant out{12345, 7};
+    CHECK(q::make_requant(out, real) == ctnn::kernels::status::bad_quant_param);
+    CHECK(out == q::requant{12345, 7});
+  }
+  // the representable range [2^-32, 2^30): the same value as TFLite's QuantizeMultiplier
+  for (const double real : {std::ldexp(1.0, -32), 1e-9, 0.5, 0.75, 1.0, 3.0, std::ldexp(1.0, 30) * (1.0 - 1e-12)}) {
+    CAPTURE(real);
+    q::requant out{};
+    CHECK(q::make_requant(out, real) == ctnn::kernels::status::ok);
+    CHECK(out == q::quantize_multiplier(real));
+    CHECK(q::valid(out));
+  }
+  // the unchecked form at run time: an invalid requant that valid() (and so every kernel) refuses
+  for (const double real : {0.0, -0.5, nan, inf}) {
+    CAPTURE(real);
+    const q::requant r = q::quantize_multiplier(real);
+    CHECK(r == q::invalid_requant);
+    CHECK_FALSE(q::valid(r));
+  }
+  // in a constant expression the checked form answers too (the unchecked one fails to compile:
+  // tests/fail/quant_zero_multiplier.cpp)
+  static_assert([] {
+    q::requant r{};
+    return q::make_requant(r, 0.0) == ctnn::kernels::status::bad_quant_param &&
+           q::make_requant(r, 0.25) == ctnn::kernels::status::ok && r == q::requant{1 << 30, -1};
+  }());
+  // scales and zero points
+  CHECK(q::valid_scale(1.0 / 32.0));
+  CHECK(q::valid_scale(std::numeric_limits<double>::denorm_min()));
+  for (const double s : {0.0, -0.0, -1.0, nan, inf, -inf}) CHECK_FALSE(q::valid_scale(s));
+  // float32 scales, decided on their bits: the same answers
+  CHECK(q::valid_scale(1.0f / 32.0f));
+  CHECK(q::valid_scale(std::numeric_limits<float>::denorm_min()));
+  CHECK(q::valid_scale(std::numeric_limits<float>::max()));
+  for (const float s : {0.0f, -0.0f, -1.0f, -std::numeric_limits<float>::denorm_min(), std::nanf(""), -std::nanf(""),
+                        std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()})
+    CHECK_FALSE(q::valid_scale(s));
+  static_assert(q::valid_scale(0.5f) && !q::valid_scale(0.0f));
+  CHECK(q::valid_zero_point(-128));
+  CHECK(q::valid_zero_point(127));
+  CHECK_FALSE(q::valid_zero_point(-129));
+  CHECK_FALSE(q::valid_zero_point(128));
 }
 
 TEST_CASE("quantize / dequantize / round_half_away") {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <set>
 #include <string>
 #include <vector>
@@ -208,8 +209,9 @@ std::vector<uint8_t> expected(const harness<Net, T>& h, const recorder& rec, int
     case op::add:
       if constexpr (q) {
         const rt::tensor_quant qb = h.quant(r.inputs[1]);
-        s = ref::add_s8(n, in[0].data(), in[1].data(), out.data(),
-                        ref::make_add_s8_params(qi.scale, qi.zero_point, qb.scale, qb.zero_point, qo.scale, qo.zero_point));
+        ref::add_s8_params p{};
+        s = ref::make_add_s8_params(p, qi.scale, qi.zero_point, qb.scale, qb.zero_point, qo.scale, qo.zero_point);
+        if (s == status::ok) s = ref::add_s8(n, in[0].data(), in[1].data(), out.data(), p);
       } else {
         s = ref::add_f32(n, in[0].data(), in[1].data(), out.data());
       }
@@ -218,9 +220,11 @@ std::vector<uint8_t> expected(const harness<Net, T>& h, const recorder& rec, int
       const bool bc = int64_t(in[1].size()) != n;
       if constexpr (q) {
         const rt::tensor_quant qb = h.quant(r.inputs[1]);
-        const auto p = ref::make_mul_s8_params(qi.scale, qi.zero_point, qb.scale, qb.zero_point, qo.scale, qo.zero_point);
-        s = bc ? ref::mul_channels_s8(r.out.c, hw, in[0].data(), in[1].data(), out.data(), p)
-               : ref::mul_s8(n, in[0].data(), in[1].data(), out.data(), p);
+        ref::mul_s8_params p{};
+        s = ref::make_mul_s8_params(p, qi.scale, qi.zero_point, qb.scale, qb.zero_point, qo.scale, qo.zero_point);
+        if (s == status::ok)
+          s = bc ? ref::mul_channels_s8(r.out.c, hw, in[0].data(), in[1].data(), out.data(), p)
+                 : ref::mul_s8(n, in[0].data(), in[1].data(), out.data(), p);
       } else {
         s = bc ? ref::mul_channels_f32(r.out.c, hw, in[0].data(), in[1].data(), out.data())
                : ref::mul_f32(n, in[0].data(), in[1].data(), out.data());
@@ -588,7 +592,8 @@ TEST_CASE("fast int8 add of equally scaled tensors equals ref::add_s8 on all 65,
       CAPTURE(z.b);
       CAPTURE(z.out);
       REQUIRE(rt::fast::add_is_integer({s, z.a}, {s, z.b}, {s, z.out}));
-      const ref::add_s8_params p = ref::make_add_s8_params(s, z.a, s, z.b, s, z.out);
+      ref::add_s8_params p{};
+      REQUIRE(ref::make_add_s8_params(p, s, z.a, s, z.b, s, z.out) == status::ok);
       std::vector<int8_t> a(65536), b(65536), want(65536), got(65536);
       for (int i = 0; i < 65536; ++i) {
         a[size_t(i)] = static_cast<int8_t>(i / 256 - 128);
@@ -678,4 +683,73 @@ TEST_CASE("fast int8 ReLU four bytes at a time: every byte against every zero po
         rt::fast::relu_clamp_s8(n, inplace + off, inplace + off, zp);
         for (size_t i = off; i < off + n; ++i) CHECK(inplace[i] == (src[i] < zp ? static_cast<int8_t>(zp) : src[i]));
       }
+}
+
+// ---- int8 quantization that cannot be valid: refused where it is made, never run as {0, 0} --------
+
+/// x + relu(conv(x)): the add's input 0 is the body, input 1 the shortcut (the network's input).
+using net_residual = network<"Residual", shape{4, 6, 6}, residual<sequential<conv2d<4, 4, 3, 1, 1>, relu>>>;
+
+TEST_CASE("a tensor quantization that cannot be valid stops the run before any leaf, naming the tensor") {
+  using net = net_residual;
+  constexpr auto& layout = rt::param_layout_of<net, dtype::int8>;
+  constexpr auto& plan = memory::plan_of<net, dtype::int8>;
+  constexpr int32_t add = net::leaf_count - 1;
+  static_assert(net::layer(add).kind == op::add);
+  const int32_t body = net::layer(add).inputs[0];
+  REQUIRE(body == add);  // the relu's output, written by leaf add - 1
+  aligned_bytes arena(plan.arena_bytes), params(layout.total_bytes);
+  int calls = 0;
+  auto count = [](void* u, int32_t, const void*, size_t) { ++*static_cast<int*>(u); };
+  struct bad {
+    float scale;
+    int32_t zero_point;
+  };
+  const float inf = std::numeric_limits<float>::infinity();
+  for (const bad b : {bad{0.0f, 0}, bad{-1.0f / 32.0f, 0}, bad{std::nanf(""), 0}, bad{inf, 0}, bad{1.0f / 32.0f, 128},
+                      bad{1.0f / 32.0f, -129}})
+    for (const int32_t t : {0, body, net::output_tensor})
+      for (const auto be : {rt::backend::reference, rt::backend::optimized}) {
+        CAPTURE(b.scale);
+        CAPTURE(b.zero_point);
+        CAPTURE(t);
+        REQUIRE(rt::fill_params<net, dtype::int8>(params.data, params.size, 7));
+        reinterpret_cast<float*>(params.data + layout.quant_scale)[t] = b.scale;
+        reinterpret_cast<int32_t*>(params.data + layout.quant_zp)[t] = b.zero_point;
+        calls = 0;
+        const rt::run_status s = rt::run<net, int8_t>(arena.data, arena.size, params.data, params.size, be, count, &calls);
+        CHECK(s.code == rt::fault::bad_tensor_quant);
+        CHECK(s.kernel == status::bad_quant_param);
+        CHECK(s.leaf == t - 1);  // the leaf that writes the tensor; -1: the network's input
+        CHECK(s.detail == static_cast<uint32_t>(t));
+        CHECK(calls == 0);
+      }
+  // the control: the blob as filled runs
+  REQUIRE(rt::fill_params<net, dtype::int8>(params.data, params.size, 7));
+  CHECK(rt::run<net, int8_t>(arena.data, arena.size, params.data, params.size, rt::backend::reference).ok());
+}
+
+TEST_CASE("an int8 add whose rescaling multiplier cannot be represented stops at the add, not run with {0, 0}") {
+  // Valid scales, but the body's is 2^-36 of the shortcut's: its rescaling multiplier
+  // a_scale / (2 * b_scale) lies below 2^-32, where quantize_multiplier flushes to {0, 0}. The add
+  // ran "ok" with the body dropped from the sum; now the add's parameters are refused where they
+  // are made.
+  using net = net_residual;
+  constexpr auto& layout = rt::param_layout_of<net, dtype::int8>;
+  constexpr auto& plan = memory::plan_of<net, dtype::int8>;
+  constexpr int32_t add = net::leaf_count - 1;
+  aligned_bytes arena(plan.arena_bytes), params(layout.total_bytes);
+  REQUIRE(rt::fill_params<net, dtype::int8>(params.data, params.size, 7));
+  float* scale = reinterpret_cast<float*>(params.data + layout.quant_scale);
+  REQUIRE(scale[0] == 1.0f / 32.0f);
+  scale[net::layer(add).inputs[0]] = std::ldexp(1.0f / 32.0f, -36);
+  for (const auto be : {rt::backend::reference, rt::backend::optimized}) {
+    const rt::run_status s = rt::run<net, int8_t>(arena.data, arena.size, params.data, params.size, be);
+    CHECK(s.code == rt::fault::kernel);
+    CHECK(s.kernel == status::bad_quant_param);
+    CHECK(s.leaf == add);
+  }
+  // 2^-30 of the shortcut's scale is still representable: the add runs
+  scale[net::layer(add).inputs[0]] = std::ldexp(1.0f / 32.0f, -30);
+  CHECK(rt::run<net, int8_t>(arena.data, arena.size, params.data, params.size, rt::backend::optimized).ok());
 }

@@ -10,6 +10,7 @@
 //   y  = rounding_divide_by_pot(h, max(-shift, 0))   = round-half-away-from-zero(h / 2^-shift)
 #pragma once
 #include "ctnn/core/utility.hpp"
+#include "ctnn/kernels/status.hpp"
 
 namespace ctnn::quant {
 
@@ -18,7 +19,7 @@ namespace detail {
 // names the fault.
 inline void shift_out_of_range_must_be_in_minus31_to_30() {}
 inline void exponent_out_of_range_must_be_in_0_to_31() {}
-inline void real_multiplier_must_be_finite_and_non_negative() {}
+inline void real_multiplier_must_be_finite_and_positive() {}
 }  // namespace detail
 
 inline constexpr int32_t int32_min = -2147483647 - 1;
@@ -77,15 +78,39 @@ constexpr bool valid(requant r) {
   return m_ok && r.shift >= min_shift && r.shift <= max_shift;
 }
 
-/// @brief TFLite QuantizeMultiplier, in a constant expression: splits real >= 0 into a Q0.31
-/// multiplier in [2^30, 2^31) and a power-of-two exponent. Rounds half away from zero.
-/// Multipliers below 2^-32 flush to {0, 0}; above 2^30 they saturate to {2^31 - 1, 30}.
+/// @brief What quantize_multiplier(real) gives at run time for a real that cannot be a
+/// multiplier (zero, negative, NaN, infinite): valid() refuses it, so every int8 kernel given it
+/// returns status::bad_quant_param instead of computing with a silent {0, 0}.
+inline constexpr requant invalid_requant{0, min_shift - 1};
+
+/// @brief True for a quantization scale: finite and > 0 (not 0, negative, NaN or infinite).
+constexpr bool valid_scale(double scale) { return scale > 0.0 && scale - scale == 0.0; }
+/// @brief The same for a float32 scale (a tensor's, as the blob stores it), on its bits alone: no
+/// floating-point arithmetic, so firmware without an FPU calls no soft-float routine for it.
+constexpr bool valid_scale(float scale) {
+  const uint32_t bits = __builtin_bit_cast(uint32_t, scale);
+  return bits != 0 && bits < 0x7F800000u;  // sign 0, not +0, exponent not all ones (infinity, NaN)
+}
+
+/// @brief True for a zero point of an int8 tensor: [-128, 127].
+constexpr bool valid_zero_point(int32_t zero_point) { return zero_point >= -128 && zero_point <= 127; }
+
+/// The real multipliers a requant represents without flushing or saturating: [2^-32, 2^30).
+inline constexpr double min_real_multiplier = 0x1p-32;
+inline constexpr double max_real_multiplier = 0x1p30;
+
+/// @brief TFLite QuantizeMultiplier: splits real > 0 into a Q0.31 multiplier in [2^30, 2^31)
+/// and a power-of-two exponent. Rounds half away from zero. Multipliers below 2^-32 flush to
+/// {0, 0}; above 2^30 they saturate to {2^31 - 1, 30} (TFLite's behaviour).
+/// A real that is zero, negative, NaN or infinite is no multiplier: in a constant expression it
+/// fails to compile (the note names the fault); at run time the result is invalid_requant, which
+/// every kernel refuses. Where the real comes from run-time data, make_requant returns the fault
+/// as a status instead.
 constexpr requant quantize_multiplier(double real) {
-  if (!(real >= 0.0) || real > 1e300) {  // also rejects NaN
-    detail::real_multiplier_must_be_finite_and_non_negative();
-    return {0, 0};
+  if (!valid_scale(real)) {
+    detail::real_multiplier_must_be_finite_and_positive();
+    return invalid_requant;
   }
-  if (real == 0.0) return {0, 0};
   // frexp: real = q * 2^e, q in [0.5, 1). Halving and doubling are exact for normal doubles.
   double q = real;
   int e = 0;
@@ -98,6 +123,17 @@ constexpr requant quantize_multiplier(double real) {
   if (e < min_shift) return {0, 0};
   if (e > max_shift) return {int32_max, max_shift};
   return {static_cast<int32_t>(q_fixed), e};
+}
+
+/// @brief quantize_multiplier of a real made from run-time numbers (a scale ratio), checked:
+/// writes the requant to `out` and returns status::ok, or returns status::bad_quant_param and
+/// writes nothing when the real is zero, negative, NaN, infinite or outside [2^-32, 2^30) (a
+/// multiplier that would flush to {0, 0} or saturate).
+constexpr kernels::status make_requant(requant& out, double real) {
+  if (!valid_scale(real) || real < min_real_multiplier || !(real < max_real_multiplier))
+    return kernels::status::bad_quant_param;
+  out = quantize_multiplier(real);
+  return kernels::status::ok;
 }
 
 /// @brief The real value a requant stands for (for tests and reports).
@@ -166,28 +202,32 @@ struct static_requant {
 };
 
 /// @brief quantize_multiplier of the ratio Num / Den known at compile time (e.g. the scale
-/// ratio in_scale * w_scale / out_scale written as integers); fails to compile when the ratio
-/// is negative, or so small (< 2^-32) or large (>= 2^30) that it cannot be represented.
+/// ratio in_scale * w_scale / out_scale written as integers); fails to compile, with one error,
+/// when the ratio is zero or negative, or so small (< 2^-32) or large (>= 2^30) that it cannot be
+/// represented.
 template <int64_t Num, int64_t Den>
 struct static_multiplier_ratio {
+  static constexpr bool positive = Den != 0 && Num != 0 && (Num > 0) == (Den > 0);
+  static constexpr double real = positive ? static_cast<double>(Num) / static_cast<double>(Den) : 0.0;
+  static constexpr bool in_range = real >= min_real_multiplier && real < max_real_multiplier;
   static_assert(Den != 0, "ctnn::quant: real multiplier ratio with a zero denominator");
-  static_assert((Num >= 0) == (Den > 0) || Num == 0, "ctnn::quant: real multiplier must be non-negative");
-  static constexpr double real = static_cast<double>(Num) / static_cast<double>(Den);
-  static_assert(real == 0.0 || (real >= 0x1p-32 && real < 0x1p30),
-                "ctnn::quant: real multiplier out of the representable range [2^-32, 2^30)");
-  static constexpr requant value = quantize_multiplier(real);
+  static_assert(Den == 0 || positive,
+                "ctnn::quant: real multiplier must be positive (a zero or negative one comes from a zero or negative scale)");
+  static_assert(!positive || in_range, "ctnn::quant: real multiplier out of the representable range [2^-32, 2^30)");
+  static constexpr requant value = positive && in_range ? quantize_multiplier(real) : invalid_requant;
 };
 
 #if defined(__cpp_nontype_template_args) && __cpp_nontype_template_args >= 201911L
 /// @brief quantize_multiplier of a real known at compile time (floating-point template
-/// argument: GCC 11+, Clang 18+); fails to compile when the real is negative, or so small
-/// (< 2^-32) or large (>= 2^30) that it cannot be represented.
+/// argument: GCC 11+, Clang 18+); fails to compile, with one error, when the real is zero or
+/// negative, or so small (< 2^-32) or large (>= 2^30) that it cannot be represented.
 template <double Real>
 struct static_multiplier {
-  static_assert(Real >= 0.0, "ctnn::quant: real multiplier must be non-negative");
-  static_assert(Real == 0.0 || (Real >= 0x1p-32 && Real < 0x1p30),
-                "ctnn::quant: real multiplier out of the representable range [2^-32, 2^30)");
-  static constexpr requant value = quantize_multiplier(Real);
+  static constexpr bool in_range = Real >= min_real_multiplier && Real < max_real_multiplier;
+  static_assert(Real > 0.0,
+                "ctnn::quant: real multiplier must be positive (a zero or negative one comes from a zero or negative scale)");
+  static_assert(!(Real > 0.0) || in_range, "ctnn::quant: real multiplier out of the representable range [2^-32, 2^30)");
+  static constexpr requant value = in_range ? quantize_multiplier(Real) : invalid_requant;
 };
 #endif
 

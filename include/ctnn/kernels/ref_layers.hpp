@@ -526,20 +526,36 @@ struct add_s8_params {
   int32_t act_min, act_max;
 };
 
-/// @brief Builds add_s8_params from real scales, as TFLite's Prepare does (left_shift 20).
-constexpr add_s8_params make_add_s8_params(double a_scale, int32_t a_zp, double b_scale, int32_t b_zp, double out_scale,
-                                           int32_t out_zp, int32_t act_min = -128, int32_t act_max = 127) {
+namespace detail {
+/// The checks every int8 binary op's parameters share: three scales finite and > 0, three zero
+/// points and the activation range in int8.
+constexpr bool valid_binary_quant(double a_scale, int32_t a_zp, double b_scale, int32_t b_zp, double out_scale,
+                                  int32_t out_zp, int32_t act_min, int32_t act_max) {
+  using quant::valid_scale, quant::valid_zero_point;
+  return valid_scale(a_scale) && valid_scale(b_scale) && valid_scale(out_scale) && valid_zero_point(a_zp) &&
+         valid_zero_point(b_zp) && valid_zero_point(out_zp) && valid_zero_point(act_min) &&
+         valid_zero_point(act_max) && act_min <= act_max;
+}
+}  // namespace detail
+
+/// @brief Builds add_s8_params from real scales and zero points, as TFLite's Prepare does
+/// (left_shift 20), into `out`. status::bad_quant_param, writing nothing, when a scale is zero,
+/// negative, NaN or infinite, a zero point or the activation range lies outside int8, or a
+/// rescaling multiplier cannot be represented (it would flush to {0, 0}: a zero input scale
+/// silently dropped that input from the sum).
+constexpr status make_add_s8_params(add_s8_params& out, double a_scale, int32_t a_zp, double b_scale, int32_t b_zp,
+                                    double out_scale, int32_t out_zp, int32_t act_min = -128, int32_t act_max = 127) {
+  if (!detail::valid_binary_quant(a_scale, a_zp, b_scale, b_zp, out_scale, out_zp, act_min, act_max))
+    return status::bad_quant_param;
   const double twice_max = 2.0 * (a_scale > b_scale ? a_scale : b_scale);
-  const int32_t left_shift = 20;
-  return {a_zp,
-          b_zp,
-          out_zp,
-          left_shift,
-          quant::quantize_multiplier(a_scale / twice_max),
-          quant::quantize_multiplier(b_scale / twice_max),
-          quant::quantize_multiplier(twice_max / (static_cast<double>(1 << left_shift) * out_scale)),
-          act_min,
-          act_max};
+  add_s8_params p{a_zp, b_zp, out_zp, 20, {}, {}, {}, act_min, act_max};
+  const status made[] = {
+      quant::make_requant(p.a, a_scale / twice_max), quant::make_requant(p.b, b_scale / twice_max),
+      quant::make_requant(p.out, twice_max / (static_cast<double>(1 << p.left_shift) * out_scale))};
+  for (const status s : made)
+    if (s != status::ok) return s;
+  out = p;
+  return status::ok;
 }
 
 inline bool valid(const add_s8_params& p) {
@@ -572,9 +588,16 @@ struct mul_s8_params {
   int32_t act_min, act_max;
 };
 
-constexpr mul_s8_params make_mul_s8_params(double a_scale, int32_t a_zp, double b_scale, int32_t b_zp, double out_scale,
-                                           int32_t out_zp, int32_t act_min = -128, int32_t act_max = 127) {
-  return {a_zp, b_zp, out_zp, quant::quantize_multiplier(a_scale * b_scale / out_scale), act_min, act_max};
+/// @brief Builds mul_s8_params from real scales and zero points into `out`; the faults of
+/// make_add_s8_params (status::bad_quant_param, nothing written).
+constexpr status make_mul_s8_params(mul_s8_params& out, double a_scale, int32_t a_zp, double b_scale, int32_t b_zp,
+                                    double out_scale, int32_t out_zp, int32_t act_min = -128, int32_t act_max = 127) {
+  if (!detail::valid_binary_quant(a_scale, a_zp, b_scale, b_zp, out_scale, out_zp, act_min, act_max))
+    return status::bad_quant_param;
+  mul_s8_params p{a_zp, b_zp, out_zp, {}, act_min, act_max};
+  if (const status s = quant::make_requant(p.out, a_scale * b_scale / out_scale); s != status::ok) return s;
+  out = p;
+  return status::ok;
 }
 
 inline bool valid(const mul_s8_params& p) {

@@ -53,8 +53,11 @@ struct op_def<op::add> : detail::binary_join_shape {
                                       c.q_in[1].zero_point, c.q_out.zero_point);
         return runtime::leaf_done;
       }
-      const ref::add_s8_params p = ref::make_add_s8_params(c.q_in[0].scale, c.q_in[0].zero_point, c.q_in[1].scale,
-                                                           c.q_in[1].zero_point, c.q_out.scale, c.q_out.zero_point);
+      ref::add_s8_params p{};
+      if (const kernels::status s = ref::make_add_s8_params(p, c.q_in[0].scale, c.q_in[0].zero_point, c.q_in[1].scale,
+                                                            c.q_in[1].zero_point, c.q_out.scale, c.q_out.zero_point);
+          s != kernels::status::ok)
+        return runtime::from(s);
       if constexpr (opt) return runtime::from(kernels::add_s8(n, c.in[0], c.in[1], c.out, p));
       else return runtime::from(ref::add_s8(n, c.in[0], c.in[1], c.out, p));
     } else {
@@ -87,8 +90,11 @@ struct op_def<op::mul> : detail::binary_join_shape {
     const bool broadcast = c.in_elems[1] != n;
     constexpr bool opt = B == runtime::backend::optimized;
     if constexpr (is_same_v<T, int8_t>) {
-      const ref::mul_s8_params p = ref::make_mul_s8_params(c.q_in[0].scale, c.q_in[0].zero_point, c.q_in[1].scale,
-                                                           c.q_in[1].zero_point, c.q_out.scale, c.q_out.zero_point);
+      ref::mul_s8_params p{};
+      if (const kernels::status s = ref::make_mul_s8_params(p, c.q_in[0].scale, c.q_in[0].zero_point, c.q_in[1].scale,
+                                                            c.q_in[1].zero_point, c.q_out.scale, c.q_out.zero_point);
+          s != kernels::status::ok)
+        return runtime::from(s);
       if (broadcast) return runtime::from(ref::mul_channels_s8(r.out.c, hw, c.in[0], c.in[1], c.out, p));
       if constexpr (opt) return runtime::from(kernels::mul_s8(n, c.in[0], c.in[1], c.out, p));
       else return runtime::from(ref::mul_s8(n, c.in[0], c.in[1], c.out, p));

@@ -38,6 +38,8 @@ enum class fault : uint8_t {
   unsupported,       ///< the leaf's configuration has no kernel (e.g. dilated pooling)
   quant_mismatch,    ///< int8: tensors that must share a quantization do not (concat, pooling)
   offload,           ///< the offload hook failed the leaf (its code in run_status::detail)
+  bad_tensor_quant,  ///< int8: a tensor's scale (finite, > 0) or zero point ([-128, 127]) in the
+                     ///< blob cannot be valid (the tensor in run_status::detail)
 };
 
 constexpr const char* name_of(fault f) {
@@ -52,6 +54,7 @@ constexpr const char* name_of(fault f) {
     case fault::unsupported: return "unsupported";
     case fault::quant_mismatch: return "quant_mismatch";
     case fault::offload: return "offload";
+    case fault::bad_tensor_quant: return "bad_tensor_quant";
   }
   return "?";
 }

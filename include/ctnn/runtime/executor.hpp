@@ -28,8 +28,8 @@ namespace ctnn::runtime {
 struct run_status {
   fault code = fault::none;
   kernels::status kernel = kernels::status::ok;
-  int32_t leaf = -1;
-  uint32_t detail = 0;  ///< fault::offload: the code the offload hook returned
+  int32_t leaf = -1;    ///< fault::bad_tensor_quant: the leaf that writes the tensor (-1: the input)
+  uint32_t detail = 0;  ///< fault::offload: the code the offload hook returned; bad_tensor_quant: the tensor
   [[nodiscard]] constexpr bool ok() const { return code == fault::none; }
 };
 
@@ -133,6 +133,16 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
     }
     return tq;
   };
+  if constexpr (dt == dtype::int8) {
+    // Every tensor's quantization is checked before any leaf runs: a zero, negative or NaN scale
+    // or a zero point outside int8 is no quantization (a zero input scale made a residual add
+    // drop its body and report ok).
+    for (int32_t t = 0; t < Net::tensor_count; ++t) {
+      const tensor_quant q = quant_of(t);
+      if (!quant::valid_scale(q.scale) || !quant::valid_zero_point(q.zero_point))
+        return {fault::bad_tensor_quant, kernels::status::bad_quant_param, t - 1, static_cast<uint32_t>(t)};
+    }
+  }
   constexpr auto fan_in = static_cast<size_t>(Net::max_fan_in);
   const T* in[fan_in] = {};
   uint64_t in_offset[fan_in] = {};
