@@ -1,0 +1,266 @@
+"""Accuracy of the trained Fashion-MNIST models on all 10,000 test images, from PyTorch to ctnn.
+
+    /usr/bin/python3 examples/fashion_mnist/accuracy.py --work build/fm/fashion_mnist \
+        --ctnn-import build/fm/bin/ctnn-import [--ctnn-report build/fm/bin/ctnn-report] \
+        [--check-sums] [--min-agreement 0.999] [--max-int8-arena dscnn=65536] \
+        [--runner 'dscnn=ctnn int8 (host)=PATH/dscnn-int8-run' ...]
+
+For each model of --models (models/lenet5.onnx, models/dscnn.onnx):
+  - PyTorch float32: the module of fmnist.py with the ONNX file's weights (fmnist.load_from_onnx);
+  - PyTorch int8: torch.ao post-training quantization (FX graph mode, the engine's default
+    qconfig: --torch-engine onednn gives per-tensor asymmetric uint8 activations from a histogram
+    observer and per-channel symmetric int8 weights), calibrated on the same 1,000 calibration
+    images ctnn gets (data.py), then run by the quantized engine;
+  - ctnn float32 (host): ctnn-import, the runner compiled from examples/onnx/model_runner.cpp
+    (-O2, as tests/onnx/import_and_compare.cmake builds it), run on the 10,000 images;
+  - any --runner MODEL=LABEL=PATH: another runner taking float32 .npy in and writing logits out
+    (`PATH --input IN.npy --output OUT.npy`), e.g. a ctnn int8 runner, as another row.
+Each row gives the accuracy, the fraction of images whose predicted class equals PyTorch
+float32's, the largest logit difference from PyTorch float32 over all images relative to its
+largest |logit| ("logit err"), and the seconds the 10,000 images took (int8 PyTorch: with its
+calibration). The data (data.py) and the generated files go to --work. With --ctnn-report, the
+float32 and int8 arena bytes of each model as ctnn plans them.
+
+Checks (exit 1, after printing the table): --check-sums (models/SHA256SUMS), --min-agreement
+(ctnn float32 against PyTorch float32, each model), --max-int8-arena MODEL=BYTES.
+"""
+
+import argparse
+import copy
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import data  # noqa: E402
+import fmnist  # noqa: E402
+
+EVAL_BATCH = 100  # larger batches are slower on one thread (the activations leave the cache)
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def run(cmd, what):
+    """Runs cmd; on failure raises SystemExit with its output."""
+    result = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if result.returncode != 0:
+        raise SystemExit(f"accuracy: {what} failed (exit {result.returncode}): {' '.join(cmd)}\n{result.stdout}")
+    return result.stdout
+
+
+# ---- one function per engine; each returns the logits, float32 [N, 10] (the class: argmax)
+
+def torch_logits(model, x):
+    """Logits of a PyTorch module (float or quantized) for float32 x [N, 1, H, W]."""
+    xt = torch.from_numpy(x)
+    with torch.no_grad():
+        return np.concatenate([model(xt[i:i + EVAL_BATCH]).float().numpy() for i in range(0, len(x), EVAL_BATCH)])
+
+
+def torch_int8_model(model, calibration, engine):
+    """torch.ao post-training quantization (FX graph mode) of `model`, calibrated on `calibration`."""
+    from torch.ao.quantization import get_default_qconfig_mapping
+    from torch.ao.quantization.quantize_fx import convert_fx, prepare_fx
+
+    torch.backends.quantized.engine = engine
+    prepared = prepare_fx(copy.deepcopy(model).eval(), get_default_qconfig_mapping(engine),
+                          (torch.from_numpy(calibration[:1]),))
+    torch_logits(prepared, calibration)  # the observers record the ranges
+    return convert_fx(prepared)
+
+
+def runner_logits(runner, inputs_npy, out):
+    """Logits [N, 10] of a ctnn runner (any executable `RUNNER --input IN.npy --output OUT.npy`)
+    on the float32 inputs in inputs_npy: a ctnn float32 runner today, a ctnn int8 runner (which
+    quantizes its float input and dequantizes its output itself) alike; `out` is the runner's output
+file. Returns (logits, seconds)."""
+    if os.path.exists(out):
+        os.remove(out)
+    start = time.perf_counter()
+    run([runner, "--input", inputs_npy, "--output", out], f"runner {runner}")
+    seconds = time.perf_counter() - start
+    logits = np.load(out)
+    n = np.load(inputs_npy, mmap_mode="r").shape[0]
+    if logits.shape != (n, 10):
+        raise SystemExit(f"accuracy: {runner} wrote logits of shape {logits.shape}, want ({n}, 10)")
+    if not np.all(np.isfinite(logits)):
+        raise SystemExit(f"accuracy: {runner} wrote non-finite logits")
+    return logits, seconds
+
+
+def build_ctnn_runner(model, onnx_path, importer, cxx, cxxflags, work):
+    """ctnn-import onnx_path into work/gen and compile its runner as import_and_compare.cmake
+    does; returns the runner's path."""
+    gen = os.path.join(work, "gen")
+    os.makedirs(gen, exist_ok=True)
+    run([importer, onnx_path, "-o", gen, "--name", model], f"ctnn-import {onnx_path}")
+    runner = os.path.join(work, f"{model}-run")
+    run([cxx, "-std=c++20", *cxxflags, f"-I{SOURCE}/include", f"-I{gen}", f'-DCTNN_MODEL_HEADER="{model}.hpp"',
+         f"-DCTNN_MODEL=ctnn_models::{model}_model", f"{SOURCE}/examples/onnx/model_runner.cpp",
+         os.path.join(gen, f"{model}.S"), "-o", runner], f"compiling the runner of {model}")
+    return runner
+
+
+def arena_bytes(report, onnx_path, dtype):
+    """The arena ctnn plans for the model (ctnn-report MODEL.onnx --dtype DTYPE --format json)."""
+    return int(json.loads(run([report, onnx_path, "--dtype", dtype, "--format", "json"], "ctnn-report"))["arena_bytes"])
+
+
+def check_sums(models_dir, models):
+    """Faults (strings) of models/SHA256SUMS against the files of `models`."""
+    sums = {}
+    with open(os.path.join(models_dir, "SHA256SUMS")) as f:
+        for line in f:
+            digest, name = line.split()
+            sums[name] = digest
+    faults = []
+    for model in models:
+        name = f"{model}.onnx"
+        with open(os.path.join(models_dir, name), "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+        if name not in sums:
+            faults.append(f"{name} is not in SHA256SUMS")
+        elif sums[name] != digest:
+            faults.append(f"{name}: sha256 {digest}, SHA256SUMS says {sums[name]}")
+        else:
+            log(f"{name}: sha256 {digest} OK")
+    return faults
+
+
+def parse_pairs(values, what, parse_value=str):
+    pairs = []
+    for value in values:
+        parts = value.split("=", 2 if what == "--runner" else 1)
+        if len(parts) != (3 if what == "--runner" else 2) or parts[0] not in fmnist.MODELS:
+            raise SystemExit(f"accuracy: {what} '{value}': want MODEL=..., MODEL one of {', '.join(fmnist.MODELS)}")
+        pairs.append((parts[0], *parts[1:-1], parse_value(parts[-1])))
+    return pairs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--work", required=True, help="directory for the data, the generated model and runners")
+    ap.add_argument("--models-dir", default=os.path.join(HERE, "models"))
+    ap.add_argument("--models", default=",".join(fmnist.MODELS))
+    ap.add_argument("--ctnn-import", help="ctnn-import (without it: no ctnn float32 row)")
+    ap.add_argument("--ctnn-report", help="ctnn-report: print each model's float32 and int8 arena")
+    ap.add_argument("--cxx", default="g++")
+    ap.add_argument("--cxxflags", default="-O2", help="flags of the runner's compilation (default -O2)")
+    ap.add_argument("--torch-engine", default="onednn",
+                    help="torch.backends.quantized engine of the PyTorch int8 row, or 'none' to skip it "
+                         f"(this build: {', '.join(torch.backends.quantized.supported_engines)})")
+    ap.add_argument("--runner", action="append", default=[], metavar="MODEL=LABEL=PATH",
+                    help="another runner's row (e.g. 'dscnn=ctnn int8 (host)=build/dscnn-int8-run'); repeatable")
+    ap.add_argument("--check-sums", action="store_true", help="verify the ONNX files against models/SHA256SUMS")
+    ap.add_argument("--min-agreement", type=float, default=None,
+                    help="fail unless ctnn float32 predicts PyTorch float32's class on at least this fraction")
+    ap.add_argument("--max-int8-arena", action="append", default=[], metavar="MODEL=BYTES",
+                    help="fail if ctnn's int8 arena of MODEL exceeds BYTES (needs --ctnn-report)")
+    ap.add_argument("--data-dir", default=None, help="the four idx files (default: Debian's package)")
+    ap.add_argument("--json", help="also write the table as JSON")
+    args = ap.parse_args()
+
+    models = [m for m in args.models.split(",") if m]
+    for m in models:
+        if m not in fmnist.MODELS:
+            ap.error(f"unknown model '{m}' ({', '.join(fmnist.MODELS)})")
+    extra = parse_pairs(args.runner, "--runner")
+    arena_limits = parse_pairs(args.max_int8_arena, "--max-int8-arena", int)
+    if arena_limits and not args.ctnn_report:
+        ap.error("--max-int8-arena needs --ctnn-report")
+    if args.torch_engine != "none" and args.torch_engine not in torch.backends.quantized.supported_engines:
+        ap.error(f"--torch-engine {args.torch_engine}: this torch has {torch.backends.quantized.supported_engines}")
+
+    torch.set_num_threads(1)
+    faults = check_sums(args.models_dir, models) if args.check_sums else []
+    work = os.path.abspath(args.work)
+    os.makedirs(work, exist_ok=True)
+    start = time.perf_counter()
+    files = data.write(os.path.join(work, "data"), args.data_dir)
+    labels = np.load(files["test.labels"])
+    log(f"data: {len(labels)} test images, 1000 calibration images -> {os.path.join(work, 'data')} "
+        f"({time.perf_counter() - start:.1f} s)")
+
+    rows = []  # model, engine, logits [N, 10], seconds
+    arenas = {}
+    for model in models:
+        onnx_path = os.path.join(args.models_dir, f"{model}.onnx")
+        test = np.load(files[f"{model}.test"])
+        calibration = np.load(files[f"{model}.calibration"])
+        module = fmnist.load_from_onnx(model, onnx_path)
+        start = time.perf_counter()
+        reference = torch_logits(module, test)
+        rows.append((model, "PyTorch float32", reference, time.perf_counter() - start))
+        if args.torch_engine != "none":
+            start = time.perf_counter()
+            quantized = torch_int8_model(module, calibration, args.torch_engine)
+            rows.append((model, f"PyTorch int8 (torch.ao, {args.torch_engine})",
+                         torch_logits(quantized, test), time.perf_counter() - start))
+        if args.ctnn_import:
+            start = time.perf_counter()
+            runner = build_ctnn_runner(model, onnx_path, args.ctnn_import, args.cxx, args.cxxflags.split(), work)
+            log(f"{model}: imported and runner built in {time.perf_counter() - start:.1f} s: {runner}")
+            predicted, seconds = runner_logits(runner, files[f"{model}.test"],
+                                               os.path.join(work, f"{model}.ctnn_float32.logits.npy"))
+            rows.append((model, "ctnn float32 (host)", predicted, seconds))
+        for index, (which, label, path) in enumerate(extra):
+            if which == model:
+                predicted, seconds = runner_logits(os.path.abspath(path), files[f"{model}.test"],
+                                                   os.path.join(work, f"{model}.runner{index}.logits.npy"))
+                rows.append((model, label, predicted, seconds))
+        if args.ctnn_report:
+            arenas[model] = {dt: arena_bytes(args.ctnn_report, onnx_path, dt) for dt in ("float32", "int8")}
+
+    # the table
+    reference = {model: logits for model, engine, logits, _ in rows if engine == "PyTorch float32"}
+    table = []
+    for model, engine, logits, seconds in rows:
+        predicted = logits.argmax(1)
+        correct = int((predicted == labels).sum())
+        same = int((predicted == reference[model].argmax(1)).sum())
+        # the largest logit difference from PyTorch float32, relative to its largest |logit|
+        error = float(np.abs(logits - reference[model]).max() / np.abs(reference[model]).max())
+        table.append(dict(model=model, engine=engine, correct=correct, images=len(labels),
+                          accuracy=correct / len(labels), agree=same, agreement=same / len(labels),
+                          max_logit_error=error, seconds=seconds))
+    width = max(len(r["engine"]) for r in table)
+    print(f"Fashion-MNIST test set, {len(labels)} images")
+    print(f"{'model':<7} {'engine':<{width}} {'accuracy':>9} {'correct':>7}  {'same class as PyTorch float32':>29} {'logit err':>9}  {'run s':>6}")
+    for r in table:
+        same = f"{100 * r['agreement']:.2f}% ({r['agree']}/{r['images']})"
+        print(f"{r['model']:<7} {r['engine']:<{width}} {100 * r['accuracy']:>8.2f}% {r['correct']:>7}  "
+              f"{same:>29} {r['max_logit_error']:>9.1e}  {r['seconds']:>6.1f}")
+    for model, sizes in arenas.items():
+        print(f"{model}: ctnn arena {sizes['float32']:,} bytes float32, {sizes['int8']:,} bytes int8")
+
+    # the checks
+    if args.min_agreement is not None:
+        for r in table:
+            if r["engine"] == "ctnn float32 (host)" and r["agreement"] < args.min_agreement:
+                faults.append(f"{r['model']}: ctnn float32 predicts PyTorch float32's class on "
+                              f"{100 * r['agreement']:.2f}% of the images, below {100 * args.min_agreement:.2f}%")
+        if not any(r["engine"] == "ctnn float32 (host)" for r in table):
+            faults.append("--min-agreement without a ctnn float32 row (give --ctnn-import)")
+    for model, limit in arena_limits:
+        if model in arenas and arenas[model]["int8"] > limit:
+            faults.append(f"{model}: ctnn int8 arena {arenas[model]['int8']} bytes, above {limit}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(dict(table=table, arenas=arenas, faults=faults), f, indent=1)
+    for fault in faults:
+        print(f"FAIL: {fault}")
+    return 1 if faults else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
