@@ -51,10 +51,14 @@ def log(message):
 
 
 def run(cmd, what):
-    """Runs cmd; on failure raises SystemExit with its output."""
-    result = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    """Runs cmd and returns its stdout; on failure raises SystemExit with its stdout and stderr."""
+    try:
+        result = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    except OSError as err:
+        raise SystemExit(f"accuracy: {what}: cannot run {cmd[0]}: {err.strerror}") from err
     if result.returncode != 0:
-        raise SystemExit(f"accuracy: {what} failed (exit {result.returncode}): {' '.join(cmd)}\n{result.stdout}")
+        raise SystemExit(f"accuracy: {what} failed (exit {result.returncode}): {' '.join(cmd)}\n"
+                         f"{result.stdout}{result.stderr}")
     return result.stdout
 
 
@@ -82,8 +86,8 @@ def torch_int8_model(model, calibration, engine):
 def runner_logits(runner, inputs_npy, out):
     """Logits [N, 10] of a ctnn runner (any executable `RUNNER --input IN.npy --output OUT.npy`)
     on the float32 inputs in inputs_npy: a ctnn float32 runner today, a ctnn int8 runner (which
-    quantizes its float input and dequantizes its output itself) alike; `out` is the runner's output
-file. Returns (logits, seconds)."""
+    quantizes its float input and dequantizes its output itself) alike; `out` is the file the
+    runner writes. Returns (logits, seconds)."""
     if os.path.exists(out):
         os.remove(out)
     start = time.perf_counter()
@@ -137,14 +141,28 @@ def check_sums(models_dir, models):
     return faults
 
 
-def parse_pairs(values, what, parse_value=str):
-    pairs = []
+def parse_runners(values):
+    """[(model, label, path)] of --runner MODEL=LABEL=PATH values (the label holds no '=')."""
+    runners = []
     for value in values:
-        parts = value.split("=", 2 if what == "--runner" else 1)
-        if len(parts) != (3 if what == "--runner" else 2) or parts[0] not in fmnist.MODELS:
-            raise SystemExit(f"accuracy: {what} '{value}': want MODEL=..., MODEL one of {', '.join(fmnist.MODELS)}")
-        pairs.append((parts[0], *parts[1:-1], parse_value(parts[-1])))
-    return pairs
+        parts = value.split("=", 2)
+        if len(parts) != 3 or parts[0] not in fmnist.MODELS or not parts[1] or not parts[2]:
+            raise SystemExit(f"accuracy: --runner '{value}': want MODEL=LABEL=PATH, MODEL one of "
+                             f"{', '.join(fmnist.MODELS)}")
+        runners.append(tuple(parts))
+    return runners
+
+
+def parse_limits(values):
+    """[(model, bytes)] of --max-int8-arena MODEL=BYTES values."""
+    limits = []
+    for value in values:
+        model, _, number = value.partition("=")
+        if model not in fmnist.MODELS or not number.isdigit():
+            raise SystemExit(f"accuracy: --max-int8-arena '{value}': want MODEL=BYTES, MODEL one of "
+                             f"{', '.join(fmnist.MODELS)}")
+        limits.append((model, int(number)))
+    return limits
 
 
 def main():
@@ -174,8 +192,8 @@ def main():
     for m in models:
         if m not in fmnist.MODELS:
             ap.error(f"unknown model '{m}' ({', '.join(fmnist.MODELS)})")
-    extra = parse_pairs(args.runner, "--runner")
-    arena_limits = parse_pairs(args.max_int8_arena, "--max-int8-arena", int)
+    extra = parse_runners(args.runner)
+    arena_limits = parse_limits(args.max_int8_arena)
     if arena_limits and not args.ctnn_report:
         ap.error("--max-int8-arena needs --ctnn-report")
     if args.torch_engine != "none" and args.torch_engine not in torch.backends.quantized.supported_engines:
