@@ -260,7 +260,7 @@ inline std::string tree_prefix(int depth) {
 /// Display width of a UTF-8 string (the box-drawing characters are one column each).
 inline std::size_t columns(const std::string& s) {
   std::size_t n = 0;
-  for (unsigned char ch : s) n += (ch & 0xC0) != 0x80 ? 1 : 0;
+  for (const char ch : s) n += (static_cast<unsigned char>(ch) & 0xC0u) != 0x80u ? 1 : 0;  // not a continuation byte
   return n;
 }
 inline std::string pad_cols(const std::string& s, std::size_t w) {
