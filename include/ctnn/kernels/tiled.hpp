@@ -123,6 +123,18 @@ inline void pack_b_f32(int kc, int nc, const float* b, int ldb, float* bp) {
   }
 }
 
+// The register block's loops over vectors are unrolled so that the accumulators stay in vector
+// registers. Clang does not unroll a loop of generic vector operations for a RISC-V target
+// without the V extension (rv32im: no vector registers to keep, each vf32 operation becomes
+// scalar soft-float calls) and reports each refused pragma (-Wpass-failed); there the pragma is
+// left out, which changes no code. GCC, and clang elsewhere, get `#pragma GCC unroll N`.
+#if defined(__clang__) && defined(__riscv) && !defined(__riscv_vector)
+#define CTNN_UNROLL_VECTOR_LOOP(n)
+#else
+#define CTNN_UNROLL_VECTOR_LOOP(n) _Pragma(CTNN_UNROLL_PRAGMA_TEXT(GCC unroll n))
+#define CTNN_UNROLL_PRAGMA_TEXT(x) #x
+#endif
+
 /// C tile (+)= Ap panel . Bp panel (+ bias). load_c: accumulate onto C (not the first K block).
 /// BiasRows: bias[i] per row (conv: output channel = row); otherwise bias[j] per column.
 template <int MR, int NR, bool BiasRows = false>
@@ -132,28 +144,28 @@ inline void micro_f32(int kc, const float* __restrict ap, const float* __restric
   constexpr int lanes = simd::f32_lanes;
   constexpr int nv = NR / lanes;
   vf32 acc[MR][nv];
-#pragma GCC unroll 32
+  CTNN_UNROLL_VECTOR_LOOP(32)
   for (int i = 0; i < MR; ++i)
-#pragma GCC unroll 8
+    CTNN_UNROLL_VECTOR_LOOP(8)
     for (int j = 0; j < nv; ++j) acc[i][j] = vf32{};
   for (int k = 0; k < kc; ++k) {
     vf32 b[nv];
-#pragma GCC unroll 8
+    CTNN_UNROLL_VECTOR_LOOP(8)
     for (int j = 0; j < nv; ++j) b[j] = simd::load<vf32>(bp + j * lanes);
-#pragma GCC unroll 32
+    CTNN_UNROLL_VECTOR_LOOP(32)
     for (int i = 0; i < MR; ++i) {
       const float a = ap[i];
-#pragma GCC unroll 8
+      CTNN_UNROLL_VECTOR_LOOP(8)
       for (int j = 0; j < nv; ++j) acc[i][j] += a * b[j];
     }
     ap += MR;
     bp += NR;
   }
   if (m_valid == MR && n_valid == NR) {
-#pragma GCC unroll 32
+    CTNN_UNROLL_VECTOR_LOOP(32)
     for (int i = 0; i < MR; ++i) {
       float* crow = c + static_cast<ptrdiff_t>(i) * ldc;
-#pragma GCC unroll 8
+      CTNN_UNROLL_VECTOR_LOOP(8)
       for (int j = 0; j < nv; ++j) {
         vf32 v = acc[i][j];
         if (load_c) v += simd::load<vf32>(crow + j * lanes);
