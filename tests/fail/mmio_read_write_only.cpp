@@ -1,4 +1,4 @@
-// expect: this field is write-only.*accel\.CTRL\.START
+// expect: this field is write-only.*read_check<ctnn::regs::accel::ctrl::start>|read_check<ctnn::regs::accel::ctrl::start>.*this field is write-only
 // Reading a write-only field does not compile; the diagnostic names the field.
 #include "ctnn/regs/accel.hpp"
 unsigned f() {

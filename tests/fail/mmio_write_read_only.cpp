@@ -1,4 +1,4 @@
-// expect: this field is read-only.*accel\.STATUS\.BUSY
+// expect: this field is read-only.*write_check<ctnn::regs::accel::status::busy>|write_check<ctnn::regs::accel::status::busy>.*this field is read-only
 // Writing a read-only field does not compile; the diagnostic names the field.
 #include "ctnn/regs/accel.hpp"
 void f() {

@@ -1,4 +1,4 @@
-// expect: linear_input_not_flattened<ctnn::at_layer<1>, ctnn::layer_type<ctnn::fixed_string<7>{"Linear"}>.*insert flatten before linear
+// expect: linear: input is a feature map. insert flatten before linear.*linear_input_not_flattened<ctnn::at_layer<1>, ctnn::layer_type<(ctnn::)?fixed_string<7>{"Linear"}>|linear_input_not_flattened<ctnn::at_layer<1>, ctnn::layer_type<(ctnn::)?fixed_string<7>{"Linear"}>.*linear: input is a feature map. insert flatten before linear
 // A linear layer applied to a feature map without flatten.
 #include "ctnn/nn/layers.hpp"
 

@@ -1,4 +1,4 @@
-// expect: scale_shape_mismatch<ctnn::at_layer<5>, ctnn::layer_type<ctnn::fixed_string<4>{"Mul"}>, ctnn::expected_shape<ctnn::shape{16, 1, 1, 3}>, ctnn::got_shape<ctnn::shape{8, 1, 1, 3}>
+// expect: scale: the gate must output \(C, 1, 1\) or the input's shape.*scale_shape_mismatch<ctnn::at_layer<5>, ctnn::layer_type<(ctnn::)?fixed_string<4>{"Mul"}>, ctnn::expected_shape<(ctnn::)?shape{16, 1, 1, 3}>, ctnn::got_shape<(ctnn::)?shape{8, 1, 1, 3}>|scale_shape_mismatch<ctnn::at_layer<5>, ctnn::layer_type<(ctnn::)?fixed_string<4>{"Mul"}>, ctnn::expected_shape<(ctnn::)?shape{16, 1, 1, 3}>, ctnn::got_shape<(ctnn::)?shape{8, 1, 1, 3}>.*scale: the gate must output \(C, 1, 1\) or the input's shape
 // A squeeze-and-excitation gate that forgets to expand back to the input's channels.
 #include "ctnn/nn/layers.hpp"
 

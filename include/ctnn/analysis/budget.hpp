@@ -14,10 +14,16 @@ struct memory_requirement {
   static constexpr int32_t peak_layer = memory::plan_of<Net, T>.peak_step;
 };
 
+/// The bytes a network needs, as a type: a template argument of the budget's diagnostic.
+template <uint64_t Bytes> struct required_bytes {};
+
 namespace error {
 /// Not constexpr on purpose: reaching it in a constant expression is the diagnostic. Its template
 /// arguments, printed by the compiler, carry the numbers; the budget is the argument of fits().
-template <uint64_t RequiredBytes, int64_t PeakAtLayer, fixed_string PeakLayerType>
+/// They are types (required_bytes<N>, and at_layer<I> and layer_type<"Name"> as in the network's
+/// faults) because g++ and clang print a type argument alike, where values come out as
+/// "[with long unsigned int RequiredBytes = 23520; ...]" from one and "<23520UL, ...>" from the other.
+template <class RequiredBytes, class PeakAtLayer, class PeakLayerType>
 void memory_budget_exceeded_required_bytes_at_peak_layer(uint64_t available_bytes) {
   (void)available_bytes;
 }
@@ -32,7 +38,8 @@ consteval bool fits(uint64_t budget_bytes) {
   if (req::bytes > budget_bytes) {
     constexpr const row& peak = Net::layer(req::peak_layer);
     error::memory_budget_exceeded_required_bytes_at_peak_layer<
-        req::bytes, req::peak_layer, detail::to_fixed<string_length(peak.type) + 1>(peak.type)>(budget_bytes);
+        required_bytes<req::bytes>, at_layer<req::peak_layer>,
+        layer_type<detail::to_fixed<string_length(peak.type) + 1>(peak.type)>>(budget_bytes);
     return false;
   }
   return true;
