@@ -5,7 +5,6 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -43,15 +42,12 @@ inline dynamic_plan plan_rows(const rows_view& v, std::uint64_t elem_bytes,
   p.scratch_bytes.resize(nl);
   p.scratch_offset.resize(nl);
   p.panel_rows.resize(nl);
-  std::vector<std::int32_t> roots(nb), order(nb), by_breadth(nb), placed(nb), steps_sorted(nl);
-  const std::unique_ptr<bool[]> taken(new bool[nb]());
-  std::vector<std::uint64_t> offsets(nb), best_offsets(nb), step_live(nl);
+  std::vector<std::int32_t> ints(memory::plan_workspace::ints_for(nt, nl));
+  std::vector<std::uint64_t> wides(memory::plan_workspace::wides_for(nt, nl));
   memory::detail::plan_rows(v, elem_bytes, align,
                             memory::plan_target{&p, p.tensors.data(), p.buffers.data(), p.scratch_buffer.data(),
                                                 p.scratch_bytes.data(), p.scratch_offset.data(), p.panel_rows.data()},
-                            memory::plan_workspace{roots.data(), order.data(), by_breadth.data(), placed.data(),
-                                                   taken.get(), offsets.data(), best_offsets.data(),
-                                                   steps_sorted.data(), step_live.data()});
+                            memory::plan_workspace{ints.data(), wides.data()});
   return p;
 }
 
