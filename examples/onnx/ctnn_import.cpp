@@ -1,9 +1,15 @@
 // ctnn-import: an ONNX model -> one self-contained ctnn header (the network as a type of the
-// description language, a dag<> whose nodes keep the ONNX node names) plus its float32 parameter
-// blob in the layout of runtime::param_layout_of, assembled into .rodata by an .incbin:
+// description language, a dag<> whose nodes keep the ONNX node names) plus its parameter blob in
+// the layout of runtime::param_layout_of, assembled into .rodata by an .incbin:
 //   ctnn-import MODEL.onnx -o DIR [--name NAME] [--namespace NS]
-// writes DIR/NAME.hpp, DIR/NAME.f32.bin and DIR/NAME.S (assemble it with -I DIR). The same input
-// gives byte-identical output. Any refusal is one line on stderr, exit 1, and no file is left.
+//       [--dtype int8 --calibration DATA.npy [--calibration-rule minmax|percentile|mse]
+//        [--sqnr] [--sqnr-svg FILE]]
+// writes DIR/NAME.hpp, DIR/NAME.f32.bin (float32) or DIR/NAME.i8.bin (int8) and DIR/NAME.S
+// (assemble it with -I DIR). int8: post-training quantization in TFLite's scheme, calibrated by
+// running ctnn's float32 executor on DATA.npy (onnx_quantize.hpp, ctnn/host/quantize.hpp);
+// --sqnr prints each layer's SQNR of int8 against float32 over the calibration samples,
+// --sqnr-svg draws it. The same input gives byte-identical output. Any refusal is one line on
+// stderr, exit 1, and no file is left.
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -15,6 +21,7 @@
 #include <google/protobuf/stubs/logging.h>
 
 #include "ctnn/host/cli.hpp"
+#include "onnx_quantize.hpp"
 #include "onnx_rows.hpp"
 
 namespace {
@@ -22,7 +29,9 @@ namespace {
 namespace fs = std::filesystem;
 using namespace ctnn;
 
-constexpr const char* usage_line = "usage: ctnn-import MODEL.onnx -o DIR [--name NAME] [--namespace NS]";
+constexpr const char* usage_line =
+    "usage: ctnn-import MODEL.onnx -o DIR [--name NAME] [--namespace NS] [--dtype float32|int8] "
+    "[--calibration DATA.npy] [--calibration-rule minmax|percentile|mse] [--sqnr] [--sqnr-svg FILE]";
 
 /// A bad command line: one line on stderr naming the fault, with the usage; status 2.
 int usage(const std::string& why) {
@@ -77,8 +86,34 @@ std::string pad_text(pad4 p) {
          std::to_string(p.right) + "}";
 }
 
-/// The layer type of a node, in the public description language.
+std::string plain_layer_type_text(const host::graph_node& n, const std::string& file);
+
+/// The clamp<lo, hi, den> of two bounds over one power-of-ten denominator (the larger is a multiple of the other).
+std::string clamp_text(float lo_v, float hi_v, const std::string& where) {
+  const auto [lo, lo_den] = ratio_of(lo_v, where + ": min");
+  const auto [hi, hi_den] = ratio_of(hi_v, where + ": max");
+  const int64_t den = std::max(lo_den, hi_den), lo_k = den / lo_den, hi_k = den / hi_den;
+  if (std::llabs(lo) > INT64_MAX / lo_k || std::llabs(hi) > INT64_MAX / hi_k)
+    throw onnx_import::import_error(where + ": Clip bounds too far apart in scale for one denominator");
+  return "ctnn::clamp<" + std::to_string(lo * lo_k) + ", " + std::to_string(hi * hi_k) + ", " + std::to_string(den) + ">";
+}
+
+/// The layer type of a node, in the public description language: fused<Layer, Activation> when
+/// an activation is fused into it (int8 imports).
 std::string layer_type_text(const host::graph_node& n, const std::string& file) {
+  const layer_geometry& g = n.geometry;
+  if (g.act == fused_act::none) return plain_layer_type_text(n, file);
+  host::graph_node plain = n;
+  plain.geometry.act = fused_act::none;
+  plain.geometry.act_lo = plain.geometry.act_hi = 0.0f;
+  const std::string act = g.act == fused_act::relu    ? "ctnn::relu"
+                          : g.act == fused_act::relu6 ? "ctnn::relu6"
+                                                      : clamp_text(g.act_lo, g.act_hi, file + ": node '" + n.name + "'");
+  return "ctnn::fused<" + plain_layer_type_text(plain, file) + ", " + act + ">";
+}
+
+/// The layer type of a node without a fused activation.
+std::string plain_layer_type_text(const host::graph_node& n, const std::string& file) {
   const layer_geometry& g = n.geometry;
   auto where = [&] { return file + ": node '" + n.name + "'"; };
   switch (n.kind) {
@@ -113,14 +148,7 @@ std::string layer_type_text(const host::graph_node& n, const std::string& file) 
       const auto [num, den] = ratio_of(g.alpha, where() + ": alpha");
       return "ctnn::leaky_relu<" + std::to_string(num) + ", " + std::to_string(den) + ">";
     }
-    case op::clamp: {  // both bounds over one power-of-ten denominator (the larger is a multiple of the other)
-      const auto [lo, lo_den] = ratio_of(g.alpha, where() + ": min");
-      const auto [hi, hi_den] = ratio_of(g.beta, where() + ": max");
-      const int64_t den = std::max(lo_den, hi_den), lo_k = den / lo_den, hi_k = den / hi_den;
-      if (std::llabs(lo) > INT64_MAX / lo_k || std::llabs(hi) > INT64_MAX / hi_k)
-        throw onnx_import::import_error(where() + ": Clip bounds too far apart in scale for one denominator");
-      return "ctnn::clamp<" + std::to_string(lo * lo_k) + ", " + std::to_string(hi * hi_k) + ", " + std::to_string(den) + ">";
-    }
+    case op::clamp: return clamp_text(g.alpha, g.beta, where());
     case op::relu: return "ctnn::relu";
     case op::relu6: return "ctnn::relu6";
     case op::sigmoid: return "ctnn::sigmoid";
@@ -179,13 +207,154 @@ void write_file(const fs::path& p, const std::string& data, const std::string& f
   if (!f) throw onnx_import::import_error(fault + "cannot write '" + p.string() + "'");
 }
 
+/// A float exactly, as a C++ hexadecimal float literal (deterministic, no rounding on the way back).
+std::string float_literal(float v) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%af", static_cast<double>(v));
+  return buf;
+}
+
+/// The int8 part of a model: quantized parameters, every tensor's quantization, what was done.
+struct int8_model {
+  host::calibration cal;
+  host::quantized_model q;
+  onnx_import::int8_changes changes;
+  std::string calibration_file;
+  std::vector<host::layer_sqnr> sqnr;
+};
+
+/// The per-layer SQNR table (stdout, --sqnr).
+void print_sqnr(const host::graph_rows& rows, const host::graph_names& names, const int8_model& x) {
+  std::size_t width = 4;
+  for (const std::string& n : names.leaves) width = std::max(width, n.size());
+  std::printf("per-layer SQNR of int8 against float32 over %lld calibration samples (%s rule):\n",
+              static_cast<long long>(x.cal.samples), host::name_of(x.cal.rule));
+  std::printf("%5s  %-*s  %-16s %9s\n", "leaf", static_cast<int>(width), "node", "type", "SQNR dB");
+  std::size_t worst = 0;
+  for (std::size_t i = 0; i < x.sqnr.size(); ++i) {
+    const host::layer_sqnr& l = x.sqnr[i];
+    if (l.db() < x.sqnr[worst].db()) worst = i;
+    std::printf("%5d  %-*s  %-16s %9.2f\n", l.leaf, static_cast<int>(width), names.leaves[i].c_str(),
+                host::leaf_type(rows.layer(l.leaf)).c_str(), l.db());
+  }
+  if (!x.sqnr.empty())
+    std::printf("worst layer: %d %s (%s), %.2f dB\n", x.sqnr[worst].leaf, names.leaves[worst].c_str(),
+                host::leaf_type(rows.layer(x.sqnr[worst].leaf)).c_str(), x.sqnr[worst].db());
+}
+
+/// The header: the network type, the blob's symbol and size, and for int8 every quantization.
+std::string header_text(const std::string& input, const std::string& name, const std::string& ns, const std::string& symbol,
+                        const onnx_import::model& m, const host::graph_rows& rows, std::size_t blob_bytes,
+                        const std::string& bin_name, const int8_model* q) {
+  const bool int8 = q != nullptr;
+  const std::string dt = int8 ? "int8" : "float32";
+  const std::string file = fs::path(input).filename().string();
+  std::ostringstream h;
+  h << "// Generated by ctnn-import from " << file << ". DO NOT EDIT.\n"
+    << "// " << m.nodes.size() << " leaves, " << rows.rows[0].params() << " parameters, " << rows.rows[0].counts.macs
+    << " MACs. Parameters: " << bin_name << " (" << blob_bytes << " bytes, " << dt
+    << ", runtime::param_layout_of), placed in .rodata by " << name << ".S (-I this directory).\n";
+  if (int8)
+    h << "// int8: TFLite's scheme (per-tensor asymmetric activations, per-channel symmetric weights, int32 bias),\n"
+      << "// calibrated by ctnn-import on " << fs::path(q->calibration_file).filename().string() << " (" << q->cal.samples
+      << " samples, rule " << host::name_of(q->cal.rule) << "); " << q->changes.folded << " BatchNorm folded, "
+      << q->changes.fused << " activations fused.\n";
+  h << "#pragma once\n#include <stddef.h>\n#include <stdint.h>\n\n#include \"ctnn/nn/layers.hpp\"\n#include \"ctnn/runtime/params.hpp\"\n\n"
+    << "extern \"C\" const unsigned char " << symbol << "[];\n\nnamespace " << ns << " {\n\n"
+    << "/// " << file << ": input " << m.input_name << " "
+    << (m.input.rank == 1 ? "[1, " + std::to_string(m.input.c) + "]"
+                          : "[1, " + std::to_string(m.input.c) + ", " + std::to_string(m.input.h) + ", " + std::to_string(m.input.w) + "]")
+    << ", output " << m.output_name << ".\n"
+    << "using " << name << " = ctnn::network<" << literal(name) << ", ctnn::shape{" << m.input.c << ", " << m.input.h
+    << ", " << m.input.w << ", " << m.input.rank << "},\n    ctnn::dag<" << literal(name);
+  for (std::size_t i = 0; i < m.nodes.size(); ++i) {
+    const host::graph_node& n = m.nodes[i];
+    h << ",\n        ctnn::node<" << literal(n.name) << ", " << layer_type_text(n, input);
+    for (int32_t v : n.inputs) h << ", " << v;
+    h << ">";
+  }
+  h << ">>;\n\n"
+    << "/// The " << dt << " parameters of " << name << " (16-byte aligned, in .rodata).\n"
+    << "inline const uint8_t* " << name << "_params() { return reinterpret_cast<const uint8_t*>(" << symbol << "); }\n"
+    << "inline constexpr size_t " << name << "_params_bytes = " << blob_bytes << ";\n"
+    << "static_assert(ctnn::runtime::param_layout_of<" << name << ", ctnn::dtype::" << dt << ">.total_bytes == " << name
+    << "_params_bytes, \"ctnn-import: the blob's layout differs from the network type's\");\n"
+    << "/// The ONNX tensor each leaf computes, in execution order (for per-layer comparisons).\n"
+    << "inline constexpr const char* " << name << "_onnx_outputs[] = {";
+  for (std::size_t i = 0; i < m.outputs.size(); ++i) h << (i ? ", " : "") << literal(m.outputs[i]);
+  h << "};\n\n";
+  if (int8) {
+    const std::vector<runtime::tensor_quant>& tq = q->cal.quant;
+    const runtime::tensor_quant in = tq.front(), out = tq[static_cast<std::size_t>(rows.output_tensor)];
+    h << "/// int8 quantization of every tensor (tensor 0 the input, tensor i + 1 leaf i's output): real = scale *\n"
+      << "/// (q - zero_point). The same values as the blob's table (runtime::param_layout_of<...>.quant_scale / quant_zp).\n"
+      << "inline constexpr float " << name << "_tensor_scales[] = {";
+    for (std::size_t t = 0; t < tq.size(); ++t) h << (t ? ", " : "") << float_literal(tq[t].scale);
+    h << "};\ninline constexpr int32_t " << name << "_tensor_zero_points[] = {";
+    for (std::size_t t = 0; t < tq.size(); ++t) h << (t ? ", " : "") << tq[t].zero_point;
+    h << "};\n/// The calibrated range of each tensor (before TFLite's widening to include 0).\n"
+      << "inline constexpr float " << name << "_tensor_ranges[][2] = {";
+    for (std::size_t t = 0; t < tq.size(); ++t)
+      h << (t ? ", " : "") << "{" << float_literal(q->cal.lo[t]) << ", " << float_literal(q->cal.hi[t]) << "}";
+    h << "};\n/// Per-output-channel weight scales (zero point 0) of the leaves with weights: leaf i's are at\n"
+      << "/// " << name << "_weight_scales + " << name << "_weight_scale_offsets[i] (-1: the leaf has none).\n"
+      << "inline constexpr float " << name << "_weight_scales[] = {";
+    std::vector<int64_t> offsets;
+    int64_t at = 0;
+    bool first = true;
+    for (const std::vector<float>& ws : q->q.weight_scales) {
+      offsets.push_back(ws.empty() ? -1 : at);
+      for (float v : ws) {
+        h << (first ? "" : ", ") << float_literal(v);
+        first = false;
+      }
+      at += static_cast<int64_t>(ws.size());
+    }
+    if (first) h << "0.0f";
+    h << "};\ninline constexpr int32_t " << name << "_weight_scale_offsets[] = {";
+    for (std::size_t i = 0; i < offsets.size(); ++i) h << (i ? ", " : "") << offsets[i];
+    h << "};\n/// The input's and the output's quantization.\n"
+      << "inline constexpr ctnn::runtime::tensor_quant " << name << "_input_quant{" << float_literal(in.scale) << ", "
+      << in.zero_point << "};\n"
+      << "inline constexpr ctnn::runtime::tensor_quant " << name << "_output_quant{" << float_literal(out.scale) << ", "
+      << out.zero_point << "};\n"
+      << "/// Quantizes n input values: clamp(round(x / scale) + zero_point) (round half away from zero).\n"
+      << "inline void " << name << "_quantize_input(const float* x, int8_t* q, size_t n) {\n"
+      << "  for (size_t i = 0; i < n; ++i)\n"
+      << "    q[i] = ctnn::quant::quantize<int8_t>(x[i], " << name << "_input_quant.scale, " << name
+      << "_input_quant.zero_point);\n}\n"
+      << "/// Dequantizes n output values: scale * (q - zero_point).\n"
+      << "inline void " << name << "_dequantize_output(const int8_t* q, float* y, size_t n) {\n"
+      << "  for (size_t i = 0; i < n; ++i)\n"
+      << "    y[i] = ctnn::quant::dequantize<int8_t>(q[i], " << name << "_output_quant.scale, " << name
+      << "_output_quant.zero_point);\n}\n\n";
+  }
+  h << "/// Everything a generic program (the runner of ctnn_add_model_runner) needs of " << name << ".\n"
+    << "struct " << name << "_model {\n  using network = " << name << ";\n  static constexpr const char* name = "
+    << literal(name) << ";\n  static constexpr ctnn::dtype dtype = ctnn::dtype::" << dt << ";\n"
+    << "  static const uint8_t* params() { return " << name << "_params(); }\n"
+    << "  static constexpr size_t params_bytes = " << name << "_params_bytes;\n"
+    << "  static constexpr const char* const* onnx_outputs = " << name << "_onnx_outputs;\n";
+  if (int8)
+    h << "  static constexpr ctnn::runtime::tensor_quant input_quant = " << name << "_input_quant;\n"
+      << "  static constexpr ctnn::runtime::tensor_quant output_quant = " << name << "_output_quant;\n"
+      << "  static constexpr const float* tensor_scales = " << name << "_tensor_scales;\n"
+      << "  static constexpr const int32_t* tensor_zero_points = " << name << "_tensor_zero_points;\n"
+      << "  static void quantize_input(const float* x, int8_t* q, size_t n) { " << name << "_quantize_input(x, q, n); }\n"
+      << "  static void dequantize_output(const int8_t* q, float* y, size_t n) { " << name
+      << "_dequantize_output(q, y, n); }\n";
+  h << "};\n\n}  // namespace " << ns << "\n";
+  return h.str();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   // protobuf would print its own log lines (a fatal one before throwing FatalException, which the
   // catch below turns into the one line of the refusal)
   google::protobuf::SetLogHandler(nullptr);
-  std::string input, dir, name, ns = "ctnn_models";
+  std::string input, dir, name, ns = "ctnn_models", dtype_name = "float32", calibration, rule_name, sqnr_svg;
+  bool sqnr = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&](const char* flag) -> std::string {
@@ -200,6 +369,11 @@ int main(int argc, char** argv) {
       if (a == "-o") dir = next("-o");
       else if (a == "--name") name = next("--name");
       else if (a == "--namespace") ns = next("--namespace");
+      else if (a == "--dtype") dtype_name = next("--dtype");
+      else if (a == "--calibration") calibration = next("--calibration");
+      else if (a == "--calibration-rule") rule_name = next("--calibration-rule");
+      else if (a == "--sqnr") sqnr = true;
+      else if (a == "--sqnr-svg") sqnr_svg = next("--sqnr-svg");
       else if (!a.empty() && a[0] == '-') return usage("unknown option '" + a + "'");
       else if (input.empty()) input = a;
       else return usage("unexpected argument '" + a + "'");
@@ -212,54 +386,73 @@ int main(int argc, char** argv) {
   if (name.empty()) name = to_identifier(fs::path(input).stem().string());
   if (!identifier(name)) return usage("--name '" + name + "' is not a C++ identifier");
   if (!identifier(ns)) return usage("--namespace '" + ns + "' is not a C++ identifier");
+  if (dtype_name != "float32" && dtype_name != "int8") return usage("--dtype '" + dtype_name + "': float32 or int8");
+  const bool int8 = dtype_name == "int8";
+  if (int8 && calibration.empty()) return usage("--dtype int8 needs --calibration DATA.npy (the calibration samples)");
+  if (!int8 && (!calibration.empty() || !rule_name.empty() || sqnr || !sqnr_svg.empty()))
+    return usage("--calibration, --calibration-rule, --sqnr and --sqnr-svg go with --dtype int8");
+  host::calibration_rule rule = host::calibration_rule::minmax;
+  if (!rule_name.empty() && !host::parse_rule(rule_name, rule))
+    return usage("--calibration-rule '" + rule_name + "': minmax, percentile or mse");
   const fs::path out_dir(dir);
-  const fs::path hpp = out_dir / (name + ".hpp"), bin = out_dir / (name + ".f32.bin"), asm_file = out_dir / (name + ".S");
+  const fs::path hpp = out_dir / (name + ".hpp"), asm_file = out_dir / (name + ".S");
+  const std::string bin_name = name + (int8 ? ".i8.bin" : ".f32.bin");
+  const fs::path bin = out_dir / bin_name;
   std::vector<fs::path> written, renamed;  // removed again on any failure: no partial output
   try {
     const onnx_import::imported x = onnx_import::read_rows(input, name);
-    const onnx_import::model& m = x.m;
-    const host::graph_rows& rows = x.rows;
-    const std::string blob = blob_of(m, rows);
-    const std::string symbol = ns + "_" + name + "_params";
-    std::ostringstream h;
-    h << "// Generated by ctnn-import from " << fs::path(input).filename().string() << ". DO NOT EDIT.\n"
-      << "// " << m.nodes.size() << " leaves, " << rows.rows[0].params() << " parameters, "
-      << rows.rows[0].counts.macs << " MACs. Parameters: " << name << ".f32.bin (" << blob.size()
-      << " bytes, float32, runtime::param_layout_of), placed in .rodata by " << name << ".S (-I this directory).\n"
-      << "#pragma once\n#include <stddef.h>\n#include <stdint.h>\n\n#include \"ctnn/nn/layers.hpp\"\n#include \"ctnn/runtime/params.hpp\"\n\n"
-      << "extern \"C\" const unsigned char " << symbol << "[];\n\nnamespace " << ns << " {\n\n"
-      << "/// " << fs::path(input).filename().string() << ": input " << m.input_name << " "
-      << (m.input.rank == 1 ? "[1, " + std::to_string(m.input.c) + "]"
-                            : "[1, " + std::to_string(m.input.c) + ", " + std::to_string(m.input.h) + ", " + std::to_string(m.input.w) + "]")
-      << ", output " << m.output_name << ".\n"
-      << "using " << name << " = ctnn::network<" << literal(name) << ", ctnn::shape{" << m.input.c << ", " << m.input.h
-      << ", " << m.input.w << ", " << m.input.rank << "},\n    ctnn::dag<" << literal(name);
-    for (std::size_t i = 0; i < m.nodes.size(); ++i) {
-      const host::graph_node& n = m.nodes[i];
-      h << ",\n        ctnn::node<" << literal(n.name) << ", " << layer_type_text(n, input);
-      for (int32_t v : n.inputs) h << ", " << v;
-      h << ">";
+    // int8: the folded and fused model, its rows, its float32 and int8 parameters
+    int8_model q8;
+    onnx_import::model m8;
+    host::graph_rows rows8;
+    if (int8) {
+      m8 = onnx_import::prepare_int8(x.m, &q8.changes);
+      rows8 = host::build_rows(name, m8.input, m8.nodes);
+      if (!rows8.first_fault.report.ok())
+        throw onnx_import::import_error(input + ": the int8 graph (BatchNorm folded, activations fused) is refused: " +
+                                        std::string(rows8.first_fault.type));
+      const host::npy_array data = [&] {
+        try {
+          return onnx_import::read_calibration(calibration, m8.input);
+        } catch (const std::exception& e) {
+          throw onnx_import::import_error(input + ": " + e.what());
+        }
+      }();
+      const std::string f32 = blob_of(m8, rows8);
+      host::aligned_bytes f32_blob(f32.size());
+      std::memcpy(f32_blob.data, f32.data(), f32.size());
+      const host::graph_param_layout f32_layout = host::param_layout(rows8, dtype::float32);
+      const host::graph_names names = onnx_import::names_of(m8);
+      const int64_t samples = data.shape[0];
+      try {
+        q8.cal = host::calibrate(rows8, f32_blob.data, f32_layout, data.data.data(), samples, rule, names);
+        q8.q = host::quantize_params(rows8, f32_blob.data, f32_layout, q8.cal.quant, names);
+        if (sqnr || !sqnr_svg.empty())
+          q8.sqnr = host::measure_sqnr(rows8, f32_blob.data, f32_layout, q8.q.blob->data, q8.q.layout, data.data.data(),
+                                       samples, names);
+      } catch (const host::quantize_error& e) {
+        throw onnx_import::import_error(input + ": " + e.what());
+      }
+      q8.calibration_file = calibration;
+      if (sqnr) print_sqnr(rows8, names, q8);
+      if (!sqnr_svg.empty()) {
+        const std::string svg = host::sqnr_svg(rows8, names, q8.sqnr,
+                                               name + " int8 (" + host::name_of(rule) + " rule): per-layer SQNR over " +
+                                                   std::to_string(samples) + " calibration samples");
+        written.push_back(sqnr_svg);
+        write_file(sqnr_svg, svg, input + ": the SQNR chart: ");
+      }
     }
-    h << ">>;\n\n"
-      << "/// The float32 parameters of " << name << " (16-byte aligned, in .rodata).\n"
-      << "inline const uint8_t* " << name << "_params() { return reinterpret_cast<const uint8_t*>(" << symbol << "); }\n"
-      << "inline constexpr size_t " << name << "_params_bytes = " << blob.size() << ";\n"
-      << "static_assert(ctnn::runtime::param_layout_of<" << name << ", ctnn::dtype::float32>.total_bytes == " << name
-      << "_params_bytes, \"ctnn-import: the blob's layout differs from the network type's\");\n"
-      << "/// The ONNX tensor each leaf computes, in execution order (for per-layer comparisons).\n"
-      << "inline constexpr const char* " << name << "_onnx_outputs[] = {";
-    for (std::size_t i = 0; i < m.outputs.size(); ++i) h << (i ? ", " : "") << literal(m.outputs[i]);
-    h << "};\n\n"
-      << "/// Everything a generic program (the runner of ctnn_add_model_runner) needs of " << name << ".\n"
-      << "struct " << name << "_model {\n  using network = " << name << ";\n  static constexpr const char* name = "
-      << literal(name) << ";\n  static const uint8_t* params() { return " << name << "_params(); }\n"
-      << "  static constexpr size_t params_bytes = " << name << "_params_bytes;\n"
-      << "  static constexpr const char* const* onnx_outputs = " << name << "_onnx_outputs;\n};\n\n"
-      << "}  // namespace " << ns << "\n";
+    const onnx_import::model& m = int8 ? m8 : x.m;
+    const host::graph_rows& rows = int8 ? rows8 : x.rows;
+    const std::string blob = int8 ? std::string(reinterpret_cast<const char*>(q8.q.blob->data), q8.q.blob->size)
+                                  : blob_of(m, rows);
+    const std::string symbol = ns + "_" + name + "_params";
+    const std::string header = header_text(input, name, ns, symbol, m, rows, blob.size(), bin_name, int8 ? &q8 : nullptr);
     std::ostringstream s;
     s << "/* Generated by ctnn-import from " << fs::path(input).filename().string() << ". DO NOT EDIT. */\n"
       << "    .section .rodata." << symbol << ",\"a\"\n    .balign 16\n    .global " << symbol << "\n"
-      << "    .type " << symbol << ", %object\n" << symbol << ":\n    .incbin \"" << name << ".f32.bin\"\n"
+      << "    .type " << symbol << ", %object\n" << symbol << ":\n    .incbin \"" << bin_name << "\"\n"
       << "    .size " << symbol << ", . - " << symbol << "\n"
       << "    .section .note.GNU-stack,\"\",%progbits\n";
     // all three files or none: each is written to NAME.*.tmp, then the three are renamed
@@ -267,7 +460,7 @@ int main(int argc, char** argv) {
     std::error_code ec;
     fs::create_directories(out_dir, ec);
     if (ec) throw onnx_import::import_error(output_fault + "cannot create '" + out_dir.string() + "': " + ec.message());
-    const std::pair<fs::path, std::string> files[] = {{bin, blob}, {asm_file, s.str()}, {hpp, h.str()}};
+    const std::pair<fs::path, std::string> files[] = {{bin, blob}, {asm_file, s.str()}, {hpp, header}};
     for (const auto& [path, data] : files) {
       const fs::path tmp = path.string() + ".tmp";
       written.push_back(tmp);
@@ -280,12 +473,17 @@ int main(int argc, char** argv) {
                                         "': " + ec.message());
       renamed.push_back(path);
     }
-    std::printf("ctnn-import: %s -> %s (%zu leaves, %zu parameter bytes)\n", input.c_str(), hpp.string().c_str(),
+    std::printf("ctnn-import: %s -> %s (%zu leaves, %zu parameter bytes", input.c_str(), hpp.string().c_str(),
                 m.nodes.size(), blob.size());
+    if (int8)
+      std::printf(", int8 calibrated on %lld samples, rule %s; %d BatchNorm folded, %d activations fused",
+                  static_cast<long long>(q8.cal.samples), host::name_of(q8.cal.rule), q8.changes.folded, q8.changes.fused);
+    std::printf(")\n");
     // the summary is the last thing written: an stdout that refuses it fails the import (and the
     // files go, as for any other fault)
     if (!ctnn::cli::stdout_written("ctnn-import")) {
       for (const fs::path& p : renamed) fs::remove(p, ec);
+      for (const fs::path& p : written) fs::remove(p, ec);
       return 1;
     }
     return 0;

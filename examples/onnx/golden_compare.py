@@ -16,7 +16,7 @@
    (runner without --dump-layers) for the output comparison: a large model's per-layer dumps of
    every sample would cost more than its run.
 4. Reads DIR/layers.tsv, one line per leaf layer the runner executed, tab-separated:
-       leaf_index  file_name  node_name  onnx_output_tensor_name
+       leaf_index  file_name  node_name  onnx_output_tensor_name  [input_tensors]
    and DIR/<file_name>, a .npy (version 1.0, '<f4', C order) of shape [N, C, H, W] or [N, F]
    with that layer's output for all N samples; compares each with the PyTorch module's output
    that maps to the tensor, or, for a tensor no module produces (Add, Concat, Reshape, ...), with
@@ -125,8 +125,8 @@ def read_layers_tsv(dump):
             if not line:
                 continue
             fields = line.split("\t")
-            if len(fields) != 4 or not fields[0].isdigit():
-                raise ValueError(f"layers.tsv line {number}: want 4 tab-separated fields, got {line!r}")
+            if len(fields) not in (4, 5) or not fields[0].isdigit():
+                raise ValueError(f"layers.tsv line {number}: want 4 or 5 tab-separated fields, got {line!r}")
             rows.append((int(fields[0]), fields[1], fields[2], fields[3]))
     return rows
 

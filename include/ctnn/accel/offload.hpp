@@ -99,8 +99,10 @@ struct offloader {
     j.ldb = static_cast<int>((n + 3) & ~int64_t{3});  // unused in CONV mode; a valid stride anyway
     j.ldc = static_cast<int>(ldc);
     j.row_params = true;
-    // A = weights (zero point 0), B = activations: the input's zero point
-    j.q = ctnn::ref::gemm_s8_params{0, c.q_in[0].zero_point, c.q_out.zero_point, nullptr, nullptr, true, -128, 127};
+    // A = weights (zero point 0), B = activations: the input's zero point; the output clamp of a
+    // fused activation (the full int8 range without one)
+    const ctnn::runtime::act_range act = ctnn::runtime::fused_range(*c.r, c.q_out);
+    j.q = ctnn::ref::gemm_s8_params{0, c.q_in[0].zero_point, c.q_out.zero_point, nullptr, nullptr, true, act.min, act.max};
     return j;
   }
 

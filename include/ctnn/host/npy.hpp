@@ -1,5 +1,6 @@
 // Host-only: NumPy .npy files of float32 (format 1.0, 2.0 and 3.0 read; 1.0 written), C order,
-// little-endian '<f4', as numpy.save writes them. Reading refuses anything else with a message.
+// little-endian '<f4', as numpy.save writes them, and int8 ('|i1') written. Reading refuses
+// anything but float32 with a message.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -7,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace ctnn::host {
@@ -83,8 +85,12 @@ inline npy_array read_npy(const std::string& path) {
   return a;
 }
 
-/// @brief Writes a float32 .npy file (format 1.0); false when the file cannot be written.
-inline bool write_npy(const std::string& path, const std::vector<std::int64_t>& shape, const float* data) {
+/// @brief Writes a .npy file (format 1.0) of float32 ('<f4') or int8 ('|i1') elements; false when
+/// the file cannot be written.
+template <class T>
+inline bool write_npy(const std::string& path, const std::vector<std::int64_t>& shape, const T* data) {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, std::int8_t>, "ctnn::host::write_npy: float or int8_t");
+  const char* descr = std::is_same_v<T, float> ? "<f4" : "|i1";
   std::string dims;
   std::int64_t count = 1;
   for (std::int64_t d : shape) {
@@ -92,7 +98,7 @@ inline bool write_npy(const std::string& path, const std::vector<std::int64_t>& 
     count *= d;
   }
   if (shape.size() > 1) dims.pop_back();
-  std::string h = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + dims + "), }";
+  std::string h = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" + dims + "), }";
   while ((10 + h.size() + 1) % 64 != 0) h += ' ';
   h += '\n';
   std::string out = "\x93NUMPY\x01";
@@ -102,7 +108,7 @@ inline bool write_npy(const std::string& path, const std::vector<std::int64_t>& 
   out += h;
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   f.write(out.data(), static_cast<std::streamsize>(out.size()));
-  f.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(count * 4));
+  f.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(count * static_cast<std::int64_t>(sizeof(T))));
   f.close();
   return static_cast<bool>(f);
 }

@@ -78,6 +78,28 @@ inline void fill_affine(const runtime::fill_call& f, bool bn) {
     }
   }
 }
+
+/// Post-training int8 of a per-channel affine op left on its own (a batch norm that follows no
+/// convolution, a layer scale): y = m x + (beta - m mean), m = gamma / sqrt(var + eps) (the float
+/// kernel's arithmetic), m quantized symmetric per channel (a one-weight channel: +-127 or 0), the
+/// shift an int32 bias at in_scale * w_scale, and the per-channel requantization.
+inline kernels::status quantize_affine(const runtime::quantize_call& q, bool bn) {
+  const runtime::leaf_param_layout& f = *q.f32_lp;
+  const int64_t c = q.lp->channels;
+  const uint64_t stats = static_cast<uint64_t>(c) * 4;
+  const float* gamma = q.from<float>(f.w, f.w_bytes);
+  const float* beta = q.from<float>(f.b, f.b_bytes);
+  const float* mean = q.from<float>(f.mean, bn ? stats : 0);
+  const float* var = q.from<float>(f.var, bn ? stats : 0);
+  for (int64_t k = 0; k < c; ++k) {
+    float m = gamma[k];
+    if (bn) m = gamma[k] / kernels::math::sqrt(var[k] + q.r->geometry.epsilon);
+    const float w_scale = runtime::detail::quantize_channel(&m, 1, q.at<int8_t>(q.lp->w) + k);
+    if (bn) q.at<int32_t>(q.lp->b)[k] = runtime::detail::quantize_bias(beta[k] - m * mean[k], q.in_q.scale, w_scale);
+    if (const kernels::status s = runtime::detail::store_requant(q, k, w_scale); s != kernels::status::ok) return s;
+  }
+  return kernels::status::ok;
+}
 }  // namespace detail
 
 /// @brief y = gamma·(x − mean)/sqrt(var + eps) + beta per channel, eps = EpsNum/EpsDen (PyTorch's
@@ -113,6 +135,8 @@ struct op_def<op::batch_norm2d> : detail::per_channel_faults {
   }
   template <dtype T>
   static void fill(const runtime::fill_call& f) { detail::fill_affine<T>(f, true); }
+  /// Post-training int8 (ctnn-import folds a batch norm that follows a convolution into it instead).
+  static kernels::status quantize(const runtime::quantize_call& q) { return detail::quantize_affine(q, true); }
   template <class T, runtime::backend>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
     const row& r = *c.r;

@@ -118,6 +118,10 @@ struct op_def<op::conv2d> {
   static constexpr runtime::param_regions params(const row& r, dtype t) { return runtime::detail::weighted_regions(r, t); }
   template <dtype T>
   static void fill(const runtime::fill_call& f) { runtime::detail::fill_weighted<T>(f); }
+  /// Post-training int8: per-channel symmetric weights, int32 bias, per-channel requantization.
+  static kernels::status quantize(const runtime::quantize_call& q) { return runtime::detail::quantize_weighted(q); }
+  /// A ReLU, ReLU6 or clamp after it may be fused (fused<conv2d<...>, relu6>).
+  static constexpr bool fuses_activation = true;
 
   template <class T, runtime::backend B>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
@@ -135,10 +139,10 @@ struct op_def<op::conv2d> {
         return runtime::from(ref::conv2d_s8(g, c.in[0], c.weights(), c.bias(), c.out, gp));
       }
     } else if constexpr (B == runtime::backend::optimized) {
-      return runtime::from(
-          kernels::conv2d_f32(g, c.in[0], c.weights(), c.bias(), c.out, c.panel_rows, c.scratch, c.scratch_bytes));
+      return runtime::finish_fused(
+          c, kernels::conv2d_f32(g, c.in[0], c.weights(), c.bias(), c.out, c.panel_rows, c.scratch, c.scratch_bytes));
     } else {
-      return runtime::from(ref::conv2d_f32(g, c.in[0], c.weights(), c.bias(), c.out));
+      return runtime::finish_fused(c, ref::conv2d_f32(g, c.in[0], c.weights(), c.bias(), c.out));
     }
   }
 };

@@ -61,7 +61,7 @@ struct node {
     value out{};
     if constexpr (joins) {
       const value ins[sizeof...(In)] = {values[In]...};
-      out = detail::emit_leaf<Layer::kind>(b, ctx, op_def<Layer::kind>::type_name, layer_geometry{}, ins,
+      out = detail::emit_leaf<Layer::kind>(b, ctx, op_def<Layer::kind>::type_name, detail::geometry_of<Layer>(), ins,
                                            static_cast<int32_t>(sizeof...(In)));
     } else {
       out = Layer::emit(b, values[inputs[0]], ctx);

@@ -28,6 +28,20 @@ struct leaf_counts {
   uint64_t ext_ops = 0;  ///< the other operations, per the documented per-type formulas
 };
 
+/// @brief An activation fused into the op that computes a leaf's output (TFLite's fused
+/// activation function): the output is clamped to [act_lo, act_hi] before it is stored, in int8
+/// by the requantization's clamp. Only ops that declare `op_def<K>::fuses_activation` take one
+/// (conv2d, linear, add); `fused<Layer, Activation>` (nn/fused.hpp) writes it.
+enum class fused_act : uint8_t {
+  none,   ///< no clamp
+  relu,   ///< [0, +inf)
+  relu6,  ///< [0, 6]
+  clamp,  ///< [act_lo, act_hi], any two bounds (ONNX Clip, Hardtanh)
+};
+
+/// The largest finite float: ReLU's upper bound as a fused clamp.
+inline constexpr float fused_act_unbounded = 3.40282347e+38f;
+
 /// @brief The attributes of a leaf: with its op kind, everything its op's value-level functions
 /// (`op_def<K>::check/output/counts`) need besides the input shape. A layer type is a constant
 /// of this (`L::geometry()`); an imported graph builds it at run time. Unused fields keep their
@@ -50,6 +64,9 @@ struct layer_geometry {
   hw out_size{0, 0};          ///< adaptive pooling: the output's height and width
   float epsilon = 0.0f;       ///< batch / layer norm: added to the variance
   uint8_t variant = 0;        ///< a variant of the op's function (gelu: 1 = the tanh form)
+  fused_act act = fused_act::none;  ///< conv2d, linear, add: the activation fused into the output
+  float act_lo = 0.0f;              ///< its lower bound (fused_act::none: unused)
+  float act_hi = 0.0f;              ///< its upper bound (relu: fused_act_unbounded)
   friend constexpr bool operator==(const layer_geometry&, const layer_geometry&) = default;
 };
 

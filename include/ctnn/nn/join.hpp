@@ -43,26 +43,30 @@ struct op_def<op::add> : detail::binary_join_shape {
   template <diagnostic D>
   static constexpr bool raise() { return raise_shapes<D, error::residual_shape_mismatch>(); }
   static constexpr reuse_rule reuse{false, 2, false};
+  /// A ReLU, ReLU6 or clamp after it may be fused (fused<join<op::add>, relu> in a dag).
+  static constexpr bool fuses_activation = true;
   template <class T, runtime::backend B>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
     const int64_t n = c.r->out.elems();
     constexpr bool opt = B == runtime::backend::optimized;
     if constexpr (is_same_v<T, int8_t>) {
-      if (opt && runtime::fast::add_is_integer(c.q_in[0], c.q_in[1], c.q_out)) {
+      const runtime::act_range a = runtime::fused_range(*c.r, c.q_out);
+      if (opt && a.min == -128 && a.max == 127 && runtime::fast::add_is_integer(c.q_in[0], c.q_in[1], c.q_out)) {
         runtime::fast::add_integer_s8(static_cast<size_t>(n), c.in[0], c.in[1], c.out, c.q_in[0].zero_point,
                                       c.q_in[1].zero_point, c.q_out.zero_point);
         return runtime::leaf_done;
       }
       ref::add_s8_params p{};
       if (const kernels::status s = ref::make_add_s8_params(p, c.q_in[0].scale, c.q_in[0].zero_point, c.q_in[1].scale,
-                                                            c.q_in[1].zero_point, c.q_out.scale, c.q_out.zero_point);
+                                                            c.q_in[1].zero_point, c.q_out.scale, c.q_out.zero_point,
+                                                            a.min, a.max);
           s != kernels::status::ok)
         return runtime::from(s);
       if constexpr (opt) return runtime::from(kernels::add_s8(n, c.in[0], c.in[1], c.out, p));
       else return runtime::from(ref::add_s8(n, c.in[0], c.in[1], c.out, p));
     } else {
-      if constexpr (opt) return runtime::from(kernels::add_f32(n, c.in[0], c.in[1], c.out));
-      else return runtime::from(ref::add_f32(n, c.in[0], c.in[1], c.out));
+      if constexpr (opt) return runtime::finish_fused(c, kernels::add_f32(n, c.in[0], c.in[1], c.out));
+      else return runtime::finish_fused(c, ref::add_f32(n, c.in[0], c.in[1], c.out));
     }
   }
 };

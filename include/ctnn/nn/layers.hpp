@@ -5,6 +5,7 @@
 #include "ctnn/nn/clamp.hpp"
 #include "ctnn/nn/conv2d.hpp"
 #include "ctnn/nn/dag.hpp"
+#include "ctnn/nn/fused.hpp"
 #include "ctnn/nn/graph.hpp"
 #include "ctnn/nn/join.hpp"
 #include "ctnn/nn/leaky_relu.hpp"

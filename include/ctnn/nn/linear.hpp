@@ -63,6 +63,10 @@ struct op_def<op::linear> {
   static constexpr runtime::param_regions params(const row& r, dtype t) { return runtime::detail::weighted_regions(r, t); }
   template <dtype T>
   static void fill(const runtime::fill_call& f) { runtime::detail::fill_weighted<T>(f); }
+  /// Post-training int8: per-channel symmetric weights, int32 bias, per-channel requantization.
+  static kernels::status quantize(const runtime::quantize_call& q) { return runtime::detail::quantize_weighted(q); }
+  /// A ReLU, ReLU6 or clamp after it may be fused (fused<linear<...>, relu>).
+  static constexpr bool fuses_activation = true;
 
   template <class T, runtime::backend B>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
@@ -79,10 +83,10 @@ struct op_def<op::linear> {
       return runtime::from(ref::linear_s8(1, in_f, out_f, c.in[0], c.weights(), c.bias(), c.out, gp));
     } else if constexpr (B == runtime::backend::optimized) {
       using tiling = kernels::default_f32_tiling;
-      return runtime::from(kernels::linear_f32<tiling>(1, in_f, out_f, c.in[0], c.weights(), c.bias(), c.out,
-                                                       kernels::detail::static_workspace_f32<tiling>::buf));
+      return runtime::finish_fused(c, kernels::linear_f32<tiling>(1, in_f, out_f, c.in[0], c.weights(), c.bias(), c.out,
+                                                                   kernels::detail::static_workspace_f32<tiling>::buf));
     } else {
-      return runtime::from(ref::linear_f32(1, in_f, out_f, c.in[0], c.weights(), c.bias(), c.out));
+      return runtime::finish_fused(c, ref::linear_f32(1, in_f, out_f, c.in[0], c.weights(), c.bias(), c.out));
     }
   }
 };

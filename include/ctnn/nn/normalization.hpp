@@ -73,6 +73,7 @@ struct op_def<op::channel_scale> : detail::per_channel_faults {
   }
   template <dtype T>
   static void fill(const runtime::fill_call& f) { detail::fill_affine<T>(f, false); }
+  static kernels::status quantize(const runtime::quantize_call& q) { return detail::quantize_affine(q, false); }
   template <class T, runtime::backend>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
     const row& r = *c.r;

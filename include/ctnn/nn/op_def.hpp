@@ -202,12 +202,72 @@ constexpr kernels::pool_geometry pool_of(const row& r) {
                                 g.count_include_pad};
 }
 
+/// @brief The int8 output range of a leaf: [-128, 127], narrowed by its fused activation.
+struct act_range {
+  int32_t min = -128;
+  int32_t max = 127;
+};
+
+/// @brief The int8 clamp of a leaf's fused activation (row.geometry.act) on an output quantized
+/// with q, TFLite's CalculateActivationRangeQuantized: a bound b becomes
+/// zero_point + round(b / scale) (half away from zero), limited to [-128, 127]; ReLU has no upper
+/// bound. Without a fused activation, the full range.
+constexpr act_range fused_range(const row& r, tensor_quant q) {
+  const layer_geometry& g = r.geometry;
+  if (g.act == fused_act::none || !quant::valid_scale(q.scale)) return {};
+  auto at = [&](float bound) {
+    float v = quant::round_half_away(bound / q.scale);
+    v = v < -1.0e6f ? -1.0e6f : (v > 1.0e6f ? 1.0e6f : v);  // far outside int8 either way
+    return quant::clamp(q.zero_point + static_cast<int32_t>(v), -128, 127);
+  };
+  return {at(g.act_lo), g.act == fused_act::relu ? 127 : at(g.act_hi)};
+}
+
+/// @brief float32: applies a leaf's fused activation to its n outputs (nothing without one).
+inline void apply_fused(const row& r, float* y, int64_t n) {
+  const layer_geometry& g = r.geometry;
+  if (g.act == fused_act::none) return;
+  const float lo = g.act_lo, hi = g.act_hi;
+  for (int64_t i = 0; i < n; ++i) y[i] = y[i] < lo ? lo : (y[i] > hi ? hi : y[i]);
+}
+
+/// @brief A kernel's status, after which a float32 leaf applies its fused activation (int8 leaves
+/// clamp in their requantization: fused_range).
+template <class T>
+inline leaf_result finish_fused(const leaf_call<T>& c, kernels::status s) {
+  if constexpr (is_same_v<T, float>)
+    if (s == kernels::status::ok) apply_fused(*c.r, c.out, c.r->out.elems());
+  return from(s);
+}
+
 /// int8 GEMM-like layers (conv, linear, folded batch norm): input and output zero points, the
-/// leaf's per-channel requantization, the full int8 range.
+/// leaf's per-channel requantization, the int8 range narrowed by a fused activation.
 template <class T>
 inline ref::gemm_s8_params gemm_params(const leaf_call<T>& c) {
-  return ref::gemm_s8_params{c.q_in[0].zero_point, 0, c.q_out.zero_point, c.multipliers(), c.shifts(), true, -128, 127};
+  const act_range a = fused_range(*c.r, c.q_out);
+  return ref::gemm_s8_params{c.q_in[0].zero_point, 0, c.q_out.zero_point, c.multipliers(), c.shifts(), true, a.min, a.max};
 }
+
+/// @brief What an op's `quantize` receives (post-training quantization of imported models): the
+/// leaf's float32 parameters in the float32 layout, the int8 blob and this leaf's regions of it,
+/// and the calibrated quantization of its first input and of its output. `weight_scales`, when
+/// not null, receives the per-output-channel weight scale (lp->channels floats).
+struct quantize_call {
+  const row* r = nullptr;
+  const uint8_t* f32 = nullptr;               ///< the float32 blob
+  const leaf_param_layout* f32_lp = nullptr;  ///< this leaf's regions of it
+  uint8_t* blob = nullptr;                    ///< the int8 blob
+  const leaf_param_layout* lp = nullptr;      ///< this leaf's regions of it
+  tensor_quant in_q{};
+  tensor_quant out_q{};
+  float* weight_scales = nullptr;
+  template <class U>
+  [[nodiscard]] const U* from(uint64_t offset, uint64_t bytes) const {
+    return bytes == 0 ? nullptr : reinterpret_cast<const U*>(f32 + offset);
+  }
+  template <class U>
+  [[nodiscard]] U* at(uint64_t offset) const { return reinterpret_cast<U*>(blob + offset); }
+};
 
 /// int8 elementwise functions: the input's and the output's quantization.
 template <class T>
@@ -261,6 +321,75 @@ inline void fill_weighted(const fill_call& f) {
       store_requant(f, k, acc_scale / static_cast<double>(f.out_q.scale));
     }
   }
+}
+
+/// Round half away from zero of a double (no libm; exact: the fraction is computed without error).
+constexpr double round_half_away(double x) {
+  if (!(x < 4503599627370496.0 && x > -4503599627370496.0)) return x;  // |x| >= 2^52: integral (or NaN)
+  const double t = static_cast<double>(static_cast<int64_t>(x));
+  const double frac = x - t;
+  if (frac >= 0.5) return t + 1.0;
+  if (frac <= -0.5) return t - 1.0;
+  return t;
+}
+
+/// @brief The symmetric per-channel int8 quantization of one output channel's `n` float weights
+/// `w` (TFLite's SymmetricPerChannelQuantization, in float32 as TFLite computes it):
+/// half = max |w|, scale = half / 127, q = clamp(round(w * (127 / half)), -127, 127); a channel
+/// of zeros gets scale 1 and q = 0. Writes q, returns the scale.
+inline float quantize_channel(const float* w, int64_t n, int8_t* q) {
+  float half = 0.0f;
+  for (int64_t i = 0; i < n; ++i) {
+    const float a = w[i] < 0.0f ? -w[i] : w[i];
+    half = a > half ? a : half;
+  }
+  const float inv = half > 0.0f ? 127.0f / half : 0.0f;
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = quant::round_half_away(w[i] * inv);
+    q[i] = static_cast<int8_t>(v < -127.0f ? -127 : (v > 127.0f ? 127 : static_cast<int32_t>(v)));
+  }
+  return half > 0.0f ? half / 127.0f : 1.0f;
+}
+
+/// @brief The int32 bias of a channel whose accumulator has scale in_scale * w_scale (TFLite's
+/// SymmetricPerChannelBiasQuantize: the product in float32, its inverse in double,
+/// round(b * inverse), clamped to [-(2^31 - 1), 2^31 - 1]).
+inline int32_t quantize_bias(float b, float in_scale, float w_scale) {
+  const float bias_scale = in_scale * w_scale;
+  const double inv = bias_scale == 0.0f ? 0.0 : 1.0 / static_cast<double>(bias_scale);
+  const double v = round_half_away(static_cast<double>(b) * inv);
+  return v < -2147483647.0 ? -2147483647 : (v > 2147483647.0 ? 2147483647 : static_cast<int32_t>(v));
+}
+
+/// @brief Stores channel k's requantization in_scale * w_scale / out_scale (in double, as
+/// TFLite's PopulateConvolutionQuantizationParams); status::bad_quant_param when it is no
+/// representable multiplier (quant::make_requant).
+inline kernels::status store_requant(const quantize_call& q, int64_t k, float w_scale) {
+  quant::requant m{};
+  const double real =
+      static_cast<double>(q.in_q.scale) * static_cast<double>(w_scale) / static_cast<double>(q.out_q.scale);
+  if (const kernels::status s = quant::make_requant(m, real); s != kernels::status::ok) return s;
+  q.at<int32_t>(q.lp->mult)[k] = m.multiplier;
+  q.at<int32_t>(q.lp->shift)[k] = m.shift;
+  if (q.weight_scales != nullptr) q.weight_scales[k] = w_scale;
+  return kernels::status::ok;
+}
+
+/// @brief Post-training quantization of a weighted layer (conv2d, linear) in TFLite's int8
+/// scheme: weights per output channel symmetric (quantize_channel), the bias int32 at
+/// in_scale * w_scale (quantize_bias), the requantization in_scale * w_scale / out_scale.
+inline kernels::status quantize_weighted(const quantize_call& q) {
+  const leaf_param_layout& f = *q.f32_lp;
+  const int64_t c = q.lp->channels;
+  const int64_t fan_in = static_cast<int64_t>(q.r->counts.weights) / c;
+  const float* w = q.from<float>(f.w, f.w_bytes);
+  const float* b = q.from<float>(f.b, f.b_bytes);
+  for (int64_t k = 0; k < c; ++k) {
+    const float w_scale = quantize_channel(w + k * fan_in, fan_in, q.at<int8_t>(q.lp->w) + k * fan_in);
+    if (b != nullptr) q.at<int32_t>(q.lp->b)[k] = quantize_bias(b[k], q.in_q.scale, w_scale);
+    if (const kernels::status s = store_requant(q, k, w_scale); s != kernels::status::ok) return s;
+  }
+  return kernels::status::ok;
 }
 
 /// The regions of a weighted layer: T weights, acc-typed bias when biased, int8 requantization.
@@ -321,6 +450,11 @@ template <op K>
 constexpr runtime::param_regions regions_of(const row& r, dtype t) {
   if constexpr (requires { op_def<K>::params(r, t); }) return op_def<K>::params(r, t);
   else return runtime::param_regions{};
+}
+template <op K>
+constexpr bool fuses_activation() {
+  if constexpr (requires { op_def<K>::fuses_activation; }) return op_def<K>::fuses_activation;
+  else return false;
 }
 template <op K>
 constexpr runtime::quant_rule quant_rule_of() {

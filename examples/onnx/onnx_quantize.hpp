@@ -1,0 +1,146 @@
+// Host-only: an imported model made ready for int8 (ctnn-import --dtype int8), in float32 first:
+//
+//   - BatchNorm folded into the convolution that makes its input (when the BatchNormalization is
+//     the convolution's only reader): m = gamma / sqrt(var + eps) per output channel, W' = W m,
+//     b' = (b - mean) m + beta (b = 0 without a bias), in double, rounded once to float32;
+//   - ReLU, ReLU6 and Clip fused into the convolution, linear layer or add that makes their input
+//     (when they are its only reader): the node takes the activation as its fused clamp
+//     (layer_geometry::act, nn/fused.hpp) and the activation's node goes.
+//
+// The folded and fused node keeps the name of the node it started from and computes the ONNX
+// tensor of the last node it absorbed. Then the calibration data is read and checked
+// (read_calibration), and host::calibrate / host::quantize_params (ctnn/host/quantize.hpp) do
+// the rest. Every refusal is an import_error of one line naming the file and the tensor or layer.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ctnn/host/npy.hpp"
+#include "ctnn/host/quantize.hpp"
+#include "onnx_model.hpp"
+
+namespace ctnn::onnx_import {
+
+/// @brief What prepare_int8 did: the folded batch norms and the fused activations.
+struct int8_changes {
+  int folded = 0;
+  int fused = 0;
+};
+
+/// @brief m with BatchNorm folded and activations fused (see the file comment).
+inline model prepare_int8(const model& m, int8_changes* changes = nullptr) {
+  const std::size_t n = m.nodes.size();
+  // readers of each value (0 = the input, k = node k); the last node's value is the graph output
+  std::vector<int> readers(n + 1, 0);
+  for (const host::graph_node& node : m.nodes)
+    for (int32_t v : node.inputs) ++readers[static_cast<std::size_t>(v)];
+  readers[n] += 1;
+  model out;
+  out.file = m.file;
+  out.input = m.input;
+  out.input_name = m.input_name;
+  out.output_name = m.output_name;
+  std::vector<int32_t> now(n + 1, 0);  // old value -> new value
+  int8_changes done;
+  for (std::size_t i = 0; i < n; ++i) {
+    const host::graph_node& node = m.nodes[i];
+    const int32_t src = node.inputs.empty() ? -1 : node.inputs[0];
+    const bool sole = src > 0 && node.inputs.size() == 1 && readers[static_cast<std::size_t>(src)] == 1;
+    host::graph_node* prev = sole ? &out.nodes[static_cast<std::size_t>(now[static_cast<std::size_t>(src)] - 1)] : nullptr;
+    // BatchNorm after a convolution without a fused activation: fold
+    if (prev != nullptr && node.kind == op::batch_norm2d && prev->kind == op::conv2d && prev->geometry.act == fused_act::none) {
+      leaf_params& cp = out.params[static_cast<std::size_t>(now[static_cast<std::size_t>(src)] - 1)];
+      const leaf_params& bn = m.params[i];
+      const auto channels = static_cast<std::size_t>(prev->geometry.out_channels);
+      const std::size_t per = cp.w.size() / channels;
+      if (cp.b.empty()) cp.b.assign(channels, 0.0f);
+      for (std::size_t c = 0; c < channels; ++c) {
+        const double mult = static_cast<double>(bn.w[c]) /
+                            std::sqrt(static_cast<double>(bn.var[c]) + static_cast<double>(node.geometry.epsilon));
+        for (std::size_t k = 0; k < per; ++k)
+          cp.w[c * per + k] = static_cast<float>(static_cast<double>(cp.w[c * per + k]) * mult);
+        cp.b[c] = static_cast<float>((static_cast<double>(cp.b[c]) - static_cast<double>(bn.mean[c])) * mult +
+                                     static_cast<double>(bn.b[c]));
+      }
+      prev->geometry.bias = true;
+      out.outputs[static_cast<std::size_t>(now[static_cast<std::size_t>(src)] - 1)] = m.outputs[i];
+      now[i + 1] = now[static_cast<std::size_t>(src)];
+      ++done.folded;
+      continue;
+    }
+    // ReLU, ReLU6, Clip after an op that takes a fused activation and has none: fuse
+    const bool activation = node.kind == op::relu || node.kind == op::relu6 || node.kind == op::clamp;
+    if (prev != nullptr && activation && prev->geometry.act == fused_act::none &&
+        visit_kind<all_kinds>(prev->kind, []<op K>() { return ctnn::detail::fuses_activation<K>(); }, false)) {
+      layer_geometry& g = prev->geometry;
+      if (node.kind == op::relu) {
+        g.act = fused_act::relu;
+        g.act_lo = 0.0f;
+        g.act_hi = fused_act_unbounded;
+      } else if (node.kind == op::relu6) {
+        g.act = fused_act::relu6;
+        g.act_lo = 0.0f;
+        g.act_hi = 6.0f;
+      } else {
+        g.act = fused_act::clamp;
+        g.act_lo = node.geometry.alpha;
+        g.act_hi = node.geometry.beta;
+      }
+      out.outputs[static_cast<std::size_t>(now[static_cast<std::size_t>(src)] - 1)] = m.outputs[i];
+      now[i + 1] = now[static_cast<std::size_t>(src)];
+      ++done.fused;
+      continue;
+    }
+    host::graph_node copy = node;
+    for (int32_t& v : copy.inputs) v = now[static_cast<std::size_t>(v)];
+    out.nodes.push_back(std::move(copy));
+    out.params.push_back(m.params[i]);
+    out.outputs.push_back(m.outputs[i]);
+    now[i + 1] = static_cast<int32_t>(out.nodes.size());
+  }
+  if (changes != nullptr) *changes = done;
+  return out;
+}
+
+/// @brief The calibration samples of DATA.npy for a model whose input has shape `in`: float32
+/// [N, C, H, W] (or [N, F] for a flat input), N >= 1, every value finite. Throws import_error
+/// naming the file and the fault.
+inline host::npy_array read_calibration(const std::string& path, shape in) {
+  host::npy_array a;
+  try {
+    a = host::read_npy(path);
+  } catch (const std::exception& e) {
+    throw import_error(std::string("the calibration data: ") + e.what());
+  }
+  std::vector<int64_t> want = in.rank == 1 ? std::vector<int64_t>{in.c} : std::vector<int64_t>{in.c, in.h, in.w};
+  auto dims = [](const std::vector<int64_t>& d, std::size_t from) {
+    std::string s = "[";
+    for (std::size_t k = from; k < d.size(); ++k) s += (k > from ? ", " : "") + std::to_string(d[k]);
+    return s + "]";
+  };
+  const bool shaped = a.shape.size() == want.size() + 1 && std::equal(want.begin(), want.end(), a.shape.begin() + 1);
+  if (!shaped)
+    throw import_error("the calibration data: " + path + ": shape " + dims(a.shape, 0) + ", the model's input needs [N, " +
+                       dims(want, 0).substr(1));
+  if (a.shape[0] == 0) throw import_error("the calibration data: " + path + ": holds no sample (N = 0)");
+  const std::size_t per = a.data.size() / static_cast<std::size_t>(a.shape[0]);
+  for (std::size_t i = 0; i < a.data.size(); ++i)
+    if (!std::isfinite(a.data[i]))
+      throw import_error("the calibration data: " + path + ": sample " + std::to_string(i / per) + ", element " +
+                         std::to_string(i % per) + " is " + (std::isnan(a.data[i]) ? "NaN" : "infinite") +
+                         " (calibration values must be finite)");
+  return a;
+}
+
+/// @brief The names of m's tensors (0: the input; k: node k's ONNX output) and leaves, for messages.
+inline host::graph_names names_of(const model& m) {
+  host::graph_names n;
+  n.tensors.push_back(m.input_name);
+  for (const std::string& t : m.outputs) n.tensors.push_back(t);
+  for (const host::graph_node& node : m.nodes) n.leaves.push_back(node.name);
+  return n;
+}
+
+}  // namespace ctnn::onnx_import
