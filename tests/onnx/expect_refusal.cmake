@@ -3,8 +3,9 @@
 # BLOCK names a path in the output directory made a non-empty directory first, so that writing
 # or renaming onto it fails after other outputs were written (it is the only thing left after).
 # STDOUT names the file stdout goes to (/dev/full: a device that refuses every write).
+# ARGS: more arguments for ctnn-import, separated by '|' (e.g. --dtype|int8|--calibration|c.npy).
 # cmake "-DIMPORT=<wrapper...;ctnn-import>" -DMODEL=<file.onnx> -DOUT=<dir> -DEXPECT=<regex>
-#       [-DEXIT=1] [-DBLOCK=<name>] [-DSTDOUT=<file>] -P expect_refusal.cmake
+#       [-DEXIT=1] [-DBLOCK=<name>] [-DSTDOUT=<file>] [-DARGS=<a|b|...>] -P expect_refusal.cmake
 if(NOT DEFINED EXIT)
   set(EXIT 1)
 endif()
@@ -13,12 +14,13 @@ file(MAKE_DIRECTORY ${OUT})
 if(BLOCK)
   file(WRITE ${OUT}/${BLOCK}/keep "a directory where ctnn-import wants a file\n")
 endif()
+string(REPLACE "|" ";" args "${ARGS}")
 set(out "")
 if(STDOUT)
-  execute_process(COMMAND ${IMPORT} ${MODEL} -o ${OUT} --name model
+  execute_process(COMMAND ${IMPORT} ${MODEL} -o ${OUT} --name model ${args}
                   RESULT_VARIABLE rc OUTPUT_FILE ${STDOUT} ERROR_VARIABLE err)
 else()
-  execute_process(COMMAND ${IMPORT} ${MODEL} -o ${OUT} --name model
+  execute_process(COMMAND ${IMPORT} ${MODEL} -o ${OUT} --name model ${args}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 endif()
 set(said "stdout:\n${out}\nstderr:\n${err}")
