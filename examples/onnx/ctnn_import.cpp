@@ -88,8 +88,24 @@ std::string pad_text(pad4 p) {
 
 std::string plain_layer_type_text(const host::graph_node& n, const std::string& file);
 
-/// The clamp<lo, hi, den> of two bounds over one power-of-ten denominator (the larger is a multiple of the other).
+/// The clamp<lo, hi, den> of two bounds over one power-of-ten denominator (the larger is a multiple of
+/// the other); an infinite bound is open (unbounded_below, unbounded_above).
 std::string clamp_text(float lo_v, float hi_v, const std::string& where) {
+  if (std::isinf(lo_v) || std::isinf(hi_v)) {  // an open bound: ctnn::unbounded_below / _above
+    std::string lo = "ctnn::unbounded_below", hi = "ctnn::unbounded_above";
+    int64_t den = 1;
+    if (!std::isinf(lo_v)) {
+      const auto [n, d] = ratio_of(lo_v, where + ": min");
+      lo = std::to_string(n);
+      den = d;
+    }
+    if (!std::isinf(hi_v)) {
+      const auto [n, d] = ratio_of(hi_v, where + ": max");
+      hi = std::to_string(n);
+      den = d;
+    }
+    return "ctnn::clamp<" + lo + ", " + hi + ", " + std::to_string(den) + ">";
+  }
   const auto [lo, lo_den] = ratio_of(lo_v, where + ": min");
   const auto [hi, hi_den] = ratio_of(hi_v, where + ": max");
   const int64_t den = std::max(lo_den, hi_den), lo_k = den / lo_den, hi_k = den / hi_den;

@@ -54,18 +54,22 @@ std::string file_name(int32_t leaf, const char* node) {
 }
 
 /// int8: the blob's quantization table must be the header's (a blob from another import is refused).
+template <class M>
 void check_quant_table() {
   if constexpr (int8_model) {
     constexpr auto& layout = rt::param_layout_of<net, ctnn::dtype::int8>;
-    const float* scale = reinterpret_cast<const float*>(model::params() + layout.quant_scale);
-    const std::int32_t* zp = reinterpret_cast<const std::int32_t*>(model::params() + layout.quant_zp);
+    const float* scale = reinterpret_cast<const float*>(M::params() + layout.quant_scale);
+    const std::int32_t* zp = reinterpret_cast<const std::int32_t*>(M::params() + layout.quant_zp);
     for (std::int32_t t = 0; t < net::tensor_count; ++t)
-      if (std::memcmp(&scale[t], &model::tensor_scales[t], sizeof(float)) != 0 || zp[t] != model::tensor_zero_points[t])
+      if (std::memcmp(&scale[t], &M::tensor_scales[t], sizeof(float)) != 0 || zp[t] != M::tensor_zero_points[t])
         throw std::runtime_error("the parameter blob's quantization of tensor " + std::to_string(t) +
                                  " differs from the header's: the blob is from another import");
   }
 }
 
+/// M is the model: a template parameter, so that the int8-only members (tensor_scales,
+/// quantize_input, ...) are only named in the branches an int8 model instantiates.
+template <class M>
 int run(int argc, char** argv) {
   std::string in_path, out_path, dump_dir;
   rt::backend be = rt::backend::optimized;
@@ -96,7 +100,7 @@ int run(int argc, char** argv) {
     }
   }
   if (in_path.empty() || out_path.empty()) throw std::runtime_error("--input and --output are required");
-  check_quant_table();
+  check_quant_table<M>();
   const ctnn::host::npy_array x = ctnn::host::read_npy(in_path);
   const std::vector<std::int64_t> one = dims_of(net::input_shape, 1);
   std::int64_t n = 0;
@@ -109,7 +113,7 @@ int run(int argc, char** argv) {
   constexpr auto& plan = ctnn::memory::plan_of<net, model_dtype>;
   ctnn::host::aligned_bytes arena(static_cast<std::size_t>(plan.arena_bytes));
   // the blob in .rodata as it is (16-byte aligned by the .S): a copy would touch every page of it twice
-  const std::uint8_t* params = model::params();
+  const std::uint8_t* params = M::params();
   const std::int64_t in_elems = net::input_shape.elems(), out_elems = net::output_shape.elems();
   std::vector<float> y(static_cast<std::size_t>(n * out_elems));
   std::vector<std::int8_t> y_raw(int8_model ? static_cast<std::size_t>(n * out_elems) : 0);
@@ -118,19 +122,19 @@ int run(int argc, char** argv) {
   for (std::int64_t s = 0; s < n; ++s) {
     elem* in = reinterpret_cast<elem*>(arena.data + plan.offset_of(0));
     const float* xs = x.data.data() + s * in_elems;
-    if constexpr (int8_model) model::quantize_input(xs, in, static_cast<std::size_t>(in_elems));
+    if constexpr (int8_model) M::quantize_input(xs, in, static_cast<std::size_t>(in_elems));
     else std::memcpy(in, xs, static_cast<std::size_t>(in_elems) * sizeof(float));
     rec.outputs.assign(static_cast<std::size_t>(net::leaf_count), {});
     const rt::run_status st =
         dump_dir.empty()
-            ? rt::run<net, elem>(arena.data, arena.size, params, model::params_bytes, be)
-            : rt::run<net, elem>(arena.data, arena.size, params, model::params_bytes, be, &ctnn::host::layer_recorder::record, &rec);
+            ? rt::run<net, elem>(arena.data, arena.size, params, M::params_bytes, be)
+            : rt::run<net, elem>(arena.data, arena.size, params, M::params_bytes, be, &ctnn::host::layer_recorder::record, &rec);
     if (!st.ok())
       throw std::runtime_error(std::string("sample ") + std::to_string(s) + ": the run stopped at leaf " +
                                std::to_string(st.leaf) + " (" + rt::name_of(st.code) + ")");
     const elem* out = reinterpret_cast<const elem*>(arena.data + plan.offset_of(net::output_tensor));
     if constexpr (int8_model) {
-      model::dequantize_output(out, y.data() + s * out_elems, static_cast<std::size_t>(out_elems));
+      M::dequantize_output(out, y.data() + s * out_elems, static_cast<std::size_t>(out_elems));
       std::memcpy(y_raw.data() + s * out_elems, out, static_cast<std::size_t>(out_elems));
     } else {
       std::memcpy(y.data() + s * out_elems, out, static_cast<std::size_t>(out_elems) * sizeof(float));
@@ -160,8 +164,8 @@ int run(int argc, char** argv) {
           ok = ctnn::host::write_npy(path, dims_of(r.out, n), v.data());
         } else {
           std::vector<float> d(v.size());
-          const float scale = model::tensor_scales[r.output];
-          const std::int32_t zp = model::tensor_zero_points[r.output];
+          const float scale = M::tensor_scales[r.output];
+          const std::int32_t zp = M::tensor_zero_points[r.output];
           for (std::size_t k = 0; k < v.size(); ++k) d[k] = ctnn::quant::dequantize<std::int8_t>(v[k], scale, zp);
           ok = ctnn::host::write_npy(path, dims_of(r.out, n), d.data());
         }
@@ -169,7 +173,7 @@ int run(int argc, char** argv) {
         ok = ctnn::host::write_npy(path, dims_of(r.out, n), v.data());
       }
       if (!ok) throw std::runtime_error("cannot write '" + f + "' in '" + dump_dir + "'");
-      index << l << '\t' << f << '\t' << node << '\t' << model::onnx_outputs[l] << '\t';
+      index << l << '\t' << f << '\t' << node << '\t' << M::onnx_outputs[l] << '\t';
       for (int32_t k = 0; k < r.n_inputs; ++k) index << (k ? "," : "") << r.inputs[k];
       index << '\n';
     }
@@ -183,7 +187,7 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   try {
-    return run(argc, argv);
+    return run<model>(argc, argv);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
     return 1;

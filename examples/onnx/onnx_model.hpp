@@ -628,9 +628,8 @@ inline void lowering::clip() {
   if (std::isnan(lo) || std::isnan(hi) || lo > hi) fail("Clip to [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
   if (lo == 0.0f && hi == 6.0f) return (void)emit(op::relu6, {}, {x.id});
   if (lo == 0.0f && hi == INFINITY) return (void)emit(op::relu, {}, {x.id});
-  if (std::isinf(lo) || std::isinf(hi))
-    fail("Clip to [" + std::to_string(lo) + ", " + std::to_string(hi) +
-         "] (ctnn's clamp has two finite bounds; one-sided: only [0, inf), ReLU)");
+  if (lo == INFINITY || hi == -INFINITY) fail("Clip to [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  // any other bounds, open ones included (clamp_min, clamp_max, or no bound at all)
   layer_geometry g{};
   g.alpha = lo;
   g.beta = hi;

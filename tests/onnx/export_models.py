@@ -41,10 +41,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "examples", "onnx"))
 sys.path.insert(0, HERE)
 
+import clip_bounds  # noqa: E402
 import keras_dsconv  # noqa: E402
 import seeded_models  # noqa: E402
 
-ALL_MODELS = list(seeded_models.TORCHVISION) + [keras_dsconv.NAME]
+ALL_MODELS = list(seeded_models.TORCHVISION) + [keras_dsconv.NAME, clip_bounds.NAME]
 
 
 def keeps_batchnorm(model, mode):
@@ -95,6 +96,9 @@ def export_one(name, resolution, seed, batch=1, batchnorm="auto", opset=13):
     if name == keras_dsconv.NAME:
         model = keras_dsconv.torch_model(seed, resolution)
         data, t_export = timed(lambda: keras_dsconv.build_onnx(seed, resolution).SerializeToString())
+    elif name == clip_bounds.NAME:
+        model = clip_bounds.torch_model(seed, resolution)
+        data, t_export = timed(lambda: export_bytes(model, x[:1], False, opset))
     else:
         model = seeded_models.build_torchvision(name, seed, resolution)
         kept = keeps_batchnorm(model, batchnorm)
@@ -122,7 +126,7 @@ def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", required=True, help="output directory")
     parser.add_argument("--models", default=",".join(ALL_MODELS),
-                        help="comma-separated names (default: all 14)")
+                        help="comma-separated names (default: all 15)")
     parser.add_argument("--resolution", type=int, help="override the default resolution")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--opset", type=int, default=13,

@@ -21,6 +21,11 @@ static_assert(net::layer(1).kind == op::clamp);
 static_assert(net::layer(1).geometry.alpha == -1.0f && net::layer(1).geometry.beta == 1.0f);
 static_assert(net::layer(3).geometry.alpha == -0.3f && net::layer(3).geometry.beta == 0.5f);
 static_assert(clamp<-25, 5, 10>::lower == -2.5f && clamp<-25, 5, 10>::upper == 0.5f);
+// one open bound: torch.clamp(x, min=-0.25), torch.clamp(x, max=3) (ONNX Clip with one input)
+static_assert(clamp_min<-1, 4>::lower == -0.25f && clamp_min<-1, 4>::upper == __builtin_huge_valf());
+static_assert(clamp_max<3>::lower == -__builtin_huge_valf() && clamp_max<3>::upper == 3.0f);
+using open_net = network<"OpenClamp", shape{2, 3, 3}, clamp_min<-1, 4>, conv2d<2, 2, 1>, clamp_max<3>>;
+static_assert(open_net::layer(0).geometry.alpha == -0.25f && open_net::layer(2).geometry.beta == 3.0f);
 static_assert(net::layer(1).params() == 0 && net::layer(1).counts.ext_ops == 6 * 5 * 5);
 static_assert(net::layer(1).reuse.in_place_inputs == 1 && net::layer(1).scratch.max_units == 0);
 static_assert(string_equal(net::layer(1).type, "Clamp"));
@@ -42,12 +47,29 @@ TEST_CASE("clamp_fn is torch.clamp (Hardtanh, ONNX Clip)") {
   // clamp<0, 6> is ReLU6
   const clamp_fn six{clamp<0, 6>::lower, clamp<0, 6>::upper};
   for (float x : {-7.0f, -0.5f, 0.0f, 2.5f, 6.0f, 6.5f, 100.0f}) CHECK(six(x) == ref::apply(ref::activation::relu6, x));
+  // torch.clamp(torch.tensor([-1e30, -3., -0.25, 0., 7., 1e30]), min=-0.25) = [-0.25, -0.25, -0.25, 0, 7, 1e30]
+  const clamp_fn at_least{clamp_min<-1, 4>::lower, clamp_min<-1, 4>::upper};
+  CHECK(at_least(-1e30f) == -0.25f);
+  CHECK(at_least(-3.0f) == -0.25f);
+  CHECK(at_least(0.0f) == 0.0f);
+  CHECK(at_least(7.0f) == 7.0f);
+  CHECK(at_least(1e30f) == 1e30f);
+  CHECK(at_least(std::numeric_limits<float>::infinity()) == std::numeric_limits<float>::infinity());
+  // torch.clamp(torch.tensor([-1e30, -3., 2.9, 3., 4.]), max=3) = [-1e30, -3, 2.9, 3, 3]
+  const clamp_fn at_most{clamp_max<3>::lower, clamp_max<3>::upper};
+  CHECK(at_most(-1e30f) == -1e30f);
+  CHECK(at_most(-3.0f) == -3.0f);
+  CHECK(at_most(2.9f) == 2.9f);
+  CHECK(at_most(4.0f) == 3.0f);
+  CHECK(std::isnan(at_most(std::numeric_limits<float>::quiet_NaN())));
 }
 
 TEST_CASE("int8 clamp: the optimized table equals the reference on every input byte") {
   const ref::act_s8_params ps[] = {{1.0f / 32, 0, 1.0f / 32, 0}, {0.05f, -7, 0.02f, 11}, {1.0f / 16, 127, 0.1f, -128}};
   for (const ref::act_s8_params& p : ps) {
-    for (const clamp_fn f : {clamp_fn{-1.0f, 1.0f}, clamp_fn{-2.5f, 0.5f}, clamp_fn{0.0f, 6.0f}}) {
+    for (const clamp_fn f : {clamp_fn{-1.0f, 1.0f}, clamp_fn{-2.5f, 0.5f}, clamp_fn{0.0f, 6.0f},
+                             clamp_fn{clamp_min<-1, 4>::lower, clamp_min<-1, 4>::upper},
+                             clamp_fn{clamp_max<3>::lower, clamp_max<3>::upper}}) {
       std::vector<int8_t> x(256), want(256), got(256);
       for (int i = 0; i < 256; ++i) x[size_t(i)] = int8_t(i - 128);
       REQUIRE(ref::unary_s8(f, 256, x.data(), want.data(), p) == kernels::status::ok);
