@@ -3,7 +3,8 @@
     /usr/bin/python3 examples/fashion_mnist/accuracy.py --work build/fm/fashion_mnist \
         --ctnn-import build/fm/bin/ctnn-import [--ctnn-report build/fm/bin/ctnn-report] \
         [--check-sums] [--min-agreement 0.999] [--max-int8-arena dscnn=65536] \
-        [--runner 'dscnn=ctnn int8 (host)=PATH/dscnn-int8-run' ...]
+        [--ctnn-int8 minmax,percentile,mse] [--max-int8-drop 0.5] [--int8-not-below-torch] \
+        [--runner 'dscnn=other=PATH/runner' ...]
 
 For each model of --models (models/lenet5.onnx, models/dscnn.onnx):
   - PyTorch float32: the module of fmnist.py with the ONNX file's weights (fmnist.load_from_onnx);
@@ -13,8 +14,13 @@ For each model of --models (models/lenet5.onnx, models/dscnn.onnx):
     images ctnn gets (data.py), then run by the quantized engine;
   - ctnn float32 (host): ctnn-import, the runner compiled from examples/onnx/model_runner.cpp
     (-O2, as tests/onnx/import_and_compare.cmake builds it), run on the 10,000 images;
+  - ctnn int8 (host), one row per rule of --ctnn-int8: ctnn-import --dtype int8 --calibration
+    (the same 1,000 calibration images) --calibration-rule RULE --sqnr --sqnr-svg, the runner
+    compiled alike; it quantizes each float image itself and writes dequantized logits. The
+    import's per-layer SQNR table goes to the log, its worst layer to the table's footer and the
+    chart to WORK/MODEL.RULE.sqnr.svg;
   - any --runner MODEL=LABEL=PATH: another runner taking float32 .npy in and writing logits out
-    (`PATH --input IN.npy --output OUT.npy`), e.g. a ctnn int8 runner, as another row.
+    (`PATH --input IN.npy --output OUT.npy`) as another row.
 Each row gives the accuracy, the fraction of images whose predicted class equals PyTorch
 float32's, the largest logit difference from PyTorch float32 over all images relative to its
 largest |logit| ("logit err"), and the seconds the 10,000 images took (int8 PyTorch: with its
@@ -22,7 +28,9 @@ calibration). The data (data.py) and the generated files go to --work. With --ct
 float32 and int8 arena bytes of each model as ctnn plans them.
 
 Checks (exit 1, after printing the table): --check-sums (models/SHA256SUMS), --min-agreement
-(ctnn float32 against PyTorch float32, each model), --max-int8-arena MODEL=BYTES.
+(ctnn float32 against PyTorch float32, each model), --max-int8-arena MODEL=BYTES,
+--max-int8-drop POINTS (every ctnn int8 row within POINTS percentage points of ctnn float32's
+accuracy), --int8-not-below-torch (every ctnn int8 row at least as accurate as torch.ao's).
 """
 
 import argparse
@@ -115,6 +123,21 @@ def build_ctnn_runner(model, onnx_path, importer, cxx, cxxflags, work):
     return runner
 
 
+def build_ctnn_int8_runner(model, onnx_path, importer, calibration, rule, cxx, cxxflags, work):
+    """ctnn-import --dtype int8 onnx_path (calibrated on `calibration` with `rule`) into
+    work/gen-int8-RULE and its runner; returns (runner, the import's stdout: SQNR table and summary)."""
+    gen = os.path.join(work, f"gen-int8-{rule}")
+    os.makedirs(gen, exist_ok=True)
+    printed = run([importer, onnx_path, "-o", gen, "--name", model, "--dtype", "int8", "--calibration", calibration,
+                   "--calibration-rule", rule, "--sqnr", "--sqnr-svg", os.path.join(work, f"{model}.{rule}.sqnr.svg")],
+                  f"ctnn-import --dtype int8 {onnx_path}")
+    runner = os.path.join(work, f"{model}-int8-{rule}-run")
+    run([cxx, "-std=c++20", *cxxflags, f"-I{SOURCE}/include", f"-I{gen}", f'-DCTNN_MODEL_HEADER="{model}.hpp"',
+         f"-DCTNN_MODEL=ctnn_models::{model}_model", f"{SOURCE}/examples/onnx/model_runner.cpp",
+         os.path.join(gen, f"{model}.S"), "-o", runner], f"compiling the int8 runner of {model}")
+    return runner, printed
+
+
 def arena_bytes(report, onnx_path, dtype):
     """The arena ctnn plans for the model (ctnn-report MODEL.onnx --dtype DTYPE --format json)."""
     return int(json.loads(run([report, onnx_path, "--dtype", dtype, "--format", "json"], "ctnn-report"))["arena_bytes"])
@@ -179,6 +202,13 @@ def main():
                          f"(this build: {', '.join(torch.backends.quantized.supported_engines)})")
     ap.add_argument("--runner", action="append", default=[], metavar="MODEL=LABEL=PATH",
                     help="another runner's row (e.g. 'dscnn=ctnn int8 (host)=build/dscnn-int8-run'); repeatable")
+    ap.add_argument("--ctnn-int8", default="", metavar="RULES",
+                    help="comma-separated calibration rules (minmax, percentile, mse): a ctnn int8 row for each "
+                         "(needs --ctnn-import)")
+    ap.add_argument("--max-int8-drop", type=float, default=None, metavar="POINTS",
+                    help="fail unless every ctnn int8 row is within POINTS percentage points of ctnn float32")
+    ap.add_argument("--int8-not-below-torch", action="store_true",
+                    help="fail unless every ctnn int8 row is at least as accurate as torch.ao's int8")
     ap.add_argument("--check-sums", action="store_true", help="verify the ONNX files against models/SHA256SUMS")
     ap.add_argument("--min-agreement", type=float, default=None,
                     help="fail unless ctnn float32 predicts PyTorch float32's class on at least this fraction")
@@ -193,6 +223,12 @@ def main():
         if m not in fmnist.MODELS:
             ap.error(f"unknown model '{m}' ({', '.join(fmnist.MODELS)})")
     extra = parse_runners(args.runner)
+    int8_rules = [r for r in args.ctnn_int8.split(",") if r]
+    for r in int8_rules:
+        if r not in ("minmax", "percentile", "mse"):
+            ap.error(f"--ctnn-int8: unknown rule '{r}' (minmax, percentile, mse)")
+    if int8_rules and not args.ctnn_import:
+        ap.error("--ctnn-int8 needs --ctnn-import")
     arena_limits = parse_limits(args.max_int8_arena)
     if arena_limits and not args.ctnn_report:
         ap.error("--max-int8-arena needs --ctnn-report")
@@ -211,6 +247,7 @@ def main():
 
     rows = []  # model, engine, logits [N, 10], seconds
     arenas = {}
+    worst = {}  # (model, rule) -> the import's "worst layer: ..." SQNR line
     for model in models:
         onnx_path = os.path.join(args.models_dir, f"{model}.onnx")
         test = np.load(files[f"{model}.test"])
@@ -231,6 +268,16 @@ def main():
             predicted, seconds = runner_logits(runner, files[f"{model}.test"],
                                                os.path.join(work, f"{model}.ctnn_float32.logits.npy"))
             rows.append((model, "ctnn float32 (host)", predicted, seconds))
+        for rule in int8_rules:
+            start = time.perf_counter()
+            runner, printed = build_ctnn_int8_runner(model, onnx_path, args.ctnn_import, files[f"{model}.calibration"],
+                                                     rule, args.cxx, args.cxxflags.split(), work)
+            log(f"{model}: int8 ({rule}) imported and runner built in {time.perf_counter() - start:.1f} s: {runner}\n"
+                + printed.rstrip())
+            worst[(model, rule)] = next((line for line in printed.splitlines() if line.startswith("worst layer:")), "")
+            predicted, seconds = runner_logits(runner, files[f"{model}.test"],
+                                               os.path.join(work, f"{model}.ctnn_int8_{rule}.logits.npy"))
+            rows.append((model, f"ctnn int8 (host, {rule})", predicted, seconds))
         for index, (which, label, path) in enumerate(extra):
             if which == model:
                 predicted, seconds = runner_logits(os.path.abspath(path), files[f"{model}.test"],
@@ -260,6 +307,8 @@ def main():
               f"{same:>29} {r['max_logit_error']:>9.1e}  {r['seconds']:>6.1f}")
     for model, sizes in arenas.items():
         print(f"{model}: ctnn arena {sizes['float32']:,} bytes float32, {sizes['int8']:,} bytes int8")
+    for (model, rule), line in worst.items():
+        print(f"{model}: ctnn int8 ({rule}) SQNR over the calibration images, {line}")
 
     # the checks
     if args.min_agreement is not None:
@@ -269,6 +318,24 @@ def main():
                               f"{100 * r['agreement']:.2f}% of the images, below {100 * args.min_agreement:.2f}%")
         if not any(r["engine"] == "ctnn float32 (host)" for r in table):
             faults.append("--min-agreement without a ctnn float32 row (give --ctnn-import)")
+    by = {(r["model"], r["engine"]): r for r in table}
+    for r in table:
+        if not r["engine"].startswith("ctnn int8"):
+            continue
+        flt = by.get((r["model"], "ctnn float32 (host)"))
+        if args.max_int8_drop is not None:
+            if flt is None:
+                faults.append(f"{r['model']}: --max-int8-drop without a ctnn float32 row")
+            elif 100 * (flt["accuracy"] - r["accuracy"]) > args.max_int8_drop + 1e-9:
+                faults.append(f"{r['model']}: {r['engine']} {100 * r['accuracy']:.2f}% is more than "
+                              f"{args.max_int8_drop} points below ctnn float32's {100 * flt['accuracy']:.2f}%")
+        if args.int8_not_below_torch:
+            peer = next((t for (m, e), t in by.items() if m == r["model"] and e.startswith("PyTorch int8")), None)
+            if peer is None:
+                faults.append(f"{r['model']}: --int8-not-below-torch without a torch.ao row")
+            elif r["correct"] < peer["correct"]:
+                faults.append(f"{r['model']}: {r['engine']} {100 * r['accuracy']:.2f}% is below "
+                              f"{peer['engine']}'s {100 * peer['accuracy']:.2f}%")
     for model, limit in arena_limits:
         if model in arenas and arenas[model]["int8"] > limit:
             faults.append(f"{model}: ctnn int8 arena {arenas[model]['int8']} bytes, above {limit}")
