@@ -42,19 +42,24 @@ function(_ctnn_model_importer command_var depends_var)
 endfunction()
 
 #[=======================================================================[
-ctnn_add_model(<target> ONNX <file> [DTYPE float32] [NAME <name>] [NAMESPACE <ns>])
+ctnn_add_model(<target> ONNX <file> [DTYPE float32|int8] [CALIBRATION <file.npy>]
+               [CALIBRATION_RULE minmax|percentile|mse] [NAME <name>] [NAMESPACE <ns>])
 
-At build time, ctnn-import turns <file> into <name>.hpp, <name>.f32.bin and <name>.S in
-<binary dir>/<target>.ctnn (rerun when <file> or the importer changes). <target> is an
-INTERFACE library: the directory of the header, ctnn::ctnn, and <target>_params, a static library
-holding the assembled .incbin of the parameters (in .rodata), so host programs and firmware alike
-link the blob by linking <target>. The calling project must enable ASM (project(... ASM)).
-NAME defaults to <target> as a C identifier, NAMESPACE to ctnn_models; the header declares
-<ns>::<name> (the network type) and <ns>::<name>_model. Target properties CTNN_MODEL_HEADER,
-CTNN_MODEL_NAME, CTNN_MODEL_NAMESPACE, CTNN_MODEL_DIR describe the result.
+At build time, ctnn-import turns <file> into <name>.hpp, the parameter blob <name>.f32.bin
+(float32) or <name>.i8.bin (int8) and <name>.S in <binary dir>/<target>.ctnn (rerun when <file>,
+the calibration data or the importer changes). DTYPE int8 needs CALIBRATION, float32 samples of
+the model's input [N, C, H, W]: ctnn-import runs its float32 executor over them and writes the
+int8 model in TFLite's scheme (BatchNorm folded, activations fused, every tensor's scale and zero
+point in the header; README, "int8"). <target> is an INTERFACE library: the directory of the
+header, ctnn::ctnn, and <target>_params, a static library holding the assembled .incbin of the
+parameters (in .rodata), so host programs and firmware alike link the blob by linking <target>.
+The calling project must enable ASM (project(... ASM)). NAME defaults to <target> as a C
+identifier, NAMESPACE to ctnn_models; the header declares <ns>::<name> (the network type) and
+<ns>::<name>_model. Target properties CTNN_MODEL_HEADER, CTNN_MODEL_NAME, CTNN_MODEL_NAMESPACE,
+CTNN_MODEL_DIR, CTNN_MODEL_DTYPE describe the result.
 #]=======================================================================]
 function(ctnn_add_model target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "ONNX;DTYPE;NAME;NAMESPACE" "")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "ONNX;DTYPE;NAME;NAMESPACE;CALIBRATION;CALIBRATION_RULE" "")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "ctnn_add_model(${target}): unexpected arguments '${arg_UNPARSED_ARGUMENTS}'")
   endif()
@@ -64,8 +69,30 @@ function(ctnn_add_model target)
   if(NOT DEFINED arg_DTYPE)
     set(arg_DTYPE float32)
   endif()
-  if(NOT arg_DTYPE STREQUAL "float32")
-    message(FATAL_ERROR "ctnn_add_model(${target}): DTYPE '${arg_DTYPE}': ctnn-import writes float32 parameters only")
+  set(quantize "")
+  set(calibration "")
+  if(arg_DTYPE STREQUAL "float32")
+    if(arg_CALIBRATION OR arg_CALIBRATION_RULE)
+      message(FATAL_ERROR "ctnn_add_model(${target}): CALIBRATION and CALIBRATION_RULE go with DTYPE int8")
+    endif()
+    set(blob_suffix f32)
+  elseif(arg_DTYPE STREQUAL "int8")
+    if(NOT arg_CALIBRATION)
+      message(FATAL_ERROR "ctnn_add_model(${target}): DTYPE int8 needs CALIBRATION <file.npy> (float32 samples "
+                          "of the model's input)")
+    endif()
+    get_filename_component(calibration "${arg_CALIBRATION}" ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+    set(quantize --dtype int8 --calibration ${calibration})
+    if(arg_CALIBRATION_RULE)
+      if(NOT arg_CALIBRATION_RULE MATCHES "^(minmax|percentile|mse)$")
+        message(FATAL_ERROR "ctnn_add_model(${target}): CALIBRATION_RULE '${arg_CALIBRATION_RULE}': "
+                            "minmax, percentile or mse")
+      endif()
+      list(APPEND quantize --calibration-rule ${arg_CALIBRATION_RULE})
+    endif()
+    set(blob_suffix i8)
+  else()
+    message(FATAL_ERROR "ctnn_add_model(${target}): DTYPE '${arg_DTYPE}': float32 or int8")
   endif()
   set(name ${arg_NAME})
   if(NOT name)
@@ -84,17 +111,18 @@ function(ctnn_add_model target)
   _ctnn_model_importer(importer importer_depends)
 
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/${target}.ctnn)
-  set(outputs ${dir}/${name}.hpp ${dir}/${name}.f32.bin ${dir}/${name}.S)
+  set(blob ${dir}/${name}.${blob_suffix}.bin)
+  set(outputs ${dir}/${name}.hpp ${blob} ${dir}/${name}.S)
   add_custom_command(OUTPUT ${outputs}
-    COMMAND ${importer} ${onnx} -o ${dir} --name ${name} --namespace ${ns}
-    DEPENDS ${onnx} ${importer_depends}
-    COMMENT "ctnn-import ${arg_ONNX} -> ${name}.hpp"
+    COMMAND ${importer} ${onnx} -o ${dir} --name ${name} --namespace ${ns} ${quantize}
+    DEPENDS ${onnx} ${calibration} ${importer_depends}
+    COMMENT "ctnn-import ${arg_ONNX} -> ${name}.hpp (${arg_DTYPE})"
     VERBATIM)
   add_custom_target(${target}_generate DEPENDS ${outputs})
 
   add_library(${target}_params STATIC ${dir}/${name}.S)
   # the .incbin reads the blob: rebuild when it changes, find it through -I
-  set_source_files_properties(${dir}/${name}.S PROPERTIES OBJECT_DEPENDS ${dir}/${name}.f32.bin)
+  set_source_files_properties(${dir}/${name}.S PROPERTIES OBJECT_DEPENDS ${blob})
   target_include_directories(${target}_params PRIVATE ${dir})
   add_dependencies(${target}_params ${target}_generate)
 
@@ -103,16 +131,19 @@ function(ctnn_add_model target)
   target_link_libraries(${target} INTERFACE ctnn::ctnn ${target}_params)
   add_dependencies(${target} ${target}_generate)
   set_target_properties(${target} PROPERTIES
-    CTNN_MODEL_HEADER ${name}.hpp CTNN_MODEL_NAME ${name} CTNN_MODEL_NAMESPACE ${ns} CTNN_MODEL_DIR ${dir})
+    CTNN_MODEL_HEADER ${name}.hpp CTNN_MODEL_NAME ${name} CTNN_MODEL_NAMESPACE ${ns} CTNN_MODEL_DIR ${dir}
+    CTNN_MODEL_DTYPE ${arg_DTYPE})
 endfunction()
 
 #[=======================================================================[
 ctnn_add_model_runner(<target>)
 
 The host executable <target>-run (examples/onnx/model_runner.cpp) for a ctnn_add_model target:
-  <target>-run --input IN.npy --output OUT.npy [--dump-layers DIR] [--backend reference|optimized]
+  <target>-run --input IN.npy --output OUT.npy [--dump-layers DIR] [--backend reference|optimized] [--raw]
 IN is float32 [1, C, H, W] or a batch [N, C, H, W] (run sample by sample), OUT [N, ...];
---dump-layers writes every leaf's output as DIR/<leaf>_<node>.npy and DIR/layers.tsv.
+--dump-layers writes every leaf's output as DIR/<leaf>_<node>.npy and DIR/layers.tsv. An int8
+model quantizes IN itself and writes OUT (and the dumps) dequantized to float32; --raw writes
+the int8 values ('|i1' .npy) instead.
 #]=======================================================================]
 function(ctnn_add_model_runner target)
   if(ARGN)

@@ -6,7 +6,10 @@
 #   2. use_model (a plain program linking the INTERFACE target, other NAME and NAMESPACE) prints
 #      exactly what tiny-run writes for the same input;
 #   3. the ONNX file is a dependency: re-exported with other weights, a rebuild regenerates the
-#      header and blob, and tiny-run matches the new PyTorch outputs.
+#      header and blob, and tiny-run matches the new PyTorch outputs;
+#   4. the int8 model (DTYPE int8 CALIBRATION: 64 seeded normal samples, rule percentile): tiny8-run
+#      takes the float input, matches PyTorch within 5 % of the largest output with the same top-1,
+#      and --raw writes int8 values that dequantize to its float output.
 # cmake -DMODE=find_package|add_subdirectory [-DPREFIX=<install prefix>] -DSOURCE=<ctnn source>
 #       -DPYTHON=<python3> -DWORK=<dir> -DGENERATOR=<generator> -DCXX=<compiler> -DFLAGS=<CXX flags> -P this
 file(REMOVE_RECURSE ${WORK})
@@ -21,8 +24,10 @@ if(MODE STREQUAL "find_package")
 else()
   set(where -DCTNN_SOURCE_DIR=${SOURCE})
 endif()
+step(${PYTHON} -c "import numpy as np\nnp.save('${model}/calibration.npy', np.random.default_rng(5).normal(size=(64, 3, 16, 16)).astype(np.float32))")
 step(${CMAKE_COMMAND} -S ${SOURCE}/tests/cmake/model -B ${build} -G ${GENERATOR} -DCTNN_CONSUME=${MODE} ${where}
-     -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX} "-DCMAKE_CXX_FLAGS=${FLAGS}" -DMODEL_ONNX=${model}/tiny.onnx)
+     -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX} "-DCMAKE_CXX_FLAGS=${FLAGS}" -DMODEL_ONNX=${model}/tiny.onnx
+     -DMODEL_CALIBRATION=${model}/calibration.npy)
 step(${CMAKE_COMMAND} --build ${build})
 
 # 1. the runner against PyTorch, and its per-layer dump
@@ -61,3 +66,17 @@ endif()
 step(${build}/tiny-run --input ${model}/tiny.input.npy --output ${WORK}/out2.npy)
 step(${PYTHON} ${SOURCE}/tests/onnx/compare_npy.py ${WORK}/out2.npy ${model}/tiny.torch.npy --tolerance 1e-5)
 message(STATUS "tiny-run, seed 2 after the rebuild: ${step_output}")
+
+# 4. the int8 model: float in, quantized by the runner, dequantized out
+step(${build}/tiny8-run --input ${model}/tiny.input.npy --output ${WORK}/out8.npy)
+step(${PYTHON} ${SOURCE}/tests/onnx/compare_npy.py ${WORK}/out8.npy ${model}/tiny.torch.npy --tolerance 0.05)
+message(STATUS "tiny8-run (int8) after the rebuild: ${step_output}")
+step(${build}/tiny8-run --input ${model}/tiny.input.npy --output ${WORK}/out8.raw.npy --raw)
+file(READ ${build}/tiny8.ctnn/tiny8.hpp header)
+string(REGEX MATCH "tiny8_output_quant\\{([-+0-9a-fA-Fx.p]+)f, (-?[0-9]+)\\}" found "${header}")
+if(NOT found)
+  message(FATAL_ERROR "no tiny8_output_quant in the generated header")
+endif()
+step(${PYTHON} -c "import numpy as np, sys\nq = np.load('${WORK}/out8.raw.npy')\ny = np.load('${WORK}/out8.npy')
+d = (q.astype(np.float32) - np.float32(${CMAKE_MATCH_2})) * np.float32(float.fromhex('${CMAKE_MATCH_1}'))
+sys.exit(0 if q.dtype == np.int8 and q.shape == y.shape and (d == y).all() else 'raw %s %s does not dequantize to the output' % (q.dtype, q.shape))")
