@@ -191,31 +191,6 @@ std::string plain_layer_type_text(const host::graph_node& n, const std::string& 
   throw onnx_import::import_error(where() + ": no ctnn layer type for this node");
 }
 
-/// The float32 blob in the layout of param_layout_of (computed from the same rows).
-std::string blob_of(const onnx_import::model& m, const host::graph_rows& rows) {
-  const host::graph_param_layout layout = host::param_layout(rows, dtype::float32);
-  std::string blob(layout.total_bytes, '\0');
-  auto put = [&](uint64_t offset, uint64_t bytes, const std::vector<float>& v, std::size_t leaf, const char* what) {
-    if (bytes != v.size() * sizeof(float))
-      throw onnx_import::import_error(m.file + ": node '" + m.nodes[leaf].name + "': " + what + " has " +
-                                      std::to_string(v.size()) + " values, ctnn's layout " +
-                                      std::to_string(bytes / sizeof(float)));
-    if (bytes > 0) std::memcpy(blob.data() + offset, v.data(), bytes);
-  };
-  for (std::size_t i = 0; i < m.nodes.size(); ++i) {
-    const runtime::leaf_param_layout& l = layout.leaves[i];
-    const onnx_import::leaf_params& p = m.params[i];
-    put(l.w, l.w_bytes, p.w, i, "the weight");
-    put(l.b, l.b_bytes, p.b, i, "the bias");
-    if (!p.mean.empty()) {
-      const uint64_t stats = static_cast<uint64_t>(l.channels) * sizeof(float);  // one float per channel
-      put(l.mean, stats, p.mean, i, "the mean");
-      put(l.var, stats, p.var, i, "the variance");
-    }
-  }
-  return blob;
-}
-
 void write_file(const fs::path& p, const std::string& data, const std::string& fault) {
   std::ofstream f(p, std::ios::binary | std::ios::trunc);
   f.write(data.data(), static_cast<std::streamsize>(data.size()));
@@ -230,38 +205,11 @@ std::string float_literal(float v) {
   return buf;
 }
 
-/// The int8 part of a model: quantized parameters, every tensor's quantization, what was done.
-struct int8_model {
-  host::calibration cal;
-  host::quantized_model q;
-  onnx_import::int8_changes changes;
-  std::string calibration_file;
-  std::vector<host::layer_sqnr> sqnr;
-};
-
-/// The per-layer SQNR table (stdout, --sqnr).
-void print_sqnr(const host::graph_rows& rows, const host::graph_names& names, const int8_model& x) {
-  std::size_t width = 4;
-  for (const std::string& n : names.leaves) width = std::max(width, n.size());
-  std::printf("per-layer SQNR of int8 against float32 over %lld calibration samples (%s rule):\n",
-              static_cast<long long>(x.cal.samples), host::name_of(x.cal.rule));
-  std::printf("%5s  %-*s  %-16s %9s\n", "leaf", static_cast<int>(width), "node", "type", "SQNR dB");
-  std::size_t worst = 0;
-  for (std::size_t i = 0; i < x.sqnr.size(); ++i) {
-    const host::layer_sqnr& l = x.sqnr[i];
-    if (l.db() < x.sqnr[worst].db()) worst = i;
-    std::printf("%5d  %-*s  %-16s %9.2f\n", l.leaf, static_cast<int>(width), names.leaves[i].c_str(),
-                host::leaf_type(rows.layer(l.leaf)).c_str(), l.db());
-  }
-  if (!x.sqnr.empty())
-    std::printf("worst layer: %d %s (%s), %.2f dB\n", x.sqnr[worst].leaf, names.leaves[worst].c_str(),
-                host::leaf_type(rows.layer(x.sqnr[worst].leaf)).c_str(), x.sqnr[worst].db());
-}
-
 /// The header: the network type, the blob's symbol and size, and for int8 every quantization.
 std::string header_text(const std::string& input, const std::string& name, const std::string& ns, const std::string& symbol,
                         const onnx_import::model& m, const host::graph_rows& rows, std::size_t blob_bytes,
-                        const std::string& bin_name, const int8_model* q) {
+                        const std::string& bin_name, const onnx_import::int8_import* q,
+                        const std::string& calibration_file) {
   const bool int8 = q != nullptr;
   const std::string dt = int8 ? "int8" : "float32";
   const std::string file = fs::path(input).filename().string();
@@ -272,7 +220,7 @@ std::string header_text(const std::string& input, const std::string& name, const
     << ", runtime::param_layout_of), placed in .rodata by " << name << ".S (-I this directory).\n";
   if (int8)
     h << "// int8: TFLite's scheme (per-tensor asymmetric activations, per-channel symmetric weights, int32 bias),\n"
-      << "// calibrated by ctnn-import on " << fs::path(q->calibration_file).filename().string() << " (" << q->cal.samples
+      << "// calibrated by ctnn-import on " << fs::path(calibration_file).filename().string() << " (" << q->cal.samples
       << " samples, rule " << host::name_of(q->cal.rule) << "); " << q->changes.folded << " BatchNorm folded, "
       << q->changes.fused << " activations fused.\n";
   h << "#pragma once\n#include <stddef.h>\n#include <stdint.h>\n\n#include \"ctnn/nn/layers.hpp\"\n#include \"ctnn/runtime/params.hpp\"\n\n"
@@ -417,54 +365,23 @@ int main(int argc, char** argv) {
   std::vector<fs::path> written, renamed;  // removed again on any failure: no partial output
   try {
     const onnx_import::imported x = onnx_import::read_rows(input, name);
-    // int8: the folded and fused model, its rows, its float32 and int8 parameters
-    int8_model q8;
-    onnx_import::model m8;
-    host::graph_rows rows8;
+    // int8: the folded and fused model, calibrated, its int8 parameters
+    onnx_import::int8_import q8;
     if (int8) {
-      m8 = onnx_import::prepare_int8(x.m, &q8.changes);
-      rows8 = host::build_rows(name, m8.input, m8.nodes);
-      if (!rows8.first_fault.report.ok())
-        throw onnx_import::import_error(input + ": the int8 graph (BatchNorm folded, activations fused) is refused: " +
-                                        std::string(rows8.first_fault.type));
-      const host::npy_array data = [&] {
-        try {
-          return onnx_import::read_calibration(calibration, m8.input);
-        } catch (const std::exception& e) {
-          throw onnx_import::import_error(input + ": " + e.what());
-        }
-      }();
-      const std::string f32 = blob_of(m8, rows8);
-      host::aligned_bytes f32_blob(f32.size());
-      std::memcpy(f32_blob.data, f32.data(), f32.size());
-      const host::graph_param_layout f32_layout = host::param_layout(rows8, dtype::float32);
-      const host::graph_names names = onnx_import::names_of(m8);
-      const int64_t samples = data.shape[0];
-      try {
-        q8.cal = host::calibrate(rows8, f32_blob.data, f32_layout, data.data.data(), samples, rule, names);
-        q8.q = host::quantize_params(rows8, f32_blob.data, f32_layout, q8.cal.quant, names);
-        if (sqnr || !sqnr_svg.empty())
-          q8.sqnr = host::measure_sqnr(rows8, f32_blob.data, f32_layout, q8.q.blob->data, q8.q.layout, data.data.data(),
-                                       samples, names);
-      } catch (const host::quantize_error& e) {
-        throw onnx_import::import_error(input + ": " + e.what());
-      }
-      q8.calibration_file = calibration;
-      if (sqnr) print_sqnr(rows8, names, q8);
+      q8 = onnx_import::quantize_model(x.m, name, calibration, rule, sqnr || !sqnr_svg.empty());
+      if (sqnr) std::fputs(onnx_import::sqnr_table(q8).c_str(), stdout);
       if (!sqnr_svg.empty()) {
-        const std::string svg = host::sqnr_svg(rows8, names, q8.sqnr,
-                                               name + " int8 (" + host::name_of(rule) + " rule): per-layer SQNR over " +
-                                                   std::to_string(samples) + " calibration samples");
         written.push_back(sqnr_svg);
-        write_file(sqnr_svg, svg, input + ": the SQNR chart: ");
+        write_file(sqnr_svg, onnx_import::sqnr_chart(q8, name), input + ": the SQNR chart: ");
       }
     }
-    const onnx_import::model& m = int8 ? m8 : x.m;
-    const host::graph_rows& rows = int8 ? rows8 : x.rows;
+    const onnx_import::model& m = int8 ? q8.m : x.m;
+    const host::graph_rows& rows = int8 ? q8.rows : x.rows;
     const std::string blob = int8 ? std::string(reinterpret_cast<const char*>(q8.q.blob->data), q8.q.blob->size)
-                                  : blob_of(m, rows);
+                                  : onnx_import::float_blob(m, rows);
     const std::string symbol = ns + "_" + name + "_params";
-    const std::string header = header_text(input, name, ns, symbol, m, rows, blob.size(), bin_name, int8 ? &q8 : nullptr);
+    const std::string header =
+        header_text(input, name, ns, symbol, m, rows, blob.size(), bin_name, int8 ? &q8 : nullptr, calibration);
     std::ostringstream s;
     s << "/* Generated by ctnn-import from " << fs::path(input).filename().string() << ". DO NOT EDIT. */\n"
       << "    .section .rodata." << symbol << ",\"a\"\n    .balign 16\n    .global " << symbol << "\n"

@@ -12,14 +12,17 @@
 // (read_calibration), and host::calibrate / host::quantize_params (ctnn/host/quantize.hpp) do
 // the rest. Every refusal is an import_error of one line naming the file and the tensor or layer.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "ctnn/host/npy.hpp"
 #include "ctnn/host/quantize.hpp"
-#include "onnx_model.hpp"
+#include "onnx_rows.hpp"
 
 namespace ctnn::onnx_import {
 
@@ -141,6 +144,87 @@ inline host::graph_names names_of(const model& m) {
   for (const std::string& t : m.outputs) n.tensors.push_back(t);
   for (const host::graph_node& node : m.nodes) n.leaves.push_back(node.name);
   return n;
+}
+
+/// @brief A model quantized to int8: the folded and fused model, its rows and names, the
+/// calibration, the int8 parameters, what prepare_int8 did, and (when asked) each layer's SQNR.
+struct int8_import {
+  model m;
+  host::graph_rows rows;
+  host::graph_names names;
+  host::calibration cal;
+  host::quantized_model q;
+  int8_changes changes;
+  std::vector<host::layer_sqnr> sqnr;
+};
+
+/// @brief The int8 model of `x` (read_rows' result, named `name`) calibrated on the samples of
+/// `calibration` with `rule`; with `sqnr`, each layer's SQNR over the same samples. Throws
+/// import_error (one line naming the model file and the fault).
+inline int8_import quantize_model(const model& x, const std::string& name, const std::string& calibration,
+                                  host::calibration_rule rule, bool sqnr) {
+  int8_import r;
+  r.m = prepare_int8(x, &r.changes);
+  r.rows = host::build_rows(name, r.m.input, r.m.nodes);
+  if (!r.rows.first_fault.report.ok())
+    throw import_error(x.file + ": the int8 graph (BatchNorm folded, activations fused) is refused: " +
+                       std::string(r.rows.first_fault.type));
+  host::npy_array data;
+  try {
+    data = read_calibration(calibration, r.m.input);
+  } catch (const std::exception& e) {
+    throw import_error(x.file + ": " + e.what());
+  }
+  // the float32 parameters of the folded model, in the layout of its rows
+  const host::graph_param_layout f32_layout = host::param_layout(r.rows, dtype::float32);
+  const std::string blob = float_blob(r.m, r.rows);
+  host::aligned_bytes f32(blob.size());
+  std::memcpy(f32.data, blob.data(), blob.size());
+  r.names = names_of(r.m);
+  try {
+    r.cal = host::calibrate(r.rows, f32.data, f32_layout, data.data.data(), data.shape[0], rule, r.names);
+    r.q = host::quantize_params(r.rows, f32.data, f32_layout, r.cal.quant, r.names);
+    if (sqnr)
+      r.sqnr = host::measure_sqnr(r.rows, f32.data, f32_layout, r.q.blob->data, r.q.layout, data.data.data(),
+                                  data.shape[0], r.names);
+  } catch (const host::quantize_error& e) {
+    throw import_error(x.file + ": " + e.what());
+  }
+  return r;
+}
+
+/// @brief The per-layer SQNR table: a title line, one line per leaf (index, node, type, dB), the worst layer.
+inline std::string sqnr_table(const int8_import& r) {
+  std::size_t width = 4;
+  for (const std::string& n : r.names.leaves) width = std::max(width, n.size());
+  char line[512];
+  std::string out;
+  std::snprintf(line, sizeof line, "per-layer SQNR of int8 against float32 over %lld calibration samples (%s rule):\n",
+                static_cast<long long>(r.cal.samples), host::name_of(r.cal.rule));
+  out += line;
+  std::snprintf(line, sizeof line, "%5s  %-*s  %-16s %9s\n", "leaf", static_cast<int>(width), "node", "type", "SQNR dB");
+  out += line;
+  std::size_t worst = 0;
+  for (std::size_t i = 0; i < r.sqnr.size(); ++i) {
+    const host::layer_sqnr& l = r.sqnr[i];
+    if (l.db() < r.sqnr[worst].db()) worst = i;
+    std::snprintf(line, sizeof line, "%5d  %-*s  %-16s %9.2f\n", l.leaf, static_cast<int>(width), r.names.leaves[i].c_str(),
+                  host::leaf_type(r.rows.layer(l.leaf)).c_str(), l.db());
+    out += line;
+  }
+  if (!r.sqnr.empty()) {
+    std::snprintf(line, sizeof line, "worst layer: %d %s (%s), %.2f dB\n", r.sqnr[worst].leaf, r.names.leaves[worst].c_str(),
+                  host::leaf_type(r.rows.layer(r.sqnr[worst].leaf)).c_str(), r.sqnr[worst].db());
+    out += line;
+  }
+  return out;
+}
+
+/// @brief The SQNR chart of r (host::sqnr_svg) titled with the model's name, the rule and the samples.
+inline std::string sqnr_chart(const int8_import& r, const std::string& name) {
+  return host::sqnr_svg(r.rows, r.names, r.sqnr,
+                        name + " int8 (" + host::name_of(r.cal.rule) + " rule): per-layer SQNR over " +
+                            std::to_string(r.cal.samples) + " calibration samples");
 }
 
 }  // namespace ctnn::onnx_import

@@ -2,6 +2,10 @@
 // (the same arithmetic and planner over the rows built from the file) as a table, JSON or CSV.
 //   ctnn-report --list
 //   ctnn-report <model>|MODEL.onnx [--dtype float32|int8] [--format table|json|csv] [--memory-svg FILE] [--tiles T]
+//   ctnn-report MODEL.onnx --dtype int8 --calibration DATA.npy [--calibration-rule R] [--sqnr-svg FILE]
+// The last form reports the int8 model ctnn-import --dtype int8 writes (BatchNorm folded,
+// activations fused) and then each layer's SQNR of int8 against float32 over the calibration
+// samples, the worst layer named; --sqnr-svg draws it.
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -17,6 +21,7 @@
 #include <exception>
 #include <filesystem>
 
+#include "../onnx/onnx_quantize.hpp"
 #include "../onnx/onnx_rows.hpp"
 #endif
 
@@ -47,6 +52,8 @@ int usage(const char* why) {
                "usage: ctnn-report --list\n"
                "       ctnn-report <model>|MODEL.onnx [--dtype float32|int8] [--format table|json|csv] [--memory-svg FILE]\n"
                "                   [--tiles 8|16|32|64|128|256]   (fixed-tile GEMM splitting instead of the report)\n"
+               "       ctnn-report MODEL.onnx --dtype int8 --calibration DATA.npy [--calibration-rule minmax|percentile|mse]\n"
+               "                   [--sqnr-svg FILE]   (the int8 model and each layer's SQNR against float32)\n"
                "Run 'ctnn-report --list' for the model names. A MODEL.onnx is read, checked and lowered as\n"
                "ctnn-import does; its layers keep the ONNX node names.\n");
   return 2;
@@ -78,13 +85,36 @@ int emit(const ctnn::host::report& r, const std::string& format, const std::stri
 
 bool is_onnx_path(const std::string& s) { return s.size() > 5 && s.compare(s.size() - 5, 5, ".onnx") == 0; }
 
-/// The report of an ONNX file: status 1 and one line when it cannot be read or lowered.
+/// How an ONNX file is quantized for the int8 report (empty calibration: not).
+struct int8_request {
+  std::string calibration, rule = "minmax", sqnr_svg;
+};
+
+/// The report of an ONNX file: status 1 and one line when it cannot be read or lowered. With a
+/// calibration file, the report of its int8 model and the per-layer SQNR table after it.
 int report_file(const std::string& path, ctnn::dtype type, const std::string& format, const std::string& svg_path,
-                int64_t tile) {
+                int64_t tile, const int8_request& q) {
 #if CTNN_REPORT_ONNX
   try {
-    const ctnn::onnx_import::imported x =
-        ctnn::onnx_import::read_rows(path, std::filesystem::path(path).stem().string());
+    const std::string name = std::filesystem::path(path).stem().string();
+    const ctnn::onnx_import::imported x = ctnn::onnx_import::read_rows(path, name);
+    if (!q.calibration.empty()) {
+      ctnn::host::calibration_rule rule{};
+      ctnn::host::parse_rule(q.rule, rule);
+      const ctnn::onnx_import::int8_import r8 = ctnn::onnx_import::quantize_model(x.m, name, q.calibration, rule, true);
+      if (!q.sqnr_svg.empty()) {
+        std::FILE* f = std::fopen(q.sqnr_svg.c_str(), "wb");
+        const std::string svg = ctnn::onnx_import::sqnr_chart(r8, name);
+        const bool ok = f != nullptr && std::fwrite(svg.data(), 1, svg.size(), f) == svg.size();
+        if (f == nullptr || std::fclose(f) != 0 || !ok) {
+          std::fprintf(stderr, "ctnn-report: cannot write '%s'\n", q.sqnr_svg.c_str());
+          return 1;
+        }
+      }
+      const ctnn::host::report r = ctnn::host::make_report(r8.rows.view(), type);
+      const std::string table = ctnn::onnx_import::sqnr_table(r8);
+      return emit(r, format, svg_path, [&] { return ctnn::host::to_table(r) + "\n" + table; });
+    }
     const ctnn::host::report r = ctnn::host::make_report(x.rows.view(), type);
     std::function<std::string()> tiling;
     if (tile > 0) tiling = [&] { return ctnn::host::tiling_table(x.rows.view(), r, tile); };
@@ -94,7 +124,7 @@ int report_file(const std::string& path, ctnn::dtype type, const std::string& fo
     return 1;
   }
 #else
-  (void)type, (void)format, (void)svg_path, (void)tile;
+  (void)type, (void)format, (void)svg_path, (void)tile, (void)q;
   std::fprintf(stderr, "ctnn-report: %s: this ctnn-report was built without ONNX support (libonnx-dev, libprotobuf-dev)\n",
                path.c_str());
   return 1;
@@ -110,6 +140,8 @@ int main(int argc, char** argv) {
   std::string svg_path;
   int64_t tile = 0;
   ctnn::dtype type = ctnn::dtype::float32;
+  int8_request quantize;
+  bool rule_given = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](const char* flag) -> const char* {
@@ -149,6 +181,20 @@ int main(int argc, char** argv) {
       if (v == nullptr) return usage("--memory-svg needs a file name");
       if (*v == '\0') return usage("--memory-svg: the file name is empty");
       svg_path = v;
+    } else if (a == "--calibration") {
+      const char* v = value("--calibration");
+      if (v == nullptr || *v == '\0') return usage("--calibration needs a file (float32 samples of the model's input, .npy)");
+      quantize.calibration = v;
+    } else if (a == "--calibration-rule") {
+      const char* v = value("--calibration-rule");
+      if (v == nullptr || (std::strcmp(v, "minmax") != 0 && std::strcmp(v, "percentile") != 0 && std::strcmp(v, "mse") != 0))
+        return usage("--calibration-rule needs minmax, percentile or mse");
+      quantize.rule = v;
+      rule_given = true;
+    } else if (a == "--sqnr-svg") {
+      const char* v = value("--sqnr-svg");
+      if (v == nullptr || *v == '\0') return usage("--sqnr-svg needs a file name");
+      quantize.sqnr_svg = v;
     } else if (!a.empty() && a[0] == '-') {
       return usage(("unknown option '" + a + "'").c_str());
     } else if (model.empty()) {
@@ -158,7 +204,14 @@ int main(int argc, char** argv) {
     }
   }
   if (model.empty()) return usage("no model given");
-  if (is_onnx_path(model)) return report_file(model, type, format, svg_path, tile);
+  if (quantize.calibration.empty() && (rule_given || !quantize.sqnr_svg.empty()))
+    return usage("--calibration-rule and --sqnr-svg go with --calibration");
+  if (!quantize.calibration.empty()) {
+    if (!is_onnx_path(model)) return usage("--calibration quantizes an ONNX model (MODEL.onnx)");
+    if (type != ctnn::dtype::int8) return usage("--calibration goes with --dtype int8");
+    if (format != "table" || tile > 0) return usage("--calibration prints tables (no --format json/csv, no --tiles)");
+  }
+  if (is_onnx_path(model)) return report_file(model, type, format, svg_path, tile, quantize);
   for (const model_entry& m : zoo) {
     if (m.name != model) continue;
     const ctnn::host::report r = m.make(type);
