@@ -409,8 +409,9 @@ int main(int argc, char** argv) {
     std::printf("ctnn-import: %s -> %s (%zu leaves, %zu parameter bytes", input.c_str(), hpp.string().c_str(),
                 m.nodes.size(), blob.size());
     if (int8)
-      std::printf(", int8 calibrated on %lld samples, rule %s; %d BatchNorm folded, %d activations fused",
-                  static_cast<long long>(q8.cal.samples), host::name_of(q8.cal.rule), q8.changes.folded, q8.changes.fused);
+      std::printf(", int8 calibrated on %lld samples, rule %s; %d BatchNorm folded, %d activations fused%s",
+                  static_cast<long long>(q8.cal.samples), host::name_of(q8.cal.rule), q8.changes.folded, q8.changes.fused,
+                  q8.changes.hardswish > 0 ? ("; " + std::to_string(q8.changes.hardswish) + " x * HardSigmoid(x) as HardSwish").c_str() : "");
     std::printf(")\n");
     // the summary is the last thing written: an stdout that refuses it fails the import (and the
     // files go, as for any other fault)

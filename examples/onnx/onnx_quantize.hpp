@@ -5,7 +5,9 @@
 //     b' = (b - mean) m + beta (b = 0 without a bias), in double, rounded once to float32;
 //   - ReLU, ReLU6 and Clip fused into the convolution, linear layer or add that makes their input
 //     (when they are its only reader): the node takes the activation as its fused clamp
-//     (layer_geometry::act, nn/fused.hpp) and the activation's node goes.
+//     (layer_geometry::act, nn/fused.hpp) and the activation's node goes;
+//   - x * HardSigmoid(x) (PyTorch's Hardswish at opset 13) becomes one HardSwish (TFLite's int8
+//     hard swish) when the HardSigmoid has no other reader.
 //
 // The folded and fused node keeps the name of the node it started from and computes the ONNX
 // tensor of the last node it absorbed. Then the calibration data is read and checked
@@ -26,10 +28,12 @@
 
 namespace ctnn::onnx_import {
 
-/// @brief What prepare_int8 did: the folded batch norms and the fused activations.
+/// @brief What prepare_int8 did: the folded batch norms, the fused activations, the hard swishes
+/// found as x * HardSigmoid(x).
 struct int8_changes {
   int folded = 0;
   int fused = 0;
+  int hardswish = 0;
 };
 
 /// @brief m with BatchNorm folded and activations fused (see the file comment).
@@ -47,8 +51,34 @@ inline model prepare_int8(const model& m, int8_changes* changes = nullptr) {
   out.output_name = m.output_name;
   std::vector<int32_t> now(n + 1, 0);  // old value -> new value
   int8_changes done;
+  // x * HardSigmoid(x) (PyTorch's Hardswish exported at opset 13): one hard swish, TFLite's int8
+  // kernel, at the multiply; the HardSigmoid, read by the multiply alone, goes
+  std::vector<int32_t> swish_of(n, -1);  // node -> x, for such a multiply
+  std::vector<bool> absorbed(n, false);
   for (std::size_t i = 0; i < n; ++i) {
     const host::graph_node& node = m.nodes[i];
+    if (node.kind != op::mul || node.inputs.size() != 2) continue;
+    for (int k = 0; k < 2; ++k) {
+      const int32_t h = node.inputs[static_cast<std::size_t>(k)], x = node.inputs[static_cast<std::size_t>(1 - k)];
+      if (h <= 0 || readers[static_cast<std::size_t>(h)] != 1) continue;
+      const host::graph_node& hs = m.nodes[static_cast<std::size_t>(h - 1)];
+      if (hs.kind == op::hardsigmoid && hs.inputs.size() == 1 && hs.inputs[0] == x) {
+        swish_of[i] = x;
+        absorbed[static_cast<std::size_t>(h - 1)] = true;
+        break;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (absorbed[i]) continue;  // its multiply reads x instead
+    host::graph_node swish;
+    if (swish_of[i] >= 0) {
+      swish.kind = op::hardswish;
+      swish.inputs = {swish_of[i]};
+      swish.name = m.nodes[i].name;
+      ++done.hardswish;
+    }
+    const host::graph_node& node = swish_of[i] >= 0 ? swish : m.nodes[i];
     const int32_t src = node.inputs.empty() ? -1 : node.inputs[0];
     const bool sole = src > 0 && node.inputs.size() == 1 && readers[static_cast<std::size_t>(src)] == 1;
     host::graph_node* prev = sole ? &out.nodes[static_cast<std::size_t>(now[static_cast<std::size_t>(src)] - 1)] : nullptr;
@@ -99,7 +129,7 @@ inline model prepare_int8(const model& m, int8_changes* changes = nullptr) {
     host::graph_node copy = node;
     for (int32_t& v : copy.inputs) v = now[static_cast<std::size_t>(v)];
     out.nodes.push_back(std::move(copy));
-    out.params.push_back(m.params[i]);
+    out.params.push_back(swish_of[i] >= 0 ? leaf_params{} : m.params[i]);
     out.outputs.push_back(m.outputs[i]);
     now[i + 1] = static_cast<int32_t>(out.nodes.size());
   }

@@ -22,7 +22,13 @@ the ONNX file, compared bit for bit with every layer of a ctnn int8 runner.
      - Add: TFLite's quantized add, left_shift 20, the inputs rescaled to twice the larger scale;
      - MaxPool on the int8 values, GlobalAveragePool the rounded mean of the raw values (same
        quantization in and out), Flatten a reshape; the input quantized as
-       clamp(round(x / scale) + zero_point).
+       clamp(round(x / scale) + zero_point);
+     - Mul: TFLite's quantized multiply (a gate [C, 1, 1] broadcast); HardSwish, and x *
+       HardSigmoid(x), which ctnn imports as one: TFLite's 16-bit fixed-point hard swish with
+       HardSwishPrepare's multipliers; Sigmoid and Tanh: TFLite's lookup table, populated in double
+       (round(f(s_in (v - z_in)) / s_out) + z_out); Softmax: TFLite's int8 softmax in gemmlowp's
+       fixed point (exp_on_negative_values in Q5.26, the reciprocal by Newton-Raphson), written
+       here on Python integers.
 3. Each leaf is computed from ctnn's own int8 outputs of its inputs (so an error shows at the
    layer that makes it, not downstream) and compared with ctnn's output bit for bit.
 Exit 0 when every layer matches exactly on every sample, 1 otherwise (or an op not covered here).
@@ -194,6 +200,131 @@ def global_avg_pool_int8(xq):
     return np.clip(avg, -128, 127).reshape(n, c, 1, 1)
 
 
+def mul_int8(a, b, a_q, b_q, out_q):
+    """TFLite's quantized multiply; b broadcast over H and W when it is [N, C, 1, 1]."""
+    m = quantize_multiplier(float(np.float32(a_q[0])) * float(np.float32(b_q[0])) / float(np.float32(out_q[0])))
+    prod = (a.astype(np.int64) - a_q[1]) * (b.astype(np.int64) - b_q[1])
+    return np.clip(multiply_by_quantized_multiplier(prod, *m) + out_q[1], -128, 127)
+
+
+def lut_int8(xq, in_q, out_q, f):
+    """TFLite's LUTPopulate in double: round(f(s_in (v - z_in)) / s_out) + z_out for every byte v."""
+    v = np.arange(-128, 128, dtype=np.float64)
+    real = float(np.float32(in_q[0])) * (v - in_q[1])
+    table = np.clip(round_half_away(f(real) / float(np.float32(out_q[0]))) + out_q[1], -128, 127).astype(np.int64)
+    return table[xq.astype(np.int64) + 128]
+
+
+def srdhm16(a, b):
+    ab = a * b
+    nudge = np.where(ab >= 0, 1 << 14, 1 - (1 << 14))
+    s = ab + nudge
+    r = np.where(s >= 0, s // 32768, -((-s) // 32768))
+    return np.where((a == -32768) & (b == -32768), 32767, r)
+
+
+def rdbpot(x, e):
+    mask = (1 << e) - 1
+    return (x >> e) + ((x & mask) > ((mask >> 1) + (x < 0)))
+
+
+def hardswish_int8(xq, in_q, out_q):
+    """TFLite's reference_ops::HardSwish (int8) with HardSwishPrepare's parameters."""
+    hires_scale = np.float32(1.0 / 128.0) * np.float32(in_q[0])
+    reluish_scale = np.float32(3.0) / np.float32(32768.0)
+
+    def q16(real):
+        m, e = quantize_multiplier(real)
+        return (32767 if m >= INT32_MAX - (1 << 15) else (m + (1 << 15)) >> 16), e
+
+    om, oe = q16(float(np.float32(hires_scale / np.float32(out_q[0]))))
+    rm, re = q16(float(np.float32(hires_scale / reluish_scale)))
+    assert oe <= 0
+    hires = (xq.astype(np.int64) - in_q[1]) * 128
+    pre = srdhm16(hires, om)
+    rel = hires
+    if re > 0:
+        rel = np.clip(rel * (1 << (re - 1)), -32768, 32767)
+    rel = srdhm16(rel, rm)
+    if re > 0:
+        rel = np.clip(rel * 2, -32768, 32767)
+    if re < 0:
+        rel = rdbpot(rel, -re)
+    rel = (rel + (1 << 15)) >> 1
+    ab = rel * pre
+    out = np.where(ab >= 0, ab // 32768, -((-ab) // 32768))  # toward zero (SaturatingDoublingHighMul)
+    return np.clip(rdbpot(out, -oe) + out_q[1], -128, 127)
+
+
+# gemmlowp's fixed point on Python integers (int32 values), for TFLite's int8 softmax
+def srdhm(a, b):
+    if a == b == INT32_MIN:
+        return INT32_MAX
+    ab = a * b
+    s = ab + ((1 << 30) if ab >= 0 else 1 - (1 << 30))
+    return s // (1 << 31) if s >= 0 else -((-s) // (1 << 31))
+
+
+def rdbpot1(x, e):
+    mask = (1 << e) - 1
+    return (x >> e) + (1 if (x & mask) > (mask >> 1) + (1 if x < 0 else 0) else 0)
+
+
+def srmpot(x, e):
+    """x * 2^e, saturating (e > 0) or rounding (e < 0)."""
+    if e > 0:
+        t = (1 << (31 - e)) - 1
+        return INT32_MAX if x > t else INT32_MIN if x < -t else x << e
+    return rdbpot1(x, -e) if e < 0 else x
+
+
+def exp_on_negative_values(a, integer_bits):
+    fractional = 31 - integer_bits
+    quarter = 1 << (fractional - 2)
+    amq = (a & (quarter - 1)) - quarter
+    x = srmpot(amq, integer_bits) + (1 << 28)  # to Q0.31, + 1/8
+    x2 = srdhm(x, x)
+    x3 = srdhm(x2, x)
+    x4 = srdhm(x2, x2)
+    poly = srmpot(srdhm(srmpot(x4, -2) + x3, 715827883) + x2, -1)
+    result = 1895147668 + srdhm(1895147668, x + poly)
+    remainder = amq - a
+    for k, factor in zip(range(-2, 5), (1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242)):
+        if integer_bits > k and remainder & (1 << (fractional + k)):
+            result = srdhm(result, factor)
+    return INT32_MAX if a == 0 else result
+
+
+def one_over_one_plus_x(a):
+    s = a + INT32_MAX
+    half = (s + (1 if s >= 0 else -1)) // 2 if s >= 0 else -((-(s - 1)) // 2)
+    x = 1515870810 + srdhm(half, -1010580540)
+    for _ in range(3):
+        x = x + srmpot(srdhm(x, (1 << 29) - srdhm(half, x)), 2)
+    return srmpot(x, 1)
+
+
+def softmax_int8(xq, in_q):
+    """TFLite's int8 softmax (reference_ops::Softmax) along the last axis, output 1/256 and -128."""
+    real = min(float(np.float32(in_q[0])) * float(1 << 26), float(INT32_MAX))
+    mult, left = quantize_multiplier(real)
+    diff_min = -math.floor(31.0 * (1 << 26) / (1 << left))
+    out = np.empty(xq.shape, dtype=np.int64)
+    for idx in np.ndindex(xq.shape[:-1]):
+        row = [int(v) for v in xq[idx]]
+        mx = max(row)
+        exps = [exp_on_negative_values(srdhm((v - mx) * (1 << left), mult), 5) if v - mx >= diff_min else None
+                for v in row]
+        total = sum(rdbpot1(e, 12) for e in exps if e is not None)
+        headroom = 32 - total.bit_length()
+        bits_over_unit = 12 - headroom
+        scale = one_over_one_plus_x(((total << headroom) - (1 << 31)))
+        exponent = bits_over_unit + 31 - 8
+        out[idx] = [min(max(rdbpot1(srdhm(scale, e), exponent) - 128, -128), 127) if e is not None else -128
+                    for e in exps]
+    return out
+
+
 def quantize_input(x, q):
     """ctnn::quant::quantize: round(x / scale) half away from zero, clamped, plus the zero point (float32)."""
     r = round_half_away((x.astype(np.float32) / np.float32(q[0])).astype(np.float64))
@@ -356,6 +487,27 @@ def main():
             want = global_avg_pool_int8(ins[0])
         elif op == "Flatten":
             want = ins[0].reshape(len(x), -1)
+        elif op == "Mul" and any(model.producer.get(t) is not None and model.producer[t].op_type == "HardSigmoid"
+                                 and model.producer[t].input[0] in node.input for t in node.input):
+            want = hardswish_int8(ins[0], in_q[0], out_q)  # x * HardSigmoid(x): one hard swish
+        elif op == "Mul":
+            b = ins[1]
+            if b.ndim == 4 and b.shape[2:] == (1, 1):
+                b = np.broadcast_to(b, ins[0].shape)
+            want = mul_int8(ins[0], b, in_q[0], in_q[1], out_q)
+        elif op == "HardSwish":
+            want = hardswish_int8(ins[0], in_q[0], out_q)
+        elif op == "Sigmoid":
+            want = lut_int8(ins[0], in_q[0], out_q, lambda v: 1.0 / (1.0 + np.exp(-v)))
+        elif op == "Tanh":
+            want = lut_int8(ins[0], in_q[0], out_q, np.tanh)
+        elif op == "Softmax":
+            if out_q != (np.float32(1.0 / 256.0), -128):
+                raise SystemExit(f"int8_oracle: {node_name}: softmax output quantization {out_q}, not 1/256 and -128")
+            flat = ins[0].reshape(len(x), -1) if ins[0].ndim == 2 else np.moveaxis(ins[0], 1, -1)
+            want = softmax_int8(flat, in_q[0])
+            if ins[0].ndim != 2:
+                want = np.moveaxis(want, -1, 1)
         else:
             raise SystemExit(f"int8_oracle: {op} ({node_name}) is not covered")
         want = want.reshape(got.shape)

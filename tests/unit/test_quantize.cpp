@@ -4,6 +4,7 @@
 // quantization, the three calibration rules, its refusals, and the SQNR of an int8 graph.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -400,5 +401,124 @@ TEST_CASE("the quantizer refuses: a zero range, a value that is not finite, an o
     } catch (const host::quantize_error& e) {
       CHECK(std::string(e.what()).rfind("node 'ln' (LayerNorm2d): the op has no int8 form", 0) == 0);
     }
+  }
+}
+
+// ---- TFLite's special int8 kernels: fixed-point softmax and hard swish, lookup tables ----------
+
+static_assert(quant::fixed::exp_on_negative_values<5>(0) == quant::int32_max);  // exp(0) = 1
+static_assert(quant::fixed::rescale<12, 0>(quant::int32_max) == (1 << 19));     // 1.0 in Q12.19
+
+TEST_CASE("gemmlowp's fixed point: exp of negative values and the reciprocal") {
+  for (int i = 0; i <= 1000; ++i) {  // exp(a) for a in [-31, 0] in Q5.26, within 3e-7 of exp (measured 2.0e-7)
+    const double a = -31.0 * i / 1000.0;
+    const auto raw = static_cast<int32_t>(std::llround(a * double(1 << 26)));
+    const double got = quant::fixed::exp_on_negative_values<5>(raw) / 2147483648.0;
+    CHECK(std::fabs(got - std::exp(raw / double(1 << 26))) < 3e-7);
+  }
+  for (int i = 1; i <= 1000; ++i) {  // 1 / x for x in (0, 16) in Q12.19
+    const auto raw = static_cast<int32_t>(i * 8191);
+    int bits = 0;
+    const double got = quant::fixed::reciprocal(raw, 12, bits) / 2147483648.0 / std::ldexp(1.0, bits);
+    CHECK(std::fabs(got * (raw / double(1 << 19)) - 1.0) < 1e-8);
+  }
+}
+
+TEST_CASE("int8 softmax: TFLite's fixed point, the table kernel equals the reference, output 1/256 and -128") {
+  rt::splitmix64 g{21};
+  int worst = 0;
+  for (int it = 0; it < 200; ++it) {
+    const int rows = g.range(1, 40), cols = g.range(1, 70);
+    const float scale = g.uniform(0.005f, 0.4f);
+    std::vector<int8_t> x(size_t(rows * cols)), yr(x.size()), yo(x.size());
+    for (int8_t& v : x) v = static_cast<int8_t>(g.range(-128, 127));
+    REQUIRE(ref::softmax_s8(rows, cols, x.data(), yr.data(), scale, 3) == kernels::status::ok);
+    REQUIRE(kernels::softmax_s8(rows, cols, x.data(), yo.data(), scale, 3) == kernels::status::ok);
+    CHECK(yo == yr);  // rows x cols >= 256: the table path, below: the reference
+    for (int r = 0; r < rows; ++r) {  // against round(softmax * 256) - 128 in double
+      double mx = -1e9, sum = 0;
+      for (int c = 0; c < cols; ++c) mx = std::max(mx, double(x[size_t(r * cols + c)]));
+      for (int c = 0; c < cols; ++c) sum += std::exp(double(scale) * (x[size_t(r * cols + c)] - mx));
+      for (int c = 0; c < cols; ++c) {
+        const double p = std::exp(double(scale) * (x[size_t(r * cols + c)] - mx)) / sum;
+        const int want = std::clamp(int(std::lround(p * 256.0)) - 128, -128, 127);
+        worst = std::max(worst, std::abs(want - yr[size_t(r * cols + c)]));
+      }
+    }
+  }
+  CHECK(worst <= 1);
+  ref::softmax_s8_params p{};
+  CHECK(ref::make_softmax_s8_params(p, 0.0f) == kernels::status::bad_quant_param);
+  CHECK(ref::make_softmax_s8_params(p, 1e-9f) == kernels::status::bad_quant_param);  // below 2^-26
+  REQUIRE(ref::make_softmax_s8_params(p, 0.1f) == kernels::status::ok);
+  CHECK(p.left_shift == 23);                              // 0.1 * 2^26 = 6710886.4 = 0.8 * 2^23
+  CHECK(p.diff_min == -static_cast<int32_t>((int64_t{31} << 26) >> 23));  // -248: exp(-24.8) is 0 at 8 bits
+}
+
+TEST_CASE("int8 hard swish: TFLite's 16-bit fixed point, within one step of x relu6(x + 3) / 6") {
+  rt::splitmix64 g{5};
+  int worst = 0;
+  for (int it = 0; it < 300; ++it) {
+    const float in_s = g.uniform(0.01f, 0.2f), out_s = g.uniform(0.01f, 0.2f);
+    const int32_t in_zp = g.range(-128, 127), out_zp = g.range(-128, 127);
+    ref::hardswish_s8_params p{};
+    if (ref::make_hardswish_s8_params(p, in_s, in_zp, out_s, out_zp) != kernels::status::ok) continue;  // output multiplier > 1
+    for (int v = -128; v < 128; ++v) {
+      const double x = double(in_s) * (v - in_zp);
+      const double y = x * std::clamp(x + 3.0, 0.0, 6.0) / 6.0;
+      const int want = std::clamp(int(std::lround(y / out_s)) + out_zp, -128, 127);
+      worst = std::max(worst, std::abs(want - ref::hardswish_s8_one(static_cast<int8_t>(v), p)));
+    }
+  }
+  CHECK(worst <= 1);
+  ref::hardswish_s8_params p{};
+  CHECK(ref::make_hardswish_s8_params(p, 0.05f, 0, 0.0f, 0) == kernels::status::bad_quant_param);
+  CHECK(ref::make_hardswish_s8_params(p, 0.05f, 200, 0.05f, 0) == kernels::status::bad_quant_param);
+  CHECK(ref::make_hardswish_s8_params(p, 1.0f, 0, 0.001f, 0) == kernels::status::bad_quant_param);  // multiplier > 1
+}
+
+TEST_CASE("sigmoid and tanh: the int8 lookup table an import writes is TFLite's LUTPopulate in double") {
+  using net = network<"Lut", shape{2, 3, 3}, sigmoid, conv2d<2, 2, 1>, tanh_activation>;
+  static_assert(rt::param_layout_of<net, dtype::int8>.leaves[0].w_bytes == 256);
+  static_assert(rt::param_layout_of<net, dtype::float32>.leaves[0].w_bytes == 0);
+  const auto& i8l = rt::param_layout_of<net, dtype::int8>;
+  alignas(16) uint8_t blob[i8l.total_bytes] = {};
+  for (const rt::tensor_quant in : {rt::tensor_quant{0.05f, -3}, rt::tensor_quant{0.2f, 40}, rt::tensor_quant{0.01f, -128}}) {
+    for (int leaf : {0, 2}) {
+      const bool sig = leaf == 0;
+      const rt::tensor_quant out = sig ? rt::tensor_quant{1.0f / 256.0f, -128} : rt::tensor_quant{1.0f / 128.0f, 0};
+      rt::quantize_call q{&net::layer(leaf), nullptr, nullptr, blob, &i8l.leaves[size_t(leaf)], in, out, nullptr};
+      REQUIRE((sig ? op_def<op::sigmoid>::quantize(q) : op_def<op::tanh>::quantize(q)) == kernels::status::ok);
+      const int8_t* table = reinterpret_cast<const int8_t*>(blob + i8l.leaves[size_t(leaf)].w);
+      for (int v = -128; v < 128; ++v) {
+        const double x = double(in.scale) * (v - in.zero_point);
+        const double f = sig ? 1.0 / (1.0 + std::exp(-x)) : std::tanh(x);
+        const double r = f / double(out.scale);
+        const double rounded = r >= 0 ? std::floor(r + 0.5) : std::ceil(r - 0.5);
+        CHECK(table[v + 128] == std::clamp(int(rounded) + out.zero_point, -128, 127));
+      }
+    }
+  }
+  // the kernels read the table: both backends give table[x + 128]
+  alignas(16) uint8_t seeded[i8l.total_bytes];
+  REQUIRE(rt::fill_params<net, dtype::int8>(seeded, sizeof seeded, 3));
+  const int8_t* t0 = reinterpret_cast<const int8_t*>(seeded + i8l.leaves[0].w);
+  const rt::tensor_quant q0 = rt::default_tensor_quant<net>(0), q1 = rt::default_tensor_quant<net>(1);
+  for (int v = -128; v < 128; ++v)  // the seeded table is the float32 function's (ref::unary_s8_one)
+    CHECK(t0[v + 128] == ref::activation_s8_one(ref::activation::sigmoid, int8_t(v),
+                                                ref::act_s8_params{q0.scale, q0.zero_point, q1.scale, q1.zero_point}));
+  for (rt::backend be : {rt::backend::reference, rt::backend::optimized}) {
+    constexpr auto& plan = memory::plan_of<net, dtype::int8>;
+    alignas(16) static uint8_t arena[plan.arena_bytes];
+    auto* x = reinterpret_cast<int8_t*>(arena + plan.offset_of(0));
+    for (int i = 0; i < 18; ++i) x[i] = static_cast<int8_t>(i * 14 - 128);
+    std::vector<std::vector<int8_t>> outs(3);
+    auto record = [](void* user, int32_t leaf, const void* p, size_t bytes) {
+      auto& v = (*static_cast<std::vector<std::vector<int8_t>>*>(user))[size_t(leaf)];
+      v.assign(static_cast<const int8_t*>(p), static_cast<const int8_t*>(p) + bytes);
+    };
+    std::vector<int8_t> in0(x, x + 18);
+    REQUIRE(rt::run<net, int8_t>(arena, sizeof arena, seeded, sizeof seeded, be, +record, &outs).ok());
+    for (int i = 0; i < 18; ++i) CHECK(outs[0][size_t(i)] == t0[in0[size_t(i)] + 128]);
   }
 }

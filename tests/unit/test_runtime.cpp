@@ -173,7 +173,15 @@ std::vector<uint8_t> expected(const harness<Net, T>& h, const recorder& rec, int
     case op::relu6: act(ref::activation::relu6); break;
     case op::sigmoid: act(ref::activation::sigmoid); break;
     case op::silu: act(ref::activation::silu); break;
-    case op::hardswish: act(ref::activation::hardswish); break;
+    case op::hardswish:  // int8: TFLite's fixed-point hard swish
+      if constexpr (q) {
+        ref::hardswish_s8_params hp{};
+        s = ref::make_hardswish_s8_params(hp, qi.scale, qi.zero_point, qo.scale, qo.zero_point);
+        if (s == status::ok) s = ref::hardswish_s8(n, in[0].data(), out.data(), hp);
+      } else {
+        act(ref::activation::hardswish);
+      }
+      break;
     case op::hardsigmoid: act(ref::activation::hardsigmoid); break;
     case op::tanh: act(ref::activation::tanh); break;
     case op::gelu: act(r.geometry.variant == 1 ? ref::activation::gelu_tanh : ref::activation::gelu); break;

@@ -473,23 +473,31 @@ inline status activation_s8(const activation_table& t, int64_t n, const int8_t* 
   return status::ok;
 }
 
-/// @brief int8 softmax with a 256-entry exp table indexed by max - x; bit-exact with
-/// ref::softmax_s8 (same float operations in the same order).
+/// @brief int8 softmax with the 256 exps of the differences from the row's maximum in a table;
+/// bit-exact with ref::softmax_s8 (TFLite's fixed point: the same integer operations).
 inline status softmax_s8(int64_t rows, int64_t cols, const int8_t* x, int8_t* y, float in_scale, int32_t in_zp) {
   if (rows < 0 || cols <= 0) return status::bad_size;
   if (rows > 0 && (x == nullptr || y == nullptr)) return status::null_pointer;
-  if (!(in_scale > 0.0f) || in_zp < -128 || in_zp > 127) return status::bad_quant_param;
-  float table[256];
-  for (int d = 0; d < 256; ++d) table[d] = math::exp(in_scale * static_cast<float>(-d));
+  ref::softmax_s8_params p{};
+  if (in_zp < -128 || in_zp > 127 || ref::make_softmax_s8_params(p, in_scale) != status::ok)
+    return status::bad_quant_param;
+  if (rows * cols < 256) return ref::softmax_s8(rows, cols, x, y, in_scale, in_zp);  // fewer values than the table
+  int32_t table[256];  // exp of -d, d = max - x; 0 below diff_min (such values are skipped)
+  for (int d = 0; d < 256; ++d) table[d] = -d >= p.diff_min ? ref::detail::softmax_exp(-d, p) : 0;
   for (int64_t r = 0; r < rows; ++r) {
     const int8_t* xr = x + r * cols;
-    int32_t mx = xr[0];
-    for (int64_t i = 1; i < cols; ++i) mx = xr[i] > mx ? xr[i] : mx;
-    float sum = 0.0f;
-    for (int64_t i = 0; i < cols; ++i) sum += table[mx - xr[i]];
-    const float inv = 1.0f / sum;
+    int32_t mx = -128;
+    for (int64_t i = 0; i < cols; ++i) mx = xr[i] > mx ? xr[i] : mx;
+    int32_t sum = 0;
     for (int64_t i = 0; i < cols; ++i)
-      y[r * cols + i] = quant::quantize<int8_t>(table[mx - xr[i]] * inv, ref::softmax_out_scale, ref::softmax_out_zp);
+      if (xr[i] - mx >= p.diff_min)
+        sum = static_cast<int32_t>(static_cast<uint32_t>(sum) + static_cast<uint32_t>(quant::fixed::rescale<12, 0>(table[mx - xr[i]])));
+    int bits_over_unit = 0;
+    const int32_t shifted_scale = quant::fixed::reciprocal(sum, 12, bits_over_unit);
+    const int exponent = bits_over_unit + 31 - 8;
+    for (int64_t i = 0; i < cols; ++i)
+      y[r * cols + i] = xr[i] - mx >= p.diff_min ? ref::detail::softmax_out(table[mx - xr[i]], shifted_scale, exponent)
+                                                 : int8_t{-128};
   }
   return status::ok;
 }

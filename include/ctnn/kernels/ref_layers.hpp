@@ -4,6 +4,7 @@
 // int8: activations asymmetric per tensor, weights symmetric per output channel, int32 bias,
 // requantization with quant::multiply_by_quantized_multiplier (TFLite rounding).
 #pragma once
+#include "ctnn/kernels/fixed_point.hpp"
 #include "ctnn/kernels/geometry.hpp"
 #include "ctnn/kernels/math.hpp"
 #include "ctnn/kernels/quant.hpp"
@@ -369,6 +370,93 @@ inline status activation_s8(activation a, int64_t n, const int8_t* x, int8_t* y,
   return unary_s8([a](float v) { return apply(a, v); }, n, x, y, p);
 }
 
+// ---- hard swish (TFLite's int8 fixed point) ----------------------------------------------------
+//
+// x * relu6(x + 3) / 6 in 16-bit fixed point, as TFLite's reference_ops::HardSwish (and TFLite
+// Micro, CMSIS-NN) computes it for int8: the input moved to a "high-resolution" scale
+// in_scale / 128, once rescaled to the output scale (not yet shifted) and once to the "relu-ish"
+// scale where 3.0 is 32768, saturated to [-1, 1), mapped to [0, 1], multiplied in, shifted.
+// Both multipliers are QuantizeMultiplier of a float ratio, rounded to 16 bits.
+
+/// @brief The parameters of hardswish_s8_one, made from the quantizations by make_hardswish_s8_params.
+struct hardswish_s8_params {
+  int32_t in_zp = 0, out_zp = 0;
+  int16_t reluish_multiplier = 0;  ///< Q0.15 multiplier to the relu-ish scale
+  int32_t reluish_exponent = 0;
+  int16_t output_multiplier = 0;   ///< Q0.15 multiplier to the output scale (before its shift)
+  int32_t output_exponent = 0;     ///< <= 0
+};
+
+namespace detail {
+/// TFLite's DownScaleInt32ToInt16Multiplier: the Q0.31 multiplier rounded to Q0.15.
+constexpr int16_t downscale_to_int16(int32_t m) {
+  if (m >= quant::int32_max - (int32_t{1} << 15)) return 32767;
+  return static_cast<int16_t>((m + (int32_t{1} << 15)) >> 16);
+}
+/// gemmlowp's SaturatingRoundingDoublingHighMul on int16: round(a b / 2^15).
+constexpr int16_t srdhm16(int16_t a, int16_t b) {
+  if (a == b && a == -32768) return 32767;
+  const int32_t ab = int32_t{a} * int32_t{b};
+  const int32_t nudge = ab >= 0 ? (1 << 14) : (1 - (1 << 14));
+  return static_cast<int16_t>((ab + nudge) / (1 << 15));
+}
+/// TFLite's SaturatingDoublingHighMul on int16: a b / 2^15 truncated toward zero.
+constexpr int16_t sdhm16(int16_t a, int16_t b) {
+  if (a == b && a == -32768) return 32767;
+  return static_cast<int16_t>((int32_t{a} * int32_t{b}) / (1 << 15));
+}
+/// value * 2^amount saturated to int16.
+constexpr int16_t saturating_left_shift16(int16_t value, int amount) {
+  const int64_t r = int64_t{value} * (int64_t{1} << amount);
+  return static_cast<int16_t>(r > 32767 ? 32767 : (r < -32768 ? -32768 : r));
+}
+}  // namespace detail
+
+/// @brief TFLite's HardSwishPrepare for int8 into `out`: status::bad_quant_param (nothing written)
+/// for scales that are not finite and positive, zero points outside int8, an output multiplier
+/// above 1 (TFLite requires its exponent <= 0) or shifts beyond 15 bits, where the 16-bit
+/// arithmetic is not defined.
+constexpr status make_hardswish_s8_params(hardswish_s8_params& out, float in_scale, int32_t in_zp, float out_scale,
+                                          int32_t out_zp) {
+  if (!quant::valid_scale(in_scale) || !quant::valid_scale(out_scale) || !quant::valid_zero_point(in_zp) ||
+      !quant::valid_zero_point(out_zp))
+    return status::bad_quant_param;
+  const float hires_input_scale = (1.0f / 128.0f) * in_scale;
+  const float reluish_scale = 3.0f / 32768.0f;
+  quant::requant o{}, r{};
+  if (quant::make_requant(o, static_cast<double>(hires_input_scale / out_scale)) != status::ok ||
+      quant::make_requant(r, static_cast<double>(hires_input_scale / reluish_scale)) != status::ok)
+    return status::bad_quant_param;
+  if (o.shift > 0 || o.shift < -15 || r.shift < -15 || r.shift > 15) return status::bad_quant_param;
+  out = hardswish_s8_params{in_zp, out_zp, detail::downscale_to_int16(r.multiplier), r.shift,
+                            detail::downscale_to_int16(o.multiplier), o.shift};
+  return status::ok;
+}
+
+/// @brief One int8 hard swish, TFLite's reference_ops::HardSwish arithmetic.
+constexpr int8_t hardswish_s8_one(int8_t x, const hardswish_s8_params& p) {
+  const auto input_value = static_cast<int16_t>(x - p.in_zp);
+  const auto hires = static_cast<int16_t>(input_value * (1 << 7));
+  const int16_t preshift_output_scale = detail::srdhm16(hires, p.output_multiplier);
+  int16_t reluish = hires;
+  if (p.reluish_exponent > 0) reluish = detail::saturating_left_shift16(reluish, p.reluish_exponent - 1);
+  reluish = detail::srdhm16(reluish, p.reluish_multiplier);
+  if (p.reluish_exponent > 0) reluish = detail::saturating_left_shift16(reluish, 1);
+  if (p.reluish_exponent < 0) reluish = static_cast<int16_t>(quant::rounding_divide_by_pot(reluish, -p.reluish_exponent));
+  reluish = static_cast<int16_t>((int32_t{reluish} + (1 << 15)) >> 1);  // [-1, 1] -> [0, 1]
+  const int16_t preshift_output = detail::sdhm16(reluish, preshift_output_scale);
+  const int32_t y = quant::rounding_divide_by_pot(preshift_output, -p.output_exponent) + p.out_zp;
+  return static_cast<int8_t>(quant::clamp(y, -128, 127));
+}
+
+/// @brief int8 hard swish of n elements (hardswish_s8_one), in place allowed.
+inline status hardswish_s8(int64_t n, const int8_t* x, int8_t* y, const hardswish_s8_params& p) {
+  if (n < 0) return status::bad_size;
+  if (n > 0 && (x == nullptr || y == nullptr)) return status::null_pointer;
+  for (int64_t i = 0; i < n; ++i) y[i] = hardswish_s8_one(x[i], p);
+  return status::ok;
+}
+
 // ---- softmax ---------------------------------------------------------------------------------
 
 /// @brief softmax along the contiguous axis of a rows x cols matrix: exp(x - max) / sum.
@@ -395,23 +483,72 @@ inline status softmax_f32(int64_t rows, int64_t cols, const float* x, float* y) 
 inline constexpr float softmax_out_scale = 1.0f / 256.0f;
 inline constexpr int32_t softmax_out_zp = -128;
 
-/// @brief int8 softmax: dequantize, softmax_f32's arithmetic, quantize to scale 1/256, zp -128.
+/// @brief The parameters of TFLite's int8 softmax (beta 1), made from the input scale by
+/// make_softmax_s8_params as TFLite's Prepare makes them.
+struct softmax_s8_params {
+  int32_t multiplier = 0;  ///< input_scale * 2^26 as a Q0.31 multiplier ...
+  int32_t left_shift = 0;  ///< ... and its left shift (PreprocessSoftmaxScaling, 5 integer bits)
+  int32_t diff_min = 0;    ///< differences from the row's maximum below this give exactly 0
+};
+
+/// @brief PreprocessSoftmaxScaling(beta = 1, in_scale, 5) and -CalculateInputRadius(5, left_shift)
+/// into `out`; status::bad_quant_param (nothing written) for a scale that is not finite and
+/// positive or outside (2^-26, 16), where the multiplier is not one TFLite represents.
+constexpr status make_softmax_s8_params(softmax_s8_params& out, float in_scale) {
+  if (!quant::valid_scale(in_scale)) return status::bad_quant_param;
+  const double real = static_cast<double>(in_scale) * static_cast<double>(int64_t{1} << 26);
+  quant::requant m{};
+  if (!(real > 1.0) || quant::make_requant(m, real) != status::ok) return status::bad_quant_param;
+  // the largest |difference| whose rescaled value fits Q5.26: floor(31 * 2^26 / 2^left_shift)
+  const int64_t radius = (int64_t{31} << 26) >> m.shift;
+  out = softmax_s8_params{m.multiplier, m.shift, static_cast<int32_t>(-radius)};
+  return status::ok;
+}
+
+namespace detail {
+/// exp(diff * in_scale) in Q0.31 for a difference from the row's maximum (diff <= 0, >= diff_min).
+constexpr int32_t softmax_exp(int32_t diff, const softmax_s8_params& p) {
+  const int32_t rescaled = quant::saturating_rounding_doubling_high_mul(diff * (int32_t{1} << p.left_shift), p.multiplier);
+  return quant::fixed::exp_on_negative_values<5>(rescaled);  // Q5.26 in
+}
+/// The output of an element whose exp is e (Q0.31), given the row's reciprocal. An exponent above
+/// 31 (a sum of exps of 2^8 or more: hundreds of values at the maximum; TFLite stops there) leaves
+/// a product below 2^31 / 2^32, which rounds to 0.
+constexpr int8_t softmax_out(int32_t e, int32_t shifted_scale, int exponent) {
+  const int32_t unsat = exponent > 31 ? 0 : quant::rounding_divide_by_pot(quant::fixed::mul(shifted_scale, e), exponent);
+  const int32_t v = unsat - 128;
+  return static_cast<int8_t>(quant::clamp(v, -128, 127));
+}
+/// TFLite's int8 softmax (reference_ops::Softmax, int8 in and out) of the n values x[0], x[stride], ...
+inline void softmax_s8_vector(int64_t n, int64_t stride, const int8_t* x, int8_t* y, const softmax_s8_params& p) {
+  int32_t mx = -128;
+  for (int64_t i = 0; i < n; ++i) mx = x[i * stride] > mx ? x[i * stride] : mx;
+  int32_t sum = 0;  // Q12.19
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t diff = x[i * stride] - mx;
+    if (diff >= p.diff_min)  // Q12 holds sums below 2^12 (TFLite's bound); beyond, it wraps as on hardware
+      sum = static_cast<int32_t>(static_cast<uint32_t>(sum) +
+                                 static_cast<uint32_t>(quant::fixed::rescale<12, 0>(softmax_exp(diff, p))));
+  }
+  int bits_over_unit = 0;
+  const int32_t shifted_scale = quant::fixed::reciprocal(sum, 12, bits_over_unit);
+  const int exponent = bits_over_unit + 31 - 8;
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t diff = x[i * stride] - mx;
+    y[i * stride] = diff >= p.diff_min ? softmax_out(softmax_exp(diff, p), shifted_scale, exponent) : int8_t{-128};
+  }
+}
+}  // namespace detail
+
+/// @brief int8 softmax along the rows of a rows x cols matrix: TFLite's fixed-point softmax
+/// (gemmlowp's exp and reciprocal, quant/fixed_point.hpp), output at scale 1/256, zero point -128.
+/// The input's zero point cancels (only differences from the row's maximum count).
 inline status softmax_s8(int64_t rows, int64_t cols, const int8_t* x, int8_t* y, float in_scale, int32_t in_zp) {
   if (rows < 0 || cols <= 0) return status::bad_size;
   if (rows > 0 && (x == nullptr || y == nullptr)) return status::null_pointer;
-  if (!(in_scale > 0.0f) || in_zp < -128 || in_zp > 127) return status::bad_quant_param;
-  for (int64_t r = 0; r < rows; ++r) {
-    const int8_t* xr = x + r * cols;
-    int32_t mx = xr[0];
-    for (int64_t i = 1; i < cols; ++i) mx = xr[i] > mx ? xr[i] : mx;
-    float sum = 0.0f;
-    for (int64_t i = 0; i < cols; ++i) sum += kernels::math::exp(in_scale * static_cast<float>(xr[i] - mx));
-    const float inv = 1.0f / sum;
-    for (int64_t i = 0; i < cols; ++i) {
-      const float e = kernels::math::exp(in_scale * static_cast<float>(xr[i] - mx));
-      y[r * cols + i] = quant::quantize<int8_t>(e * inv, softmax_out_scale, softmax_out_zp);
-    }
-  }
+  softmax_s8_params p{};
+  if (in_zp < -128 || in_zp > 127 || make_softmax_s8_params(p, in_scale) != status::ok) return status::bad_quant_param;
+  for (int64_t r = 0; r < rows; ++r) detail::softmax_s8_vector(cols, 1, x + r * cols, y + r * cols, p);
   return status::ok;
 }
 
@@ -438,18 +575,9 @@ inline status softmax_channels_f32(int64_t c, int64_t hw, const float* x, float*
 inline status softmax_channels_s8(int64_t c, int64_t hw, const int8_t* x, int8_t* y, float in_scale, int32_t in_zp) {
   if (c <= 0 || hw <= 0) return status::bad_size;
   if (x == nullptr || y == nullptr) return status::null_pointer;
-  if (!(in_scale > 0.0f) || in_zp < -128 || in_zp > 127) return status::bad_quant_param;
-  for (int64_t i = 0; i < hw; ++i) {
-    int32_t mx = x[i];
-    for (int64_t ch = 1; ch < c; ++ch) mx = x[ch * hw + i] > mx ? x[ch * hw + i] : mx;
-    float sum = 0.0f;
-    for (int64_t ch = 0; ch < c; ++ch) sum += kernels::math::exp(in_scale * static_cast<float>(x[ch * hw + i] - mx));
-    const float inv = 1.0f / sum;
-    for (int64_t ch = 0; ch < c; ++ch) {
-      const float e = kernels::math::exp(in_scale * static_cast<float>(x[ch * hw + i] - mx));
-      y[ch * hw + i] = quant::quantize<int8_t>(e * inv, softmax_out_scale, softmax_out_zp);
-    }
-  }
+  softmax_s8_params p{};
+  if (in_zp < -128 || in_zp > 127 || make_softmax_s8_params(p, in_scale) != status::ok) return status::bad_quant_param;
+  for (int64_t i = 0; i < hw; ++i) detail::softmax_s8_vector(c, hw, x + i, y + i, p);
   return status::ok;
 }
 

@@ -1,5 +1,7 @@
 // Elementwise activations: relu, relu6, sigmoid, silu, hardswish, hardsigmoid, tanh, gelu, and
-// their ops (in place; float through the freestanding math, int8 through a 256-entry table).
+// their ops (in place; float through the freestanding math; int8 through a 256-entry table: built
+// at run time from the function, or, for sigmoid and tanh, TFLite's lookup table held in the
+// parameter blob; hardswish in TFLite's 16-bit fixed point).
 #pragma once
 #include "ctnn/kernels/layers.hpp"
 #include "ctnn/nn/graph.hpp"
@@ -56,6 +58,54 @@ struct activation_fn {
 
 template <ref::activation A, runtime::quant_rule Q = runtime::quant_rule::standard>
 using activation_op = unary_op<activation_fn<A>, Q>;
+
+/// The function of a lookup-table op in double, for the table an import computes.
+template <ref::activation A>
+constexpr double exact(double x) {
+  if constexpr (A == ref::activation::sigmoid) return 1.0 / (1.0 + __builtin_exp(-x));
+  else return __builtin_tanh(x);
+}
+
+/// The op of an activation whose int8 form is TFLite's lookup table (its newer LOGISTIC and TANH
+/// kernels): 256 int8 values, the output for each input byte, a parameter in the blob (int8:
+/// the weight region, 256 bytes), looked up by both backends. An import computes it as TFLite's
+/// LUTPopulate does, in double: table[v + 128] = clamp(round(f(s_in (v - z_in)) / s_out) + z_out)
+/// (round half away from zero; `quantize`); the seeded generator from the float32 function
+/// (`fill`, ref::unary_s8_one). float32: the function per element.
+template <ref::activation A, runtime::quant_rule Q>
+struct lut_op : activation_op<A, Q> {
+  static constexpr runtime::param_regions params(const row&, dtype t) {
+    return t == dtype::int8 ? runtime::param_regions{256, 0, 0, false} : runtime::param_regions{};
+  }
+  template <dtype T>
+  static void fill(const runtime::fill_call& f) {
+    if constexpr (T == dtype::int8) {
+      const ref::act_s8_params p{f.in_q.scale, f.in_q.zero_point, f.out_q.scale, f.out_q.zero_point};
+      for (int v = -128; v < 128; ++v)
+        f.at<int8_t>(f.lp->w)[v + 128] = ref::activation_s8_one(A, static_cast<int8_t>(v), p);
+    }
+  }
+  static kernels::status quantize(const runtime::quantize_call& q) {
+    if (!quant::valid_scale(q.in_q.scale) || !quant::valid_scale(q.out_q.scale)) return kernels::status::bad_quant_param;
+    for (int v = -128; v < 128; ++v) {
+      const double real = static_cast<double>(q.in_q.scale) * static_cast<double>(v - q.in_q.zero_point);
+      double y = runtime::detail::round_half_away(exact<A>(real) / static_cast<double>(q.out_q.scale));
+      y += static_cast<double>(q.out_q.zero_point);
+      q.at<int8_t>(q.lp->w)[v + 128] = static_cast<int8_t>(y < -128.0 ? -128 : (y > 127.0 ? 127 : static_cast<int32_t>(y)));
+    }
+    return kernels::status::ok;
+  }
+  template <class T, runtime::backend B>
+  static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
+    if constexpr (is_same_v<T, int8_t>) {
+      const auto* table = reinterpret_cast<const kernels::activation_table*>(c.weights());
+      if (table == nullptr) return runtime::from(kernels::status::null_pointer);
+      return runtime::from(kernels::activation_s8(*table, c.r->out.elems(), c.in[0], c.out));
+    } else {
+      return activation_op<A, Q>::template run<T, B>(c);
+    }
+  }
+};
 }  // namespace detail
 
 template <>
@@ -77,8 +127,9 @@ template <>
 struct op_def<op::relu6> : detail::activation_op<ref::activation::relu6> {
   static constexpr const char* type_name = "ReLU6";
 };
+/// @brief Sigmoid's op: int8 through its lookup table (TFLite's LOGISTIC), output scale 1/256, zero point -128.
 template <>
-struct op_def<op::sigmoid> : detail::activation_op<ref::activation::sigmoid, runtime::quant_rule::unit_interval> {
+struct op_def<op::sigmoid> : detail::lut_op<ref::activation::sigmoid, runtime::quant_rule::unit_interval> {
   static constexpr const char* type_name = "Sigmoid";
 };
 template <>
@@ -88,14 +139,38 @@ struct op_def<op::silu> : detail::activation_op<ref::activation::silu> {
 template <>
 struct op_def<op::hardswish> : detail::activation_op<ref::activation::hardswish> {
   static constexpr const char* type_name = "Hardswish";
+  /// int8: TFLite's fixed-point hard swish (ref::hardswish_s8_one, its parameters made from the
+  /// input's and output's quantization as TFLite's Prepare makes them); the optimized backend
+  /// looks up the 256 values of the same function.
+  template <class T, runtime::backend B>
+  static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
+    if constexpr (is_same_v<T, int8_t>) {
+      const int64_t n = c.r->out.elems();
+      ref::hardswish_s8_params p{};
+      if (const kernels::status s = ref::make_hardswish_s8_params(p, c.q_in[0].scale, c.q_in[0].zero_point, c.q_out.scale,
+                                                                  c.q_out.zero_point);
+          s != kernels::status::ok)
+        return runtime::from(s);
+      if constexpr (B == runtime::backend::optimized) {
+        kernels::activation_table t{};
+        for (int x = -128; x < 128; ++x) t.v[x + 128] = ref::hardswish_s8_one(static_cast<int8_t>(x), p);
+        return runtime::from(kernels::activation_s8(t, n, c.in[0], c.out));
+      } else {
+        return runtime::from(ref::hardswish_s8(n, c.in[0], c.out, p));
+      }
+    } else {
+      return detail::activation_op<ref::activation::hardswish>::run<T, B>(c);
+    }
+  }
 };
 template <>
 struct op_def<op::hardsigmoid>
     : detail::activation_op<ref::activation::hardsigmoid, runtime::quant_rule::unit_interval> {
   static constexpr const char* type_name = "Hardsigmoid";
 };
+/// @brief Tanh's op: int8 through its lookup table (TFLite's TANH), output scale 1/128, zero point 0.
 template <>
-struct op_def<op::tanh> : detail::activation_op<ref::activation::tanh, runtime::quant_rule::symmetric_unit> {
+struct op_def<op::tanh> : detail::lut_op<ref::activation::tanh, runtime::quant_rule::symmetric_unit> {
   static constexpr const char* type_name = "Tanh";
 };
 namespace detail {
