@@ -13,7 +13,8 @@
 // (`op_def<K>::fill`); this file lays them out and walks the leaves, folding over the kinds of
 // the network.
 //
-// Activation quantization rule (int8, no calibration data): per tensor, symmetric around 0 with
+// Activation quantization rule of the seeded parameters (int8, no calibration data; an imported
+// int8 model carries calibrated ones, ctnn/host/quantize.hpp): per tensor, symmetric around 0 with
 // scale 1/32 (the real range [-4, 4)) and zero point 0; an op may declare another rule
 // (`op_def<K>::quant`): sigmoid, hardsigmoid and softmax outputs use 1/256 and zero point -128
 // (the range [0, 1)), tanh 1/128 and 0, and shape-only ops (pooling, flatten, dropout, pad,
