@@ -34,7 +34,7 @@ inline npy_array read_npy(const std::string& path) {
     at = 10;
   } else if (major == 2 || major == 3) {
     if (b.size() < 12) return fail("truncated header");
-    for (int k = 0; k < 4; ++k) header_len |= static_cast<std::size_t>(static_cast<unsigned char>(b[8 + k])) << (8 * k);
+    for (std::size_t k = 0; k < 4; ++k) header_len |= static_cast<std::size_t>(static_cast<unsigned char>(b[8 + k])) << (8 * k);
     at = 12;
   } else {
     return fail("unknown .npy format version " + std::to_string(major));
