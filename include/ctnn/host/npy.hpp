@@ -1,6 +1,6 @@
 // Host-only: NumPy .npy files of float32 (format 1.0, 2.0 and 3.0 read; 1.0 written), C order,
-// little-endian '<f4', as numpy.save writes them, and int8 ('|i1') written. Reading refuses
-// anything but float32 with a message.
+// little-endian '<f4', as numpy.save writes them, and int8 ('|i1') written; integer arrays (class
+// labels) read by read_npy_int. Reading refuses any other type with a message.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -18,14 +18,27 @@ struct npy_array {
   std::vector<float> data;
 };
 
-/// @brief Reads a float32 .npy file; throws std::runtime_error naming the file and the fault.
-inline npy_array read_npy(const std::string& path) {
-  auto fail = [&](const std::string& what) -> npy_array { throw std::runtime_error(path + ": " + what); };
+namespace detail {
+/// A .npy file's header facts and its data bytes, before the element type is interpreted.
+struct npy_raw {
+  std::string descr;  // as written, quotes included: '<f4'
+  std::vector<std::int64_t> shape;
+  std::int64_t count = 1;
+  std::string bytes;  // the whole file
+  std::size_t data_at = 0;
+};
+
+/// Reads the header of a .npy file (format 1.0, 2.0 or 3.0, C order); throws std::runtime_error
+/// naming the file and the fault.
+inline npy_raw read_npy_raw(const std::string& path) {
+  auto fail = [&](const std::string& what) -> npy_raw { throw std::runtime_error(path + ": " + what); };
   std::ifstream f(path, std::ios::binary);
   if (!f) return fail("cannot open the file");
   std::stringstream ss;
   ss << f.rdbuf();
-  const std::string b = ss.str();
+  npy_raw r;
+  r.bytes = ss.str();
+  const std::string& b = r.bytes;
   if (b.size() < 10 || std::memcmp(b.data(), "\x93NUMPY", 6) != 0) return fail("not a .npy file");
   const int major = static_cast<unsigned char>(b[6]);
   std::size_t header_len = 0, at = 0;
@@ -53,13 +66,10 @@ inline npy_array read_npy(const std::string& path) {
     while (e < h.size() && h[e] != ',' && h[e] != '}') ++e;
     return h.substr(v, e - v);
   };
-  const std::string descr = value_of("descr");
-  if (descr != "'<f4'" && descr != "'float32'") return fail("dtype " + descr + " (expected float32, '<f4')");
+  r.descr = value_of("descr");
   if (value_of("fortran_order").rfind("False", 0) != 0) return fail("Fortran order (expected C order)");
   const std::string shp = value_of("shape");
   if (shp.empty() || shp[0] != '(') return fail("no shape in the header");
-  npy_array a;
-  std::int64_t count = 1;
   std::string num;
   for (std::size_t i = 1; i < shp.size(); ++i) {
     const char c = shp[i];
@@ -68,20 +78,75 @@ inline npy_array read_npy(const std::string& path) {
     } else if (c == ',' || c == ')') {
       if (!num.empty()) {
         if (num.size() > 12) return fail("a dimension is too large");
-        a.shape.push_back(std::stoll(num));
-        count *= a.shape.back();
+        r.shape.push_back(std::stoll(num));
+        r.count *= r.shape.back();
         num.clear();
       }
     } else if (c != ' ' && c != 'L') {
       return fail("malformed shape " + shp);
     }
   }
-  const std::size_t data_at = at + header_len;
-  if (b.size() - data_at != static_cast<std::size_t>(count) * 4)
-    return fail("holds " + std::to_string(b.size() - data_at) + " data bytes, its shape needs " +
-                std::to_string(count * 4));
-  a.data.resize(static_cast<std::size_t>(count));
-  if (count > 0) std::memcpy(a.data.data(), b.data() + data_at, static_cast<std::size_t>(count) * 4);
+  r.data_at = at + header_len;
+  return r;
+}
+
+/// Throws unless the file holds exactly count * element_bytes data bytes.
+inline void check_npy_size(const std::string& path, const npy_raw& r, std::int64_t element_bytes) {
+  if (r.bytes.size() - r.data_at != static_cast<std::size_t>(r.count * element_bytes))
+    throw std::runtime_error(path + ": holds " + std::to_string(r.bytes.size() - r.data_at) +
+                             " data bytes, its shape needs " + std::to_string(r.count * element_bytes));
+}
+}  // namespace detail
+
+/// @brief Reads a float32 .npy file; throws std::runtime_error naming the file and the fault.
+inline npy_array read_npy(const std::string& path) {
+  const detail::npy_raw r = detail::read_npy_raw(path);
+  if (r.descr != "'<f4'" && r.descr != "'float32'")
+    throw std::runtime_error(path + ": dtype " + r.descr + " (expected float32, '<f4')");
+  detail::check_npy_size(path, r, 4);
+  npy_array a;
+  a.shape = r.shape;
+  a.data.resize(static_cast<std::size_t>(r.count));
+  if (r.count > 0) std::memcpy(a.data.data(), r.bytes.data() + r.data_at, static_cast<std::size_t>(r.count) * 4);
+  return a;
+}
+
+/// An integer .npy array (class labels), widened to int64.
+struct npy_int_array {
+  std::vector<std::int64_t> shape;
+  std::vector<std::int64_t> data;
+};
+
+/// @brief Reads a little-endian integer .npy file (int8, uint8, int16, int32 or int64, as numpy
+/// writes class labels); throws std::runtime_error naming the file and the fault.
+inline npy_int_array read_npy_int(const std::string& path) {
+  const detail::npy_raw r = detail::read_npy_raw(path);
+  struct kind {
+    const char* descr;
+    std::int64_t bytes;
+    bool is_signed;
+  };
+  static constexpr kind kinds[] = {{"'|i1'", 1, true}, {"'|u1'", 1, false}, {"'<i2'", 2, true},
+                                   {"'<i4'", 4, true}, {"'<i8'", 8, true}};
+  const kind* k = nullptr;
+  for (const kind& c : kinds)
+    if (r.descr == c.descr) k = &c;
+  if (k == nullptr)
+    throw std::runtime_error(path + ": dtype " + r.descr + " (expected an integer type: '|i1', '|u1', '<i2', '<i4' or '<i8')");
+  detail::check_npy_size(path, r, k->bytes);
+  npy_int_array a;
+  a.shape = r.shape;
+  a.data.resize(static_cast<std::size_t>(r.count));
+  const auto* p = reinterpret_cast<const unsigned char*>(r.bytes.data() + r.data_at);
+  for (std::size_t i = 0; i < a.data.size(); ++i) {
+    std::uint64_t v = 0;
+    const auto n = static_cast<std::size_t>(k->bytes);
+    for (std::size_t j = 0; j < n; ++j) v |= static_cast<std::uint64_t>(p[i * n + j]) << (8 * j);
+    if (k->is_signed && n < 8 && (v >> (8 * n - 1)) != 0) v |= ~std::uint64_t{0} << (8 * n);  // sign-extend
+    std::int64_t s = 0;
+    std::memcpy(&s, &v, sizeof s);
+    a.data[i] = s;
+  }
   return a;
 }
 
