@@ -131,6 +131,8 @@ int main(int argc, char** argv) {
     ++cycles;
     if (top->uart_tx_valid_o) {
       std::fputc(top->uart_tx_data_o, stdout);
+      // line by line: a long run (a model over hundreds of images) shows its progress in a log
+      if (top->uart_tx_data_o == '\n') std::fflush(stdout);
     }
     if (top->exit_valid_o) {
       code = top->exit_code_o;
