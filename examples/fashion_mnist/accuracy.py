@@ -27,6 +27,17 @@ largest |logit| ("logit err"), and the seconds the 10,000 images took (int8 PyTo
 calibration). The data (data.py) and the generated files go to --work. With --ctnn-report, the
 float32 and int8 arena bytes of each model as ctnn plans them.
 
+With --firmware MODEL=RULE=ELF (the image of ctnn_add_firmware: the model imported in int8 with
+RULE, the first N test images embedded; examples/fashion_mnist/CMakeLists.txt builds
+fmnist_lenet5.elf and fmnist_dscnn.elf) and --qemu and/or --soc-sim, the image runs on QEMU
+rv32im (CPU only; `-icount shift=0`, so cycles are instructions) and on ctnn-soc-sim (our core with
+the GEMM accelerator), and a second table gives, per target, the accuracy on its N images, the
+host int8 runner's accuracy on the same images, how many of the N outputs equal the host int8
+runner's bytes (`--raw`, the same rule) and the cycles per image (the SoC: accelerated, and the CPU
+alone on its first images). Every output must equal the host's, the image must report match=yes
+(its own check of every leaf's CRC against the host's table) and N must be at least
+--min-firmware-images.
+
 Checks (exit 1, after printing the table): --check-sums (models/SHA256SUMS), --min-agreement
 (ctnn float32 against PyTorch float32, each model), --max-int8-arena MODEL=BYTES,
 --max-int8-drop POINTS (every ctnn int8 row within POINTS percentage points of ctnn float32's
@@ -38,6 +49,7 @@ import copy
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -176,6 +188,48 @@ def parse_runners(values):
     return runners
 
 
+def parse_firmware(values):
+    """[(model, rule, elf)] of --firmware MODEL=RULE=ELF values."""
+    images = []
+    for value in values:
+        parts = value.split("=", 2)
+        if len(parts) != 3 or parts[0] not in fmnist.MODELS or parts[1] not in ("minmax", "percentile", "mse") \
+                or not parts[2]:
+            raise SystemExit(f"accuracy: --firmware '{value}': want MODEL=RULE=ELF, MODEL one of "
+                             f"{', '.join(fmnist.MODELS)}, RULE minmax, percentile or mse")
+        images.append(tuple(parts))
+    return images
+
+
+OUT_LINE = re.compile(r"^(\S+): out (\d+) (\d+) (\d+) ([0-9a-f]+)$", re.M)
+SUMMARY_LINE = re.compile(r"^(\S+): match=(yes|no) images=(\d+) cycles_cpu=(\d+)"
+                          r"(?: cycles_accel=(\d+) speedup=([0-9.]+)| accelerator=absent)$", re.M)
+
+
+def run_firmware(cmd, elf, what, timeout):
+    """Runs a firmware image (ctnn_add_firmware) with cmd + [elf]; returns (out lines as (image,
+    label, predicted, int8 bytes), the summary match, seconds). Raises SystemExit when it cannot run,
+    times out or prints no summary."""
+    start = time.perf_counter()
+    try:
+        result = subprocess.run(cmd + [elf], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                timeout=timeout)
+    except OSError as err:
+        raise SystemExit(f"accuracy: {what}: cannot run {cmd[0]}: {err.strerror}") from err
+    except subprocess.TimeoutExpired as err:
+        raise SystemExit(f"accuracy: {what}: {elf} did not finish within {timeout} s") from err
+    seconds = time.perf_counter() - start
+    outs = [(int(i), int(label), int(pred), np.frombuffer(bytes.fromhex(hexbytes), dtype=np.int8))
+            for _, i, label, pred, hexbytes in OUT_LINE.findall(result.stdout)]
+    summary = SUMMARY_LINE.search(result.stdout)
+    log(f"{what}: {elf} exit {result.returncode} in {seconds:.1f} s\n"
+        + "\n".join(line for line in result.stdout.splitlines() if ": out " not in line))
+    if summary is None:
+        raise SystemExit(f"accuracy: {what}: {elf} printed no summary line (exit {result.returncode})\n"
+                         f"{result.stdout[-2000:]}{result.stderr}")
+    return outs, summary, result.returncode, seconds
+
+
 def parse_limits(values):
     """[(model, bytes)] of --max-int8-arena MODEL=BYTES values."""
     limits = []
@@ -214,6 +268,14 @@ def main():
                     help="fail unless ctnn float32 predicts PyTorch float32's class on at least this fraction")
     ap.add_argument("--max-int8-arena", action="append", default=[], metavar="MODEL=BYTES",
                     help="fail if ctnn's int8 arena of MODEL exceeds BYTES (needs --ctnn-report)")
+    ap.add_argument("--firmware", action="append", default=[], metavar="MODEL=RULE=ELF",
+                    help="a firmware image of ctnn_add_firmware (MODEL imported in int8 with RULE) to run on "
+                         "--qemu and --soc-sim; repeatable")
+    ap.add_argument("--qemu", default="", help="qemu-system-riscv32, for --firmware (empty: no QEMU row)")
+    ap.add_argument("--soc-sim", default="", help="ctnn-soc-sim, for --firmware (empty: no SoC row)")
+    ap.add_argument("--firmware-timeout", type=int, default=1200, help="seconds one firmware run may take")
+    ap.add_argument("--min-firmware-images", type=int, default=200,
+                    help="fail if a firmware image runs fewer test images (default 200)")
     ap.add_argument("--data-dir", default=None, help="the four idx files (default: Debian's package)")
     ap.add_argument("--json", help="also write the table as JSON")
     args = ap.parse_args()
@@ -229,6 +291,11 @@ def main():
             ap.error(f"--ctnn-int8: unknown rule '{r}' (minmax, percentile, mse)")
     if int8_rules and not args.ctnn_import:
         ap.error("--ctnn-int8 needs --ctnn-import")
+    firmware = [f for f in parse_firmware(args.firmware) if f[0] in models]
+    if firmware and not args.ctnn_import:
+        ap.error("--firmware needs --ctnn-import (the host int8 runner it is compared with)")
+    if firmware and not args.qemu and not args.soc_sim:
+        log("accuracy: --firmware without --qemu or --soc-sim: no target to run it on")
     arena_limits = parse_limits(args.max_int8_arena)
     if arena_limits and not args.ctnn_report:
         ap.error("--max-int8-arena needs --ctnn-report")
@@ -246,6 +313,7 @@ def main():
         f"({time.perf_counter() - start:.1f} s)")
 
     rows = []  # model, engine, logits [N, 10], seconds
+    firmware_rows = []
     arenas = {}
     worst = {}  # (model, rule) -> the import's "worst layer: ..." SQNR line
     for model in models:
@@ -285,6 +353,45 @@ def main():
                 rows.append((model, label, predicted, seconds))
         if args.ctnn_report:
             arenas[model] = {dt: arena_bytes(args.ctnn_report, onnx_path, dt) for dt in ("float32", "int8")}
+        for which, rule, elf in firmware:
+            if which != model:
+                continue
+            runner = os.path.join(work, f"{model}-int8-{rule}-run")
+            if rule not in int8_rules:
+                runner, _ = build_ctnn_int8_runner(model, onnx_path, args.ctnn_import, files[f"{model}.calibration"],
+                                                   rule, args.cxx, args.cxxflags.split(), work)
+            targets = []
+            if args.qemu:
+                targets.append(("QEMU rv32im, CPU", [args.qemu, "-M", "virt", "-cpu", "rv32,c=false", "-icount",
+                                                     "shift=0", "-nographic", "-bios", "none", "-kernel"]))
+            else:
+                log(f"{model}: no --qemu: the QEMU row is skipped")
+            if args.soc_sim:
+                targets.append(("ctnn-soc-sim, accelerator", [args.soc_sim, "--max-cycles", "4000000000"]))
+            else:
+                log(f"{model}: no --soc-sim: the SoC row is skipped")
+            for target, cmd in targets:
+                outs, summary, rc, seconds = run_firmware(cmd, os.path.abspath(elf), f"{model} on {target}",
+                                                          args.firmware_timeout)
+                n = len(outs)
+                if [o[0] for o in outs] != list(range(n)):
+                    raise SystemExit(f"accuracy: {model} on {target}: the image lines are not 0 .. {n - 1}")
+                first = os.path.join(work, f"{model}.test.first{n}.npy")
+                np.save(first, np.load(files[f"{model}.test"], mmap_mode="r")[:n])
+                raw = os.path.join(work, f"{model}.int8_{rule}.first{n}.raw.npy")
+                run([runner, "--input", first, "--output", raw, "--raw"], f"runner {runner} --raw")
+                host = np.load(raw).reshape(n, -1)
+                got = np.stack([o[3] for o in outs]) if n else np.zeros((0, host.shape[1]), np.int8)
+                equal = int((got == host).all(axis=1).sum()) if got.shape == host.shape else 0
+                predicted = np.array([o[2] for o in outs])
+                host_predicted = host.argmax(1)
+                cycles_cpu, cycles_accel = int(summary.group(4)), summary.group(5)
+                firmware_rows.append(dict(
+                    model=model, target=target, rule=rule, images=n, exit=rc, match=summary.group(2) == "yes",
+                    correct=int((predicted == labels[:n]).sum()), host_correct=int((host_predicted == labels[:n]).sum()),
+                    labels_ok=all(o[1] == labels[o[0]] for o in outs), equal=equal,
+                    cycles_cpu=cycles_cpu, cycles_accel=int(cycles_accel) if cycles_accel else None,
+                    seconds=seconds))
 
     # the table
     reference = {model: logits for model, engine, logits, _ in rows if engine == "PyTorch float32"}
@@ -310,7 +417,35 @@ def main():
     for (model, rule), line in worst.items():
         print(f"{model}: ctnn int8 ({rule}) SQNR over the calibration images, {line}")
 
+    if firmware_rows:
+        print("\nFirmware images (ctnn_add_firmware) on the first N test images; outputs compared byte for byte "
+              "with the host int8 runner of the same rule")
+        tw = max(len(f["target"]) for f in firmware_rows)
+        print(f"{'model':<7} {'target':<{tw}} {'rule':<6} {'images':>6} {'accuracy':>9} {'host int8':>9} "
+              f"{'outputs = host':>14} {'cycles/image':>12} {'CPU alone':>10} {'speedup':>8}")
+        for f in firmware_rows:
+            n = max(f["images"], 1)
+            per_image = f["cycles_accel"] if f["cycles_accel"] is not None else f["cycles_cpu"]
+            alone = f"{f['cycles_cpu']:,}" if f["cycles_accel"] is not None else "-"
+            speedup = f"{f['cycles_cpu'] / f['cycles_accel']:.1f}x" if f["cycles_accel"] else "-"
+            print(f"{f['model']:<7} {f['target']:<{tw}} {f['rule']:<6} {f['images']:>6} "
+                  f"{100 * f['correct'] / n:>8.2f}% {100 * f['host_correct'] / n:>8.2f}% "
+                  f"{str(f['equal']) + '/' + str(f['images']):>14} {per_image:>12,} {alone:>10} {speedup:>8}")
+        print("(QEMU: -icount shift=0, a cycle is an instruction; the SoC: cycles of the RTL, the CPU alone on the "
+              "image's first images)")
+
     # the checks
+    for f in firmware_rows:
+        where = f"{f['model']} on {f['target']}"
+        if f["exit"] != 0 or not f["match"]:
+            faults.append(f"{where}: the image reports a mismatch with the host (exit {f['exit']}, "
+                          f"match={'yes' if f['match'] else 'no'})")
+        if f["equal"] != f["images"]:
+            faults.append(f"{where}: {f['equal']} of {f['images']} outputs equal the host int8 runner's bytes")
+        if not f["labels_ok"]:
+            faults.append(f"{where}: the image's labels are not the test set's")
+        if f["images"] < args.min_firmware_images:
+            faults.append(f"{where}: {f['images']} images, fewer than {args.min_firmware_images}")
     if args.min_agreement is not None:
         for r in table:
             if r["engine"] == "ctnn float32 (host)" and r["agreement"] < args.min_agreement:
@@ -341,7 +476,7 @@ def main():
             faults.append(f"{model}: ctnn int8 arena {arenas[model]['int8']} bytes, above {limit}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(dict(table=table, arenas=arenas, faults=faults), f, indent=1)
+            json.dump(dict(table=table, arenas=arenas, firmware=firmware_rows, faults=faults), f, indent=1)
     for fault in faults:
         print(f"FAIL: {fault}")
     return 1 if faults else 0

@@ -1,0 +1,324 @@
+// The firmware image of an imported int8 model (ctnn_add_firmware, firmware/cmake/ctnn_firmware.cmake):
+// the model's header (CTNN_MODEL_HEADER, CTNN_MODEL: ctnn-import --dtype int8) with its parameter
+// blob in .rodata, a static arena of exactly plan_of<Net, int8>.arena_bytes (checked against the
+// budget at compile time), and the data header CTNN_FW_DATA_HEADER written on the host by
+// ctnn-fw-model-data from the same model header: quantized test inputs, labels, every image's
+// host int8 output and the per-leaf CRC-32 of all images.
+//
+// Every image runs once: on the accelerator when one answers at its address (the SoC), else on the
+// CPU (QEMU). Its output bytes must equal the host's; the per-leaf CRCs, continued over all images,
+// must equal the host's table. On the SoC the first CTNN_FW_CPU_IMAGES images also run on the CPU
+// alone, for the cycle comparison (outputs checked too). Cycles of a run are the counter's advance
+// over runtime::run minus the cycles spent in the CRC callback.
+//
+// Output: the first CTNN_FW_SHOW_IMAGES images with their true and predicted label; one line per
+// image "<tag>: out <i> <label> <predicted> <output bytes, hex>" (the bytes a host script compares);
+// the per-leaf table (cycles per image); then
+//   <tag>: accuracy <correct>/<images> = <pct>%        (with labels)
+//   <tag>: match=yes images=<N> cycles_cpu=<A> cycles_accel=<B> speedup=<S>   (per image, averages)
+//   <tag>: match=yes images=<N> cycles_cpu=<A> accelerator=absent
+// Exit codes: 0 all equal; 2 the parameter blob differs from the host's; 3 a run failed (the leaf
+// and the cause are printed) or the accelerator took no leaf; 4 an output or a CRC differs.
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctnn/accel/probe.hpp"
+#include "ctnn/analysis/budget.hpp"
+#include "ctnn/memory/planner.hpp"
+#include "fw_report.hpp"
+#include CTNN_MODEL_HEADER
+#include CTNN_FW_DATA_HEADER
+
+#ifndef CTNN_FW_TAG
+#define CTNN_FW_TAG "model"
+#endif
+#ifndef CTNN_FW_CPU_IMAGES
+#define CTNN_FW_CPU_IMAGES 2
+#endif
+#ifndef CTNN_FW_SHOW_IMAGES
+#define CTNN_FW_SHOW_IMAGES 5
+#endif
+
+namespace {
+
+using namespace ctnn_fw::report;
+using model = CTNN_MODEL;
+using Net = model::network;
+namespace data = ctnn_fw_model_data;
+
+static_assert(model::dtype == ctnn::dtype::int8,
+              "ctnn_add_firmware: the model must be imported in int8 (ctnn_add_model(... DTYPE int8 CALIBRATION ...))");
+constexpr auto& plan = ctnn::memory::plan_of<Net, ctnn::dtype::int8>;
+static_assert(data::leaf_count == Net::leaf_count && data::arena_bytes == plan.arena_bytes &&
+                  data::params_bytes == model::params_bytes && data::input_elems == Net::input_shape.elems() &&
+                  data::output_elems == Net::output_shape.elems(),
+              "ctnn_add_firmware: the data header was generated from another model (rebuild ctnn-fw-model-data)");
+#ifdef CTNN_FW_ARENA_BUDGET
+static_assert(ctnn::fits<Net, int8_t>(CTNN_FW_ARENA_BUDGET));
+#endif
+
+constexpr int32_t leaves = Net::leaf_count;
+constexpr int32_t in_elems = data::input_elems;
+constexpr int32_t out_elems = data::output_elems;
+constexpr const char* tag = CTNN_FW_TAG;
+
+alignas(16) uint8_t arena[plan.arena_bytes];
+sample cpu_samples[leaves], acc_samples[leaves];
+
+/// The CRC callback's user data: the samples it continues and the cycles it took.
+struct crc_sink {
+  sample* samples;
+  uint64_t cycles;
+};
+void record(void* user, int32_t leaf, const void* out, size_t bytes) {
+  auto* s = static_cast<crc_sink*>(user);
+  const uint64_t c0 = ctnn_cycles();
+  record_crc(s->samples, leaf, out, bytes);
+  s->cycles += ctnn_cycles() - c0;
+}
+
+/// Runs image `img` with `hook` (samples: per-leaf counters and CRCs); cycles: the run's, without
+/// the CRC callback's.
+rt::run_status run_image(int32_t img, profiler& hook, uint64_t& cycles) {
+  int8_t* in = reinterpret_cast<int8_t*>(arena + plan.offset_of(0));
+  const int8_t* src = data::inputs + img * in_elems;
+  for (int32_t i = 0; i < in_elems; ++i) in[i] = src[i];
+  crc_sink sink{hook.samples, 0};
+  const uint64_t c0 = ctnn_cycles();
+  const rt::run_status s = rt::run<Net, int8_t>(arena, sizeof arena, model::params(), model::params_bytes,
+                                                rt::backend::optimized, hook, &record, &sink);
+  cycles = ctnn_cycles() - c0 - sink.cycles;
+  return s;
+}
+
+const int8_t* output() { return reinterpret_cast<const int8_t*>(arena + plan.offset_of(Net::output_tensor)); }
+
+/// The class with the largest output (the first of equals).
+int32_t argmax(const int8_t* y) {
+  int32_t best = 0;
+  for (int32_t i = 1; i < out_elems; ++i)
+    if (y[i] > y[best]) best = i;
+  return best;
+}
+
+bool output_matches(int32_t img) {
+  const int8_t* y = output();
+  const int8_t* want = data::outputs + img * out_elems;
+  for (int32_t i = 0; i < out_elems; ++i)
+    if (y[i] != want[i]) return false;
+  return true;
+}
+
+void put_class(int32_t c) {
+  put_dec(static_cast<uint32_t>(c));
+  if (data::class_names[0] != nullptr) {
+    put(" (");
+    put(data::class_names[c]);
+    put(")");
+  }
+}
+
+void put_hex_bytes(const int8_t* y) {
+  static const char digits[] = "0123456789abcdef";
+  for (int32_t i = 0; i < out_elems; ++i) {
+    const auto b = static_cast<uint8_t>(y[i]);
+    ctnn_console_putc(digits[b >> 4]);
+    ctnn_console_putc(digits[b & 0xFu]);
+  }
+}
+
+/// a / b as a percentage with two decimals
+void put_percent(uint64_t a, uint64_t b) {
+  put_ratio(a * 100u, b);
+  put("%");
+}
+
+int run_model() {
+  put(tag);
+  put(": ");
+  put(model::name);
+  put(" int8, arena ");
+  put_dec(sizeof arena);
+  put(" bytes");
+#ifdef CTNN_FW_ARENA_BUDGET
+  put(" (budget ");
+  put_dec(static_cast<uint64_t>(CTNN_FW_ARENA_BUDGET));
+  put(")");
+#endif
+  put(", parameters ");
+  put_dec(model::params_bytes);
+  put(" bytes in .rodata, ");
+  put_dec(static_cast<uint32_t>(data::images));
+  put(" images\n");
+  const uint32_t pcrc = ctnn::crc32(model::params(), model::params_bytes);
+  if (pcrc != data::params_crc) {
+    put(tag);
+    put(": FAIL the parameter blob differs from the host's: crc ");
+    put_crc(pcrc);
+    put(" (host ");
+    put_crc(data::params_crc);
+    put(")\n");
+    return 2;
+  }
+
+  const bool has_accel = ctnn::accel::probe_present();
+  accel_hook accel;
+  if (has_accel) {
+    accel.init();
+    put(tag);
+    put(": accelerator found, DIM ");
+    put_dec(accel_hook::drv::dim());
+    put(", K max ");
+    put_dec(accel.k_max);
+    put(", rows per job ");
+    put_dec(accel.max_rows);
+    ctnn_console_putc('\n');
+  } else {
+    put(tag);
+    put(": no accelerator: every image on the CPU\n");
+  }
+  const int32_t cpu_images = has_accel ? (CTNN_FW_CPU_IMAGES < data::images ? CTNN_FW_CPU_IMAGES : data::images)
+                                       : data::images;
+  profiler on_cpu{nullptr, cpu_samples};
+  profiler on_accel{&accel, acc_samples};
+  uint64_t cycles_cpu = 0, cycles_accel = 0;
+  uint32_t correct = 0, equal = 0;
+  bool match = true;
+  for (int32_t img = 0; img < data::images; ++img) {
+    uint64_t c_cpu = 0, c_acc = 0;
+    bool ok_cpu = true;
+    if (img < cpu_images) {
+      const rt::run_status s = run_image(img, on_cpu, c_cpu);
+      if (!s.ok()) return report_failure<Net>(tag, "CPU", s, nullptr), 3;
+      cycles_cpu += c_cpu;
+      ok_cpu = output_matches(img);
+    }
+    if (has_accel) {
+      const rt::run_status s = run_image(img, on_accel, c_acc);
+      if (!s.ok()) return report_failure<Net>(tag, "accelerated", s, &accel), 3;
+      cycles_accel += c_acc;
+    }
+    const bool ok = ok_cpu && output_matches(img);
+    equal += ok ? 1u : 0u;
+    match = match && ok;
+    const int32_t predicted = argmax(output());
+    if (data::has_labels && predicted == data::labels[img]) ++correct;
+    if (img < CTNN_FW_SHOW_IMAGES) {
+      put(tag);
+      put(": image ");
+      put_dec(static_cast<uint32_t>(img));
+      if (data::has_labels) {
+        put(": true ");
+        put_class(data::labels[img]);
+        put(", predicted ");
+      } else {
+        put(": predicted ");
+      }
+      put_class(predicted);
+      if (img < cpu_images) {
+        put(", cycles_cpu=");
+        put_dec(c_cpu);
+      }
+      if (has_accel) {
+        put(", cycles_accel=");
+        put_dec(c_acc);
+      }
+      put(ok ? ", output = host int8\n" : ", output DIFFERS from host int8\n");
+    }
+    put(tag);
+    put(": out ");
+    put_dec(static_cast<uint32_t>(img));
+    put(" ");
+    put_dec(data::has_labels ? data::labels[img] : 0u);
+    put(" ");
+    put_dec(static_cast<uint32_t>(predicted));
+    put(" ");
+    put_hex_bytes(output());
+    ctnn_console_putc('\n');
+  }
+  if (has_accel && accel.leaves == 0) {
+    put(tag);
+    put(": FAIL the accelerator is present but took no leaf\n");
+    return 3;
+  }
+
+  // ---- per-leaf table: cycles per image; CRCs over all images (the CPU's when it ran them all) ----
+  const sample* checked = has_accel ? acc_samples : cpu_samples;
+  put(tag);
+  put(": leaf name                              type              cycles_cpu/img cycles_accel/img crc        match\n");
+  for (int32_t i = 0; i < leaves; ++i) {
+    const ctnn::row& r = Net::layer(i);
+    const auto ui = static_cast<size_t>(i);
+    const bool ok = checked[ui].crc == data::leaf_crc[ui];
+    match = match && ok;
+    put(tag);
+    put(": ");
+    put_dec(static_cast<uint32_t>(i), 4);
+    put(" ");
+    put_text(r.name != nullptr ? r.name : "-", 33);
+    put(" ");
+    put_text(r.type, 17);
+    put_dec(cpu_samples[ui].cycles / static_cast<uint64_t>(cpu_images), 15);
+    if (has_accel) put_dec(acc_samples[ui].cycles / static_cast<uint64_t>(data::images), 17);
+    else put("                -");
+    put(" ");
+    put_crc(data::leaf_crc[ui]);
+    put(ok ? " yes" : " NO");
+    if (!ok) {
+      put(" got=");
+      put_crc(checked[ui].crc);
+    }
+    ctnn_console_putc('\n');
+  }
+  if (has_accel) {
+    put(tag);
+    put(": accelerator jobs ");
+    put_dec(accel.jobs);
+    put(", leaves offloaded ");
+    put_dec(accel.leaves);
+    put(", busy cycles ");
+    put_dec(accel.device_cycles);
+    put(", MACs ");
+    put_dec(accel.macs);
+    ctnn_console_putc('\n');
+  }
+  put(tag);
+  put(": outputs equal to host int8 on ");
+  put_dec(equal);
+  put("/");
+  put_dec(static_cast<uint32_t>(data::images));
+  put(" images\n");
+  if (data::has_labels) {
+    put(tag);
+    put(": accuracy ");
+    put_dec(correct);
+    put("/");
+    put_dec(static_cast<uint32_t>(data::images));
+    put(" = ");
+    put_percent(correct, static_cast<uint64_t>(data::images));
+    ctnn_console_putc('\n');
+  }
+  put(tag);
+  put(": match=");
+  put(match ? "yes" : "no");
+  put(" images=");
+  put_dec(static_cast<uint32_t>(data::images));
+  const uint64_t per_cpu = cycles_cpu / static_cast<uint64_t>(cpu_images);
+  put(" cycles_cpu=");
+  put_dec(per_cpu);
+  if (has_accel) {
+    const uint64_t per_accel = cycles_accel / static_cast<uint64_t>(data::images);
+    put(" cycles_accel=");
+    put_dec(per_accel);
+    put(" speedup=");
+    put_ratio(per_cpu, per_accel);
+  } else {
+    put(" accelerator=absent");
+  }
+  ctnn_console_putc('\n');
+  return match ? 0 : 4;
+}
+
+}  // namespace
+
+extern "C" int ctnn_test_run(void) { return run_model(); }
