@@ -29,6 +29,7 @@
 #include "ctnn/kernels/geometry.hpp"
 #include "ctnn/kernels/quant.hpp"
 #include "ctnn/kernels/ref_layers.hpp"
+#include "ctnn/kernels/scalar.hpp"
 #include "ctnn/kernels/status.hpp"
 #include "ctnn/kernels/tiled.hpp"
 
@@ -117,6 +118,9 @@ inline status depthwise_conv2d_s8(const conv_geometry& g, const int8_t* in, cons
   if (!g.valid() || !g.depthwise()) return status::bad_geometry;
   if (in == nullptr || w == nullptr || out == nullptr) return status::null_pointer;
   if (const status s = ref::check_params(p, static_cast<int>(g.out_c)); s != status::ok) return s;
+#if CTNN_KERNELS_SCALAR
+  return scalar::depthwise_conv2d_s8(g, in, w, bias, out, p);
+#endif
   const int64_t oh = g.out_h(), ow = g.out_w(), mult = g.out_c / g.in_c;
   int64_t y_lo, y_hi, x_lo, x_hi;
   detail::interior(oh, g.in_h, g.kh, g.sh, g.pt, g.dh, y_lo, y_hi);
@@ -301,6 +305,17 @@ inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* 
     workspace = detail::static_workspace_s8<Tiling>::buf;
     workspace_bytes = sizeof(detail::static_workspace_s8<Tiling>::buf);
   }
+#if CTNN_KERNELS_SCALAR
+  {
+    // Blocks of pixels lowered into the larger of the plan's panel and the GEMM workspace, so
+    // the plan's no-scratch choice runs the same kernel; a buffer too small for 2 patches (K
+    // beyond half of both) leaves the direct kernel.
+    const size_t panel = panel_rows > 0 && scratch != nullptr ? scratch_bytes : 0;
+    void* buf = panel >= workspace_bytes ? scratch : workspace;
+    const size_t buf_bytes = panel >= workspace_bytes ? panel : workspace_bytes;
+    if (scalar::conv_block_pixels(g, buf_bytes) > 0) return scalar::conv2d_s8(g, in, w, bias, out, p, buf, buf_bytes);
+  }
+#endif
   const int64_t oh = g.out_h(), ow = g.out_w();
   const int M = static_cast<int>(g.out_c_per_group()), K = static_cast<int>(g.gemm_k());
   const int NT = static_cast<int>(oh * ow);
@@ -382,6 +397,10 @@ template <class Tiling = default_s8_tiling>
 inline status linear_s8(int batch, int in_f, int out_f, const int8_t* x, const int8_t* w, const int32_t* bias,
                         int8_t* y, const ref::gemm_s8_params& p, void* workspace, size_t workspace_bytes) {
   if (batch < 0 || in_f < 0 || out_f < 0) return status::bad_size;
+#if CTNN_KERNELS_SCALAR
+  if (workspace_bytes >= scalar::linear_workspace_bytes(in_f))
+    return scalar::linear_s8(batch, in_f, out_f, x, w, bias, y, p, workspace, workspace_bytes);
+#endif
   for (int b = 0; b < batch; ++b) {
     const status s = tiled::gemm_s8_row_channels<Tiling>(out_f, 1, in_f, w, in_f, x != nullptr ? x + b * in_f : nullptr,
                                                          1, bias, y != nullptr ? y + b * out_f : nullptr, 1, p.b_zp,
