@@ -23,7 +23,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CXX = "riscv64-unknown-elf-g++"
 CC = "riscv64-unknown-elf-gcc"
 QEMU = "qemu-system-riscv32"
-ARCH = ["-march=rv32im", "-mabi=ilp32", "-misa-spec=2.2", "-ffreestanding"]
+# the firmware toolchain's flags (firmware/cmake/rv32im-toolchain.cmake), NDEBUG as in its MinSizeRel build
+ARCH = ["-march=rv32im", "-mabi=ilp32", "-misa-spec=2.2", "-ffreestanding", "-fno-builtin-printf", "-ffunction-sections",
+        "-fdata-sections", "-DNDEBUG"]
 CXXFLAGS = ["-std=c++20", "-fno-exceptions", "-fno-rtti", "-fno-threadsafe-statics", "-fno-use-cxa-atexit",
             "-Wall", "-Wextra", "-Wconversion", "-Werror"]
 # issue 14, item 4: instructions per MAC (per element for the add) at -O2

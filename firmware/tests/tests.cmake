@@ -91,4 +91,4 @@ ctnn_fw_test(demo_cifar_resnet SOURCES demo_cifar_resnet.cpp PLATFORMS qemu soc 
 # reference kernel's bytes. The instruction counts it prints are tabulated by bench/rv32_kernels.py
 # (at -O2 and -Os); this test holds no count to a bound.
 ctnn_fw_test(bench_kernels     SOURCES bench_kernels.cpp     PLATFORMS qemu
-             EXPECT_REGEX "bench: conv3x3_16_32_im2col instret=[0-9]+ work=73728 per=[0-9.]+ match=yes")
+             EXPECT_REGEX "bench: conv3x3_16_32_im2col instret=[0-9]+ work=1179648 per=[0-9.]+ match=yes")
