@@ -4,7 +4,9 @@
 // im2col buffers from two pixels up; the 32-bit requantization against quant:: on edge values.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -155,4 +157,67 @@ TEST_CASE("scalar linear_s8: bit-exact with ref::linear_s8") {
   CHECK(ks::linear_s8(1, 8, 2, x.data(), w.data(), nullptr, y.data(), p, ws.data(), 15) == status::scratch_too_small);
   CHECK(ks::linear_s8(1, 8, 2, x.data(), w.data(), nullptr, y.data(), p, nullptr, 16) == status::null_pointer);
   CHECK(ks::linear_s8(-1, 8, 2, x.data(), w.data(), nullptr, y.data(), p, ws.data(), 16) == status::bad_size);
+}
+
+TEST_CASE("scalar add_s8: bit-exact with ref::add_s8 (tables from 512 elements, every output shift)") {
+  ctnn_test::rng r(99);
+  for (int t = 0; t < 400; ++t) {
+    kr::add_s8_params p{};
+    if (t % 2 == 0) {
+      const double sa = r.real(0.001f, 0.5f), sb = r.real(0.001f, 0.5f), so = r.real(0.001f, 1.0f);
+      int lo = r.range(-128, 127), hi = r.range(-128, 127);
+      if (lo > hi) std::swap(lo, hi);
+      REQUIRE(kr::make_add_s8_params(p, sa, r.range(-128, 127), sb, r.range(-128, 127), so, r.range(-128, 127), lo,
+                                     hi) == status::ok);
+    } else {  // any valid parameters: output shifts from -31 to 30 (the fast path takes 1..23 right)
+      auto m = [&] { return static_cast<int32_t>(r.uniform(int64_t{1} << 30, (int64_t{1} << 31) - 1)); };
+      p = kr::add_s8_params{r.range(-128, 127), r.range(-128, 127), r.range(-128, 127), r.range(0, 20),
+                            {m(), r.range(-31, 0)}, {m(), r.range(-31, 0)}, {m(), r.range(-31, 30)}, -128, 127};
+    }
+    REQUIRE(kr::valid(p));
+    const int n = t % 3 == 0 ? r.range(0, 600) : r.range(512, 3000);
+    const auto a = r.s8(usz(n)), b = r.s8(usz(n));
+    std::vector<int8_t> want(usz(n)), got(usz(n), 0x55);
+    REQUIRE(kr::add_s8(n, a.data(), b.data(), want.data(), p) == status::ok);
+    ks::add_s8(n, a.data(), b.data(), got.data(), p);
+    REQUIRE(got == want);
+  }
+}
+
+TEST_CASE("softmax_s8_params_of: ref::make_softmax_s8_params from the float's bits") {
+  ctnn_test::rng r(3);
+  auto same = [](float s) {
+    kr::softmax_s8_params want{1, 2, 3}, got{1, 2, 3};
+    const status sw = kr::make_softmax_s8_params(want, s), sg = ctnn::kernels::softmax_s8_params_of(got, s);
+    REQUIRE(sw == sg);
+    REQUIRE(want.multiplier == got.multiplier);
+    REQUIRE(want.left_shift == got.left_shift);
+    REQUIRE(want.diff_min == got.diff_min);
+  };
+  const float edges[] = {0.0f, -0.0f, 1.0f, -1.0f, 0x1p-26f, std::nextafter(0x1p-26f, 1.0f), 16.0f,
+                         std::nextafter(16.0f, 0.0f), std::numeric_limits<float>::infinity(),
+                         std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::denorm_min(), 0.0625f,
+                         0.1f, 7.9f};
+  for (const float e : edges) same(e);
+  for (int t = 0; t < 200000; ++t) {
+    const auto bits = static_cast<uint32_t>(r.next() >> 32);
+    float s;
+    std::memcpy(&s, &bits, 4);
+    same(s);
+    same(std::ldexp(r.real(1.0f, 2.0f), r.range(-30, 5)));
+  }
+}
+
+TEST_CASE("kernels::softmax_s8: bit-exact with ref::softmax_s8 (short rows, long rows, the table)") {
+  ctnn_test::rng r(8);
+  for (int t = 0; t < 300; ++t) {
+    const int rows = r.range(1, 4), cols = t % 4 == 0 ? r.range(65, 300) : r.range(1, 64);
+    const float scale = std::ldexp(r.real(1.0f, 2.0f), r.range(-12, 2));
+    const int zp = r.range(-128, 127);
+    const auto x = r.s8(usz(rows * cols));
+    std::vector<int8_t> want(x.size()), got(x.size(), 0x55);
+    REQUIRE(kr::softmax_s8(rows, cols, x.data(), want.data(), scale, zp) == status::ok);
+    REQUIRE(ctnn::kernels::softmax_s8(rows, cols, x.data(), got.data(), scale, zp) == status::ok);
+    REQUIRE(got == want);
+  }
 }

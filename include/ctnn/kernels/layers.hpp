@@ -492,15 +492,59 @@ inline status activation_s8(const activation_table& t, int64_t n, const int8_t* 
   return status::ok;
 }
 
+/// @brief ref::make_softmax_s8_params in integer arithmetic, from the float's fields: a normal
+/// float's 24-bit significand is the Q0.31 multiplier's top bits exactly (quantize_multiplier
+/// rounds nothing), so no floating point runs (on rv32im it was soft-float, about 10^3
+/// instructions a call). Same result and the same faults (tests/unit/test_kernels_scalar.cpp).
+inline status softmax_s8_params_of(ref::softmax_s8_params& out, float in_scale) {
+  const auto bits = __builtin_bit_cast(uint32_t, in_scale);
+  const auto biased = static_cast<int32_t>((bits >> 23) & 0xFFu);
+  const uint32_t frac = bits & 0x7FFFFFu;
+  // sign, zero, subnormal (all below 2^-26), infinity, NaN; then the range (2^-26, 16)
+  if ((bits >> 31) != 0 || biased == 0 || biased == 0xFF) return status::bad_quant_param;
+  const int32_t e2 = biased - 127;  // in_scale = 1.frac * 2^e2
+  if (e2 < -26 || (e2 == -26 && frac == 0) || e2 >= 4) return status::bad_quant_param;
+  // in_scale * 2^26 = (1.frac / 2) * 2^(e2 + 27): multiplier (1.frac) * 2^30, shift e2 + 27
+  const int32_t shift = e2 + 27;
+  out.multiplier = static_cast<int32_t>((frac | 0x800000u) << 7);
+  out.left_shift = shift;
+  out.diff_min = -((int32_t{31} << 26) >> shift);
+  return status::ok;
+}
+
 /// @brief int8 softmax with the 256 exps of the differences from the row's maximum in a table;
 /// bit-exact with ref::softmax_s8 (TFLite's fixed point: the same integer operations).
 inline status softmax_s8(int64_t rows, int64_t cols, const int8_t* x, int8_t* y, float in_scale, int32_t in_zp) {
   if (rows < 0 || cols <= 0) return status::bad_size;
   if (rows > 0 && (x == nullptr || y == nullptr)) return status::null_pointer;
   ref::softmax_s8_params p{};
-  if (in_zp < -128 || in_zp > 127 || ref::make_softmax_s8_params(p, in_scale) != status::ok)
-    return status::bad_quant_param;
-  if (rows * cols < 256) return ref::softmax_s8(rows, cols, x, y, in_scale, in_zp);  // fewer values than the table
+  if (in_zp < -128 || in_zp > 127 || softmax_s8_params_of(p, in_scale) != status::ok) return status::bad_quant_param;
+  if (rows * cols < 256) {  // fewer values than the table: each exp computed once, kept for the output pass
+    for (int64_t r = 0; r < rows; ++r) {
+      const int8_t* xr = x + r * cols;
+      int8_t* yr = y + r * cols;
+      if (cols > 64) {
+        ref::detail::softmax_s8_vector(cols, 1, xr, yr, p);
+        continue;
+      }
+      const auto n = static_cast<int32_t>(cols);
+      int32_t e[64];
+      int32_t mx = -128;
+      for (int32_t i = 0; i < n; ++i) mx = xr[i] > mx ? xr[i] : mx;
+      uint32_t sum = 0;  // Q12.19, wrapping as the reference's
+      for (int32_t i = 0; i < n; ++i) {
+        const int32_t diff = xr[i] - mx;
+        e[i] = diff >= p.diff_min ? ref::detail::softmax_exp(diff, p) : 0;
+        if (diff >= p.diff_min) sum += static_cast<uint32_t>(quant::fixed::rescale<12, 0>(e[i]));
+      }
+      int bits_over_unit = 0;
+      const int32_t shifted_scale = quant::fixed::reciprocal(static_cast<int32_t>(sum), 12, bits_over_unit);
+      const int exponent = bits_over_unit + 31 - 8;
+      for (int32_t i = 0; i < n; ++i)
+        yr[i] = xr[i] - mx >= p.diff_min ? ref::detail::softmax_out(e[i], shifted_scale, exponent) : int8_t{-128};
+    }
+    return status::ok;
+  }
   int32_t table[256];  // exp of -d, d = max - x; 0 below diff_min (such values are skipped)
   for (int d = 0; d < 256; ++d) table[d] = -d >= p.diff_min ? ref::detail::softmax_exp(-d, p) : 0;
   for (int64_t r = 0; r < rows; ++r) {
@@ -539,6 +583,10 @@ inline status add_s8(int64_t n, const int8_t* a, const int8_t* b, int8_t* y, con
   if (n < 0) return status::bad_size;
   if (n > 0 && (a == nullptr || b == nullptr || y == nullptr)) return status::null_pointer;
   if (!ref::valid(p)) return status::bad_quant_param;
+#if CTNN_KERNELS_SCALAR
+  scalar::add_s8(n, a, b, y, p);
+  return status::ok;
+#endif
   int64_t i = 0;
 #if CTNN_KERNELS_VNNI
   const __m512i a_zp = _mm512_set1_epi32(p.a_zp), b_zp = _mm512_set1_epi32(p.b_zp);

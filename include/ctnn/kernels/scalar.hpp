@@ -433,4 +433,59 @@ inline status linear_s8(int batch, int in_f, int out_f, const int8_t* x, const i
   return status::ok;
 }
 
+/// @brief int8 add (TFLite's scheme, ref::add_s8), bit-exact with ref::add_s8_one; p must be
+/// ref::valid. Each input's rescaling depends on its byte alone, so for 512 elements or more
+/// both go into tables of 256 int32 (2 KiB of stack, made with the 32-bit requantization);
+/// the sum's requantization and the clamp run per element:
+///
+///   y = clamp(F(ta[a] + tb[b]) + zp),  F(s) = rounding_divide(doubling_high_mul(s, m), r)
+///
+/// and for r >= 1 the two roundings are one floor of the 64-bit product (the doubling high
+/// multiply rounds half up, the divide rounds half away from zero, and for P = s m
+///   F(s) = (P + 2^30 + 2^(30 + r) - [P < 0] 2^31) >> (31 + r)
+/// where [P < 0] stands for [the doubling high multiply < 0]: they differ only on
+/// P in [-2^30, 0), where both give 0).
+inline void add_s8(int64_t n, const int8_t* a, const int8_t* b, int8_t* y, const ref::add_s8_params& p) {
+  const requant32 ra = make_requant32(p.a.multiplier, p.a.shift, 0, -128, 127);
+  const requant32 rb = make_requant32(p.b.multiplier, p.b.shift, 0, -128, 127);
+  const requant32 ro = make_requant32(p.out.multiplier, p.out.shift, p.out_zp, p.act_min, p.act_max);
+  const auto ls = static_cast<uint32_t>(p.left_shift);
+  auto side = [ls](int32_t v, int32_t zp, const requant32& r) {
+    return mbqm(static_cast<int32_t>(static_cast<uint32_t>(v - zp) << ls), r);
+  };
+  const auto count = static_cast<uint32_t>(n);
+  if (count < 512 || ro.right == 0 || ro.right > 23) {  // 1 <= r <= 23: the constants below fit int64
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint32_t sum = static_cast<uint32_t>(side(a[i], p.a_zp, ra)) + static_cast<uint32_t>(side(b[i], p.b_zp, rb));
+      y[i] = requantize(sum, ro);
+    }
+    return;
+  }
+  int32_t table[512];  // ta (a + 128), then tb (b + 128), shifted left by the output's left shift
+  for (int32_t v = -128; v < 128; ++v) {
+    table[v + 128] = static_cast<int32_t>(static_cast<uint32_t>(side(v, p.a_zp, ra)) << ro.left);
+    table[v + 384] = static_cast<int32_t>(static_cast<uint32_t>(side(v, p.b_zp, rb)) << ro.left);
+  }
+  const int32_t* ta = table + 128;
+  const int32_t* tb = table + 384;
+  // opaque pointers: otherwise GCC rebuilds the stack addresses for every element
+  __asm__("" : "+r"(ta));
+  __asm__("" : "+r"(tb));
+  // the output zero point joins the constant: F(s) + zp = (X + zp 2^(31 + r)) >> (31 + r)
+  const int64_t c_pos = (int64_t{1} << 30) + (int64_t{1} << (30 + ro.right)) + int64_t{ro.zp} * (int64_t{1} << (31 + ro.right));
+  const int64_t c_neg = c_pos - (int64_t{1} << 31);
+  const uint32_t r1 = ro.right - 1;
+  const int32_t lo = p.act_min, hi = p.act_max;
+  const int8_t* const end = a + count;
+  while (a != end) {
+    const auto s = static_cast<int32_t>(static_cast<uint32_t>(ta[*a++]) + static_cast<uint32_t>(tb[*b++]));
+    const int64_t prod = static_cast<int64_t>(s) * ro.mult;
+    const int64_t x = prod + (prod < 0 ? c_neg : c_pos);
+    int32_t v = static_cast<int32_t>(x >> 32) >> r1;
+    v = v < lo ? lo : v;
+    v = v > hi ? hi : v;
+    *y++ = static_cast<int8_t>(v);
+  }
+}
+
 }  // namespace ctnn::kernels::scalar
