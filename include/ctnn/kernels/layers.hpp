@@ -291,7 +291,9 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
 /// @brief conv2d int8 (p as in ref::conv2d_s8), bit-exact with it: the same paths as conv2d_f32
 /// (depthwise direct, pointwise GEMM, im2col panels of panel_rows rows, direct when 0); padding
 /// taps hold the input zero point. workspace: Tiling::workspace_bytes(K) bytes, 4-byte aligned,
-/// or nullptr for tiled.hpp's static workspace (K <= Tiling::kmax).
+/// or nullptr for tiled.hpp's static workspace (K <= Tiling::kmax). With CTNN_KERNELS_SCALAR
+/// (RISC-V) every non-depthwise convolution whose larger buffer (panel or workspace) holds two
+/// patches runs scalar::conv2d_s8 on it instead, whatever panel_rows says.
 template <class Tiling = default_s8_tiling>
 inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias, int8_t* out,
                         const ref::gemm_s8_params& p, int64_t panel_rows, void* scratch, size_t scratch_bytes,

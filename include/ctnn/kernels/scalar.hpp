@@ -26,6 +26,7 @@
 #pragma once
 #include "ctnn/kernels/geometry.hpp"
 #include "ctnn/kernels/quant.hpp"
+#include "ctnn/kernels/ref_layers.hpp"
 #include "ctnn/kernels/reference.hpp"
 #include "ctnn/kernels/status.hpp"
 
@@ -287,8 +288,9 @@ inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* 
 }
 
 /// @brief Depthwise conv2d int8 (groups == in_c, out_c = in_c * multiplier), bit-exact with
-/// ref::conv2d_s8: 3x3 windows with dw == 1 inside the input with the nine taps in registers,
-/// every other pixel (and other kernel sizes) over its clipped window.
+/// ref::conv2d_s8. 3x3 with dw == 1: the nine taps in registers, over a copy of the plane padded
+/// with the input zero point when it fits 1 KiB (every pixel the same loop), else over the
+/// windows inside the input; border pixels and other kernels walk their clipped window.
 inline status depthwise_conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias,
                                   int8_t* out, const ref::gemm_s8_params& p) {
   if (!g.valid() || !g.depthwise()) return status::bad_geometry;
@@ -303,8 +305,14 @@ inline status depthwise_conv2d_s8(const conv_geometry& g, const int8_t* in, cons
   int32_t y_hi = y_last < 0 ? 0 : y_last / c.sh + 1, x_hi = x_last < 0 ? 0 : x_last / c.sw + 1;
   y_hi = y_hi > c.oh ? c.oh : y_hi;
   x_hi = x_hi > c.ow ? c.ow : x_hi;
-  const bool fast3 = c.kh == 3 && c.kw == 3 && c.dw == 1 && y_lo < y_hi && x_lo < x_hi;
+  const bool three = c.kh == 3 && c.kw == 3 && c.dw == 1;
+  const bool fast3 = three && y_lo < y_hi && x_lo < x_hi;
   const int32_t plane = c.in_h * c.in_w;
+  // a 3x3 plane whose padded copy fits 1 KiB of stack runs every pixel through the 9-tap loop
+  const int32_t pw = c.in_w + c.pl + static_cast<int32_t>(g.pr), ph = c.in_h + c.pt + static_cast<int32_t>(g.pb);
+  const bool use_pad = three && pw * ph <= 1024;
+  int8_t padded[1024];
+  int32_t padded_ic = -1;
   for (int32_t oc = 0; oc < out_c; ++oc) {
     const int8_t* src = in + (oc / mult) * plane;
     const int8_t* k = w + oc * c.ksz;
@@ -327,7 +335,7 @@ inline status depthwise_conv2d_s8(const conv_geometry& g, const int8_t* in, cons
       }
       o[oy * c.ow + ox] = requantize(acc, rq);
     };
-    if (!fast3) {
+    if (!fast3 && !use_pad) {
       for (int32_t oy = 0; oy < c.oh; ++oy)
         for (int32_t ox = 0; ox < c.ow; ++ox) clipped(oy, ox);
       continue;
@@ -336,6 +344,31 @@ inline status depthwise_conv2d_s8(const conv_geometry& g, const int8_t* in, cons
                   k6 = k[6] - bz, k7 = k[7] - bz, k8 = k[8] - bz;
     const uint32_t base =
         b - static_cast<uint32_t>(az) * static_cast<uint32_t>(k0 + k1 + k2 + k3 + k4 + k5 + k6 + k7 + k8);
+    if (use_pad) {
+      const int32_t ic = oc / mult;
+      if (ic != padded_ic) {  // the plane with its padding, which holds az: (az - az) w = 0, the skipped taps
+        __builtin_memset(padded, static_cast<int8_t>(az), static_cast<size_t>(pw * ph));
+        for (int32_t y = 0; y < c.in_h; ++y)
+          __builtin_memcpy(padded + (y + c.pt) * pw + c.pl, src + y * c.in_w, static_cast<size_t>(c.in_w));
+        padded_ic = ic;
+      }
+      const int32_t step = c.dh * pw, next_row = c.sh * pw;
+      const int8_t* row = padded;
+      int8_t* dst = o;
+      for (int32_t oy = 0; oy < c.oh; ++oy, row += next_row) {
+        const int8_t* r0 = row;
+        for (int32_t ox = 0; ox < c.ow; ++ox, r0 += c.sw) {
+          const int8_t* r1 = r0 + step;
+          const int8_t* r2 = r1 + step;
+          uint32_t acc = base;
+          acc += static_cast<uint32_t>(r0[0] * k0 + r0[1] * k1 + r0[2] * k2);
+          acc += static_cast<uint32_t>(r1[0] * k3 + r1[1] * k4 + r1[2] * k5);
+          acc += static_cast<uint32_t>(r2[0] * k6 + r2[1] * k7 + r2[2] * k8);
+          *dst++ = requantize(acc, rq);
+        }
+      }
+      continue;
+    }
     const int32_t row_step = c.dh * c.in_w;
     for (int32_t oy = 0; oy < c.oh; ++oy) {
       if (oy < y_lo || oy >= y_hi) {
@@ -476,16 +509,22 @@ inline void add_s8(int64_t n, const int8_t* a, const int8_t* b, int8_t* y, const
   const int64_t c_neg = c_pos - (int64_t{1} << 31);
   const uint32_t r1 = ro.right - 1;
   const int32_t lo = p.act_min, hi = p.act_max;
-  const int8_t* const end = a + count;
-  while (a != end) {
-    const auto s = static_cast<int32_t>(static_cast<uint32_t>(ta[*a++]) + static_cast<uint32_t>(tb[*b++]));
+  auto one = [&](int8_t va, int8_t vb) __attribute__((always_inline)) {
+    const auto s = static_cast<int32_t>(static_cast<uint32_t>(ta[va]) + static_cast<uint32_t>(tb[vb]));
     const int64_t prod = static_cast<int64_t>(s) * ro.mult;
     const int64_t x = prod + (prod < 0 ? c_neg : c_pos);
     int32_t v = static_cast<int32_t>(x >> 32) >> r1;
     v = v < lo ? lo : v;
     v = v > hi ? hi : v;
-    *y++ = static_cast<int8_t>(v);
+    return static_cast<int8_t>(v);
+  };
+  const int8_t* const end2 = a + (count & ~1u);  // two elements a step: one loop test, 3 increments
+  while (a != end2) {
+    y[0] = one(a[0], b[0]);
+    y[1] = one(a[1], b[1]);
+    a += 2, b += 2, y += 2;
   }
+  if ((count & 1u) != 0) *y = one(*a, *b);
 }
 
 }  // namespace ctnn::kernels::scalar
