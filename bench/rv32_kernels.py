@@ -8,6 +8,8 @@ add and softmax) at each level, and whether each output equals the reference ker
 
     python3 bench/rv32_kernels.py                    # -O2 and -Os
     python3 bench/rv32_kernels.py --opt O2 --check   # also fail when a case exceeds its ceiling
+    python3 bench/rv32_kernels.py --headers /tmp/base/include   # the kernels of another tree
+                                                 # (git archive <commit> include | tar -x -C /tmp/base)
 
 --check compares the -O2 figures with the ceilings of issue 14 (a separate run, not a unit test:
 the counts are exact and repeatable, but a ceiling is a goal, not a correctness property).
@@ -34,9 +36,9 @@ CEILINGS = {"conv3x3_16_32_im2col": 4.0, "conv3x3_16_32_noscratch": 4.0, "depthw
 LINE = re.compile(r"^bench: (\S+) instret=(\d+) work=(\d+) per=([\d.]+) match=(yes|no)$")
 
 
-def build(opt, out_dir):
+def build(opt, out_dir, headers):
     fw = os.path.join(ROOT, "firmware")
-    inc = ["-I" + os.path.join(ROOT, "include"), "-I" + os.path.join(fw, "platform"),
+    inc = ["-I" + headers, "-I" + os.path.join(fw, "platform"),
            "-I" + os.path.join(fw, "runtime"), "-I" + os.path.join(fw, "tests")]
     objs = []
     sources = [("runtime/crt0.S", []), ("runtime/string.c", ["-fno-tree-loop-distribute-patterns"]),
@@ -76,6 +78,8 @@ def main():
     ap.add_argument("--opt", action="append", choices=["O2", "Os", "O3"], help="optimization level (repeatable)")
     ap.add_argument("--check", action="store_true", help="fail when an -O2 figure exceeds the issue's ceiling")
     ap.add_argument("--keep", help="directory for the objects and ELFs (default: a temporary one)")
+    ap.add_argument("--headers", default=os.path.join(ROOT, "include"),
+                    help="the ctnn include directory to measure (default: this tree's)")
     args = ap.parse_args()
     opts = args.opt or ["O2", "Os"]
     results = {}
@@ -83,7 +87,7 @@ def main():
         out_dir = args.keep or tmp
         os.makedirs(out_dir, exist_ok=True)
         for opt in opts:
-            results[opt] = run(build(opt, out_dir))
+            results[opt] = run(build(opt, out_dir, args.headers))
     names = list(results[opts[0]].keys())
     print("| case | " + " | ".join("-%s instr/MAC" % o for o in opts) + " | -O2 ceiling | bit-exact |")
     print("|---|" + "---:|" * len(opts) + "---:|---|")

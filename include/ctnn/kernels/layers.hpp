@@ -311,11 +311,15 @@ inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* 
   {
     // Blocks of pixels lowered into the larger of the plan's panel and the GEMM workspace, so
     // the plan's no-scratch choice runs the same kernel; a buffer too small for 2 patches (K
-    // beyond half of both) leaves the direct kernel.
+    // beyond half of both) leaves the direct kernel. The tiled GEMM is not used (nor linked).
     const size_t panel = panel_rows > 0 && scratch != nullptr ? scratch_bytes : 0;
     void* buf = panel >= workspace_bytes ? scratch : workspace;
     const size_t buf_bytes = panel >= workspace_bytes ? panel : workspace_bytes;
     if (scalar::conv_block_pixels(g, buf_bytes) > 0) return scalar::conv2d_s8(g, in, w, bias, out, p, buf, buf_bytes);
+    detail::direct_conv<int8_t, uint32_t>(g, in, w, bias, out, p.a_zp, p.b_zp, [&p](uint32_t acc, int64_t oc) {
+      return ref::requantize(static_cast<int32_t>(acc), static_cast<int>(oc), p);
+    });
+    return status::ok;
   }
 #endif
   const int64_t oh = g.out_h(), ow = g.out_w();
@@ -400,8 +404,8 @@ inline status linear_s8(int batch, int in_f, int out_f, const int8_t* x, const i
                         int8_t* y, const ref::gemm_s8_params& p, void* workspace, size_t workspace_bytes) {
   if (batch < 0 || in_f < 0 || out_f < 0) return status::bad_size;
 #if CTNN_KERNELS_SCALAR
-  if (workspace_bytes >= scalar::linear_workspace_bytes(in_f))
-    return scalar::linear_s8(batch, in_f, out_f, x, w, bias, y, p, workspace, workspace_bytes);
+  // every workspace the GEMM accepts (Tiling::workspace_bytes(in_f)) holds the int16 row
+  return scalar::linear_s8(batch, in_f, out_f, x, w, bias, y, p, workspace, workspace_bytes);
 #endif
   for (int b = 0; b < batch; ++b) {
     const status s = tiled::gemm_s8_row_channels<Tiling>(out_f, 1, in_f, w, in_f, x != nullptr ? x + b * in_f : nullptr,
