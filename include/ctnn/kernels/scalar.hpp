@@ -12,17 +12,19 @@
 // conv: the weight sums are taken per output channel and block of pixels, the activation sums
 // per pixel while the pixels are lowered (only when bz != 0).
 //
-// conv through a pixel-major im2col of a block of P pixels (the buffer the caller has: the
-// plan's panel or the GEMM workspace), then tiles of 4 output channels x 2 pixels:
+// conv through a pixel-major im2col of a block of up to 64 pixels (the buffer the caller has:
+// the plan's panel or the GEMM workspace), then tiles of 4 output channels x 2 pixels:
 //
-//   col [P][K]:  pixel p's patch, K = (in_c/groups) kh kw contiguous   (the weights' OIHW order)
-//   w   [oc][K]: used in place
+//   col [P/2][K][2]: the patches of pixels p, p+1 interleaved, K = (in_c/groups) kh kw in the
+//                    weights' OIHW order (an odd last pixel alone: [K])
+//   w   [oc][K]:     used in place
 //
-//   acc[i][j] += w[oc+i][k] * col[p+j][k]      6 loads feed 8 multiply-adds per k
+//   acc[i][j] += w[oc+i][k] * col[p/2][k][j]      6 loads feed 8 multiply-adds per k
 //
-// depthwise: 3x3 windows whose taps all lie inside the input keep the nine (w - bz) in registers;
-// border pixels walk their clipped window. linear: the input minus its zero point once into an
-// int16 row, then 4 output rows at a time.
+// depthwise: 3x3 keeps the nine (w - bz) in registers, over a copy of the plane padded with the
+// input zero point (or, for planes beyond 1 KiB, over the windows inside the input with the
+// border pixels on their clipped windows). linear: the input minus its zero point once into an
+// int16 row, then 4 output rows at a time. add: per-input tables, one 64-bit floor per element.
 #pragma once
 #include "ctnn/kernels/geometry.hpp"
 #include "ctnn/kernels/quant.hpp"
