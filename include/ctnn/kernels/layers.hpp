@@ -1,7 +1,9 @@
 // Optimized layer kernels, each tested against its reference in ref_layers.hpp (int8 bit-exact):
 // conv2d through im2col + tiled GEMM, a direct depthwise conv, linear through the GEMM,
 // pooling with a bounds-check-free interior, int8 activations and softmax through tables,
-// elementwise add / multiply in vector lanes, concat by block copies.
+// elementwise add / multiply in vector lanes, concat by block copies. On RISC-V
+// (CTNN_KERNELS_SCALAR) the int8 conv2d, depthwise, linear and add run the scalar kernels of
+// scalar.hpp instead (32-bit indices, register-blocked, no GEMM packing).
 //
 // conv2d through GEMM, per group g (CHW, OIHW):
 //
