@@ -475,8 +475,8 @@ inline status linear_s8(int batch, int in_f, int out_f, const int8_t* x, const i
   return status::ok;
 }
 
-/// @brief int8 add (TFLite's scheme, ref::add_s8), bit-exact with ref::add_s8_one; p must be
-/// ref::valid. Each input's rescaling depends on its byte alone, so for 512 elements or more
+/// @brief int8 add (TFLite's scheme, ref::add_s8) of n >= 0 elements, bit-exact with
+/// ref::add_s8_one; p must be ref::valid. Each input's rescaling depends on its byte alone, so for 512 elements or more
 /// both go into tables of 256 int32 (2 KiB of stack, made with the 32-bit requantization);
 /// the sum's requantization and the clamp run per element:
 ///
@@ -488,6 +488,13 @@ inline status linear_s8(int batch, int in_f, int out_f, const int8_t* x, const i
 /// where [P < 0] stands for [the doubling high multiply < 0]: they differ only on
 /// P in [-2^30, 0), where both give 0).
 inline void add_s8(int64_t n, const int8_t* a, const int8_t* b, int8_t* y, const ref::add_s8_params& p) {
+  if (n > (int64_t{1} << 30)) {  // 32-bit counts below: a larger n (hosts only) in blocks of 2^30
+    for (int64_t i = 0; i < n; i += int64_t{1} << 30) {
+      const int64_t m = n - i < (int64_t{1} << 30) ? n - i : (int64_t{1} << 30);
+      scalar::add_s8(m, a + i, b + i, y + i, p);
+    }
+    return;
+  }
   const requant32 ra = make_requant32(p.a.multiplier, p.a.shift, 0, -128, 127);
   const requant32 rb = make_requant32(p.b.multiplier, p.b.shift, 0, -128, 127);
   const requant32 ro = make_requant32(p.out.multiplier, p.out.shift, p.out_zp, p.act_min, p.act_max);
