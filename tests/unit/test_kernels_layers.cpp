@@ -373,8 +373,15 @@ TEST_CASE("conv2d and linear: scratch and argument faults return a status") {
   std::vector<int8_t> want(200), got(200), qcol(size_t(kk::conv_scratch_elems(g, 5)));
   alignas(4) unsigned char tiny[16];
   REQUIRE(kr::conv2d_s8(g, qi.data(), qw.data(), nullptr, want.data(), p) == status::ok);
+#if CTNN_KERNELS_SCALAR
+  // the scalar kernels (RISC-V) lower pixel blocks into the panel and need no packing workspace
+  CHECK(kk::conv2d_s8(g, qi.data(), qw.data(), nullptr, got.data(), p, 5, qcol.data(), qcol.size(), tiny, sizeof tiny) ==
+        status::ok);
+  CHECK(got == want);
+#else
   CHECK(kk::conv2d_s8(g, qi.data(), qw.data(), nullptr, got.data(), p, 5, qcol.data(), qcol.size(), tiny, sizeof tiny) ==
         status::scratch_too_small);
+#endif
   CHECK(kk::conv2d_s8(g, qi.data(), qw.data(), nullptr, got.data(), p, 0, nullptr, 0, tiny, sizeof tiny) == status::ok);
   CHECK(got == want);
   const conv_geometry pw{4, 5, 5, 8, 1, 1};

@@ -1,7 +1,9 @@
 // Optimized layer kernels, each tested against its reference in ref_layers.hpp (int8 bit-exact):
 // conv2d through im2col + tiled GEMM, a direct depthwise conv, linear through the GEMM,
 // pooling with a bounds-check-free interior, int8 activations and softmax through tables,
-// elementwise add / multiply in vector lanes, concat by block copies.
+// elementwise add / multiply in vector lanes, concat by block copies. On RISC-V
+// (CTNN_KERNELS_SCALAR) the int8 conv2d, depthwise, linear and add run the scalar kernels of
+// scalar.hpp instead (32-bit indices, register-blocked, no GEMM packing).
 //
 // conv2d through GEMM, per group g (CHW, OIHW):
 //
@@ -29,6 +31,7 @@
 #include "ctnn/kernels/geometry.hpp"
 #include "ctnn/kernels/quant.hpp"
 #include "ctnn/kernels/ref_layers.hpp"
+#include "ctnn/kernels/scalar.hpp"
 #include "ctnn/kernels/status.hpp"
 #include "ctnn/kernels/tiled.hpp"
 
@@ -117,6 +120,9 @@ inline status depthwise_conv2d_s8(const conv_geometry& g, const int8_t* in, cons
   if (!g.valid() || !g.depthwise()) return status::bad_geometry;
   if (in == nullptr || w == nullptr || out == nullptr) return status::null_pointer;
   if (const status s = ref::check_params(p, static_cast<int>(g.out_c)); s != status::ok) return s;
+#if CTNN_KERNELS_SCALAR
+  return scalar::depthwise_conv2d_s8(g, in, w, bias, out, p);
+#endif
   const int64_t oh = g.out_h(), ow = g.out_w(), mult = g.out_c / g.in_c;
   int64_t y_lo, y_hi, x_lo, x_hi;
   detail::interior(oh, g.in_h, g.kh, g.sh, g.pt, g.dh, y_lo, y_hi);
@@ -287,7 +293,9 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
 /// @brief conv2d int8 (p as in ref::conv2d_s8), bit-exact with it: the same paths as conv2d_f32
 /// (depthwise direct, pointwise GEMM, im2col panels of panel_rows rows, direct when 0); padding
 /// taps hold the input zero point. workspace: Tiling::workspace_bytes(K) bytes, 4-byte aligned,
-/// or nullptr for tiled.hpp's static workspace (K <= Tiling::kmax).
+/// or nullptr for tiled.hpp's static workspace (K <= Tiling::kmax). With CTNN_KERNELS_SCALAR
+/// (RISC-V) every non-depthwise convolution whose larger buffer (panel or workspace) holds two
+/// patches runs scalar::conv2d_s8 on it instead, whatever panel_rows says.
 template <class Tiling = default_s8_tiling>
 inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias, int8_t* out,
                         const ref::gemm_s8_params& p, int64_t panel_rows, void* scratch, size_t scratch_bytes,
@@ -301,6 +309,21 @@ inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* 
     workspace = detail::static_workspace_s8<Tiling>::buf;
     workspace_bytes = sizeof(detail::static_workspace_s8<Tiling>::buf);
   }
+#if CTNN_KERNELS_SCALAR
+  {
+    // Blocks of pixels lowered into the larger of the plan's panel and the GEMM workspace, so
+    // the plan's no-scratch choice runs the same kernel; a buffer too small for 2 patches (K
+    // beyond half of both) leaves the direct kernel. The tiled GEMM is not used (nor linked).
+    const size_t panel = panel_rows > 0 && scratch != nullptr ? scratch_bytes : 0;
+    void* buf = panel >= workspace_bytes ? scratch : workspace;
+    const size_t buf_bytes = panel >= workspace_bytes ? panel : workspace_bytes;
+    if (scalar::conv_block_pixels(g, buf_bytes) > 0) return scalar::conv2d_s8(g, in, w, bias, out, p, buf, buf_bytes);
+    detail::direct_conv<int8_t, uint32_t>(g, in, w, bias, out, p.a_zp, p.b_zp, [&p](uint32_t acc, int64_t oc) {
+      return ref::requantize(static_cast<int32_t>(acc), static_cast<int>(oc), p);
+    });
+    return status::ok;
+  }
+#endif
   const int64_t oh = g.out_h(), ow = g.out_w();
   const int M = static_cast<int>(g.out_c_per_group()), K = static_cast<int>(g.gemm_k());
   const int NT = static_cast<int>(oh * ow);
@@ -382,6 +405,10 @@ template <class Tiling = default_s8_tiling>
 inline status linear_s8(int batch, int in_f, int out_f, const int8_t* x, const int8_t* w, const int32_t* bias,
                         int8_t* y, const ref::gemm_s8_params& p, void* workspace, size_t workspace_bytes) {
   if (batch < 0 || in_f < 0 || out_f < 0) return status::bad_size;
+#if CTNN_KERNELS_SCALAR
+  // every workspace the GEMM accepts (Tiling::workspace_bytes(in_f)) holds the int16 row
+  return scalar::linear_s8(batch, in_f, out_f, x, w, bias, y, p, workspace, workspace_bytes);
+#endif
   for (int b = 0; b < batch; ++b) {
     const status s = tiled::gemm_s8_row_channels<Tiling>(out_f, 1, in_f, w, in_f, x != nullptr ? x + b * in_f : nullptr,
                                                          1, bias, y != nullptr ? y + b * out_f : nullptr, 1, p.b_zp,
@@ -473,15 +500,59 @@ inline status activation_s8(const activation_table& t, int64_t n, const int8_t* 
   return status::ok;
 }
 
+/// @brief ref::make_softmax_s8_params in integer arithmetic, from the float's fields: a normal
+/// float's 24-bit significand is the Q0.31 multiplier's top bits exactly (quantize_multiplier
+/// rounds nothing), so no floating point runs (on rv32im it was soft-float, about 10^3
+/// instructions a call). Same result and the same faults (tests/unit/test_kernels_scalar.cpp).
+inline status softmax_s8_params_of(ref::softmax_s8_params& out, float in_scale) {
+  const auto bits = __builtin_bit_cast(uint32_t, in_scale);
+  const auto biased = static_cast<int32_t>((bits >> 23) & 0xFFu);
+  const uint32_t frac = bits & 0x7FFFFFu;
+  // sign, zero, subnormal (all below 2^-26), infinity, NaN; then the range (2^-26, 16)
+  if ((bits >> 31) != 0 || biased == 0 || biased == 0xFF) return status::bad_quant_param;
+  const int32_t e2 = biased - 127;  // in_scale = 1.frac * 2^e2
+  if (e2 < -26 || (e2 == -26 && frac == 0) || e2 >= 4) return status::bad_quant_param;
+  // in_scale * 2^26 = (1.frac / 2) * 2^(e2 + 27): multiplier (1.frac) * 2^30, shift e2 + 27
+  const int32_t shift = e2 + 27;
+  out.multiplier = static_cast<int32_t>((frac | 0x800000u) << 7);
+  out.left_shift = shift;
+  out.diff_min = -((int32_t{31} << 26) >> shift);
+  return status::ok;
+}
+
 /// @brief int8 softmax with the 256 exps of the differences from the row's maximum in a table;
 /// bit-exact with ref::softmax_s8 (TFLite's fixed point: the same integer operations).
 inline status softmax_s8(int64_t rows, int64_t cols, const int8_t* x, int8_t* y, float in_scale, int32_t in_zp) {
   if (rows < 0 || cols <= 0) return status::bad_size;
   if (rows > 0 && (x == nullptr || y == nullptr)) return status::null_pointer;
   ref::softmax_s8_params p{};
-  if (in_zp < -128 || in_zp > 127 || ref::make_softmax_s8_params(p, in_scale) != status::ok)
-    return status::bad_quant_param;
-  if (rows * cols < 256) return ref::softmax_s8(rows, cols, x, y, in_scale, in_zp);  // fewer values than the table
+  if (in_zp < -128 || in_zp > 127 || softmax_s8_params_of(p, in_scale) != status::ok) return status::bad_quant_param;
+  if (rows * cols < 256) {  // fewer values than the table: each exp computed once, kept for the output pass
+    for (int64_t r = 0; r < rows; ++r) {
+      const int8_t* xr = x + r * cols;
+      int8_t* yr = y + r * cols;
+      if (cols > 64) {
+        ref::detail::softmax_s8_vector(cols, 1, xr, yr, p);
+        continue;
+      }
+      const auto n = static_cast<int32_t>(cols);
+      int32_t e[64];
+      int32_t mx = -128;
+      for (int32_t i = 0; i < n; ++i) mx = xr[i] > mx ? xr[i] : mx;
+      uint32_t sum = 0;  // Q12.19, wrapping as the reference's
+      for (int32_t i = 0; i < n; ++i) {
+        const int32_t diff = xr[i] - mx;
+        e[i] = diff >= p.diff_min ? ref::detail::softmax_exp(diff, p) : 0;
+        if (diff >= p.diff_min) sum += static_cast<uint32_t>(quant::fixed::rescale<12, 0>(e[i]));
+      }
+      int bits_over_unit = 0;
+      const int32_t shifted_scale = quant::fixed::reciprocal(static_cast<int32_t>(sum), 12, bits_over_unit);
+      const int exponent = bits_over_unit + 31 - 8;
+      for (int32_t i = 0; i < n; ++i)
+        yr[i] = xr[i] - mx >= p.diff_min ? ref::detail::softmax_out(e[i], shifted_scale, exponent) : int8_t{-128};
+    }
+    return status::ok;
+  }
   int32_t table[256];  // exp of -d, d = max - x; 0 below diff_min (such values are skipped)
   for (int d = 0; d < 256; ++d) table[d] = -d >= p.diff_min ? ref::detail::softmax_exp(-d, p) : 0;
   for (int64_t r = 0; r < rows; ++r) {
@@ -520,6 +591,10 @@ inline status add_s8(int64_t n, const int8_t* a, const int8_t* b, int8_t* y, con
   if (n < 0) return status::bad_size;
   if (n > 0 && (a == nullptr || b == nullptr || y == nullptr)) return status::null_pointer;
   if (!ref::valid(p)) return status::bad_quant_param;
+#if CTNN_KERNELS_SCALAR
+  scalar::add_s8(n, a, b, y, p);
+  return status::ok;
+#endif
   int64_t i = 0;
 #if CTNN_KERNELS_VNNI
   const __m512i a_zp = _mm512_set1_epi32(p.a_zp), b_zp = _mm512_set1_epi32(p.b_zp);

@@ -1,0 +1,546 @@
+// Scalar int8 kernels for cores without SIMD (rv32im): 32-bit index arithmetic, accumulators in
+// registers, weights used in place, requantization in 32-bit multiplies. Each is bit-exact with its
+// reference in ref_layers.hpp (tests/unit/test_kernels_scalar.cpp on random and edge shapes);
+// layers.hpp runs them when CTNN_KERNELS_SCALAR is set (RISC-V by default) and keeps the tiled
+// GEMM and the AVX-512 paths elsewhere.
+//
+// Zero points leave the inner loops: every accumulator is taken modulo 2^32, as the reference's
+// wrapping adds are, so with x the activation (zero point az) and w the weight (zero point bz)
+//
+//   sum_k (x - az)(w - bz) = sum_k x w  -  az sum_k w  -  bz sum_k x  +  K az bz
+//
+// conv: the weight sums are taken per output channel and block of pixels, the activation sums
+// per pixel while the pixels are lowered (only when bz != 0).
+//
+// conv through a pixel-major im2col of a block of up to 64 pixels (the buffer the caller has:
+// the plan's panel or the GEMM workspace), then tiles of 4 output channels x 2 pixels:
+//
+//   col [P/2][K][2]: the patches of pixels p, p+1 interleaved, K = (in_c/groups) kh kw in the
+//                    weights' OIHW order (an odd last pixel alone: [K])
+//   w   [oc][K]:     used in place
+//
+//   acc[i][j] += w[oc+i][k] * col[p/2][k][j]      6 loads feed 8 multiply-adds per k
+//
+// depthwise: 3x3 keeps the nine (w - bz) in registers, over a copy of the plane padded with the
+// input zero point (or, for planes beyond 1 KiB, over the windows inside the input with the
+// border pixels on their clipped windows). linear: the input minus its zero point once into an
+// int16 row, then 4 output rows at a time. add: per-input tables, one 64-bit floor per element.
+#pragma once
+#include "ctnn/kernels/geometry.hpp"
+#include "ctnn/kernels/quant.hpp"
+#include "ctnn/kernels/ref_layers.hpp"
+#include "ctnn/kernels/reference.hpp"
+#include "ctnn/kernels/status.hpp"
+
+#if !defined(CTNN_KERNELS_SCALAR)
+#if defined(__riscv)
+#define CTNN_KERNELS_SCALAR 1
+#else
+#define CTNN_KERNELS_SCALAR 0
+#endif
+#endif
+
+namespace ctnn::kernels::scalar {
+
+/// @brief One channel's requantization, prepared once: bit-exact with ref::requantize for the
+/// multipliers quant::valid accepts (0 or [2^30, 2^31): the doubling high multiply's single
+/// saturating case, INT32_MIN x INT32_MIN, cannot occur).
+///
+///   s = x << left (wrapping);  v = (s m + 2^30) >> 31     the doubling high multiply: its nudge
+///                                                         rounds half up for either sign
+///   q = v >> right, + 1 when (v & mask) > half + (v < 0)  the rounding divide, ties away from 0
+///   clamp(q, lo, hi) + zp                                 lo, hi: the activation range minus zp
+struct requant32 {
+  int32_t mult = 0;
+  uint32_t left = 0;
+  uint32_t right = 0;
+  int32_t mask = 0, half = 0;
+  int32_t lo = 0, hi = 0, zp = 0;
+};
+
+inline requant32 make_requant32(int32_t multiplier, int32_t shift, int32_t out_zp, int32_t act_min, int32_t act_max) {
+  requant32 r{};
+  r.mult = multiplier;
+  r.left = shift > 0 ? static_cast<uint32_t>(shift) : 0u;
+  r.right = shift > 0 ? 0u : static_cast<uint32_t>(-shift);
+  r.mask = static_cast<int32_t>((uint32_t{1} << r.right) - 1u);  // right <= 31
+  r.half = r.mask >> 1;
+  r.lo = act_min - out_zp;
+  r.hi = act_max - out_zp;
+  r.zp = out_zp;
+  return r;
+}
+
+inline requant32 channel_requant(const ref::gemm_s8_params& p, int32_t ch) {
+  const int32_t i = p.per_channel ? ch : 0;
+  return make_requant32(p.multiplier[i], p.shift[i], p.out_zp, p.act_min, p.act_max);
+}
+
+/// quant::multiply_by_quantized_multiplier(x, r.mult, shift) in 32-bit operations (a mul, a mulh).
+inline int32_t mbqm(int32_t x, const requant32& r) {
+  const auto s = static_cast<int32_t>(static_cast<uint32_t>(x) << r.left);
+  const int64_t prod = static_cast<int64_t>(s) * r.mult;
+  const auto v = static_cast<int32_t>((prod + (int64_t{1} << 30)) >> 31);
+  const int32_t thr = r.half + static_cast<int32_t>(static_cast<uint32_t>(v) >> 31);
+  return (v >> r.right) + ((v & r.mask) > thr ? 1 : 0);
+}
+
+/// The int8 output of an accumulator (ref::requantize).
+inline int8_t requantize(uint32_t acc, const requant32& r) {
+  int32_t v = mbqm(static_cast<int32_t>(acc), r);
+  v = v < r.lo ? r.lo : v;
+  v = v > r.hi ? r.hi : v;
+  return static_cast<int8_t>(v + r.zp);
+}
+
+namespace detail {
+
+/// Ends one k of an unrolled dot-product loop: no load moves above this point, and the given
+/// accumulators are held in registers here. Without it GCC hoists all the step's loads to its
+/// top and sums a step's products first (reassociation), which runs out of registers: the
+/// accumulators were spilled (conv 4 x 2 tile 4.6 instructions per MAC at -O2, 3.76 with it;
+/// linear needs only the load barrier: 4.22 -> 3.90, and holding its 4 accumulators costs moves
+/// at -Os).
+__attribute__((always_inline)) inline void in_register(uint32_t& v) { __asm__("" : "+r"(v)); }
+template <class... Acc>
+__attribute__((always_inline)) inline void one_k_at_a_time(Acc&... acc) {
+  (in_register(acc), ...);
+  __asm__ volatile("" ::: "memory");
+}
+
+inline int32_t ceil_div32(int32_t a, int32_t b) { return (a + b - 1) / b; }  // a >= 0, b > 0
+
+/// The conv geometry as 32-bit numbers (conv_geometry::valid bounds every element count by 2^31).
+struct conv32 {
+  int32_t in_h, in_w, kh, kw, sh, sw, pt, pl, dh, dw, oh, ow, icg, ocg, ksz, k;
+  explicit conv32(const conv_geometry& g)
+      : in_h(static_cast<int32_t>(g.in_h)), in_w(static_cast<int32_t>(g.in_w)), kh(static_cast<int32_t>(g.kh)),
+        kw(static_cast<int32_t>(g.kw)), sh(static_cast<int32_t>(g.sh)), sw(static_cast<int32_t>(g.sw)),
+        pt(static_cast<int32_t>(g.pt)), pl(static_cast<int32_t>(g.pl)), dh(static_cast<int32_t>(g.dh)),
+        dw(static_cast<int32_t>(g.dw)), oh(static_cast<int32_t>(g.out_h())), ow(static_cast<int32_t>(g.out_w())),
+        icg(static_cast<int32_t>(g.in_c_per_group())), ocg(static_cast<int32_t>(g.out_c_per_group())),
+        ksz(static_cast<int32_t>(g.kh * g.kw)), k(static_cast<int32_t>(g.gemm_k())) {}
+};
+
+/// Lowers pixels [p0, p0 + n) of one group (output row-major) into col, pixels in pairs with
+/// their patches interleaved (k-major: col[pair][k][2], 2K bytes a pair; an odd last pixel
+/// alone, K bytes), so one pointer walks both pixels of a tile. Padding taps hold pad (the input
+/// zero point: it adds (az - az) w = 0, as the reference's skipped taps do). xsum[j]: the sum of
+/// pixel j's patch (wrapping), when xsum != nullptr.
+inline void im2col_pixels(const conv32& c, const int8_t* in_g, int32_t p0, int32_t n, int8_t pad, int8_t* col,
+                          int32_t* xsum) {
+  const int32_t plane = c.in_h * c.in_w;
+  int32_t oy = p0 / c.ow, ox = p0 - oy * c.ow;
+  for (int32_t j = 0; j < n; ++j) {
+    const int32_t y0 = oy * c.sh - c.pt, x0 = ox * c.sw - c.pl;
+    const int32_t step = (j | 1) < n ? 2 : 1;  // stride between k of this pixel
+    int8_t* const first = col + (j >> 1) * 2 * c.k + (j & 1);
+    int8_t* dst = first;
+    const bool inside = y0 >= 0 && x0 >= 0 && y0 + (c.kh - 1) * c.dh < c.in_h && x0 + (c.kw - 1) * c.dw < c.in_w;
+    for (int32_t ic = 0; ic < c.icg; ++ic) {
+      const int8_t* pl = in_g + ic * plane;
+      for (int32_t ky = 0; ky < c.kh; ++ky) {
+        const int32_t iy = y0 + ky * c.dh;
+        if (inside) {
+          const int8_t* row = pl + iy * c.in_w + x0;
+          for (int32_t kx = 0; kx < c.kw; ++kx, dst += step) *dst = row[kx * c.dw];
+        } else if (iy < 0 || iy >= c.in_h) {
+          for (int32_t kx = 0; kx < c.kw; ++kx, dst += step) *dst = pad;
+        } else {
+          const int8_t* row = pl + iy * c.in_w;
+          for (int32_t kx = 0; kx < c.kw; ++kx, dst += step) {
+            const int32_t ix = x0 + kx * c.dw;
+            *dst = (ix >= 0 && ix < c.in_w) ? row[ix] : pad;
+          }
+        }
+      }
+    }
+    if (xsum != nullptr) {
+      uint32_t sum = 0;
+      for (int32_t t = 0; t < c.k; ++t) sum += static_cast<uint32_t>(static_cast<int32_t>(first[t * step]));
+      xsum[j] = static_cast<int32_t>(sum);
+    }
+    if (++ox == c.ow) {
+      ox = 0;
+      ++oy;
+    }
+  }
+}
+
+/// acc[i][j] = sum_k w[i][k] * x[k * NP + j] for MO weight rows (stride ldw) and the NP
+/// interleaved pixels of col, wrapping.
+template <int MO, int NP>
+inline void dot_tile(int32_t K, const int8_t* w, int32_t ldw, const int8_t* x, uint32_t (&out)[MO][NP]) {
+  const int8_t* wp[MO];
+  for (int i = 0; i < MO; ++i) wp[i] = w + i * ldw;
+  // local accumulators: the int8 loads may alias any object, so `out` is written once at the end
+  uint32_t a[MO][NP] = {};
+  for (int32_t k = 0; k < K; ++k) {
+    int32_t xv[NP];
+    for (int j = 0; j < NP; ++j) xv[j] = x[k * NP + j];
+    for (int i = 0; i < MO; ++i) {
+      const int32_t wv = wp[i][k];
+      for (int j = 0; j < NP; ++j) a[i][j] += static_cast<uint32_t>(wv * xv[j]);
+    }
+  }
+  for (int i = 0; i < MO; ++i)
+    for (int j = 0; j < NP; ++j) out[i][j] = a[i][j];
+}
+
+/// The 4 x 2 tile, written out: 8 accumulators, 5 pointers, four k per step with immediate
+/// offsets (6 loads feed 8 multiply-adds per k).
+template <>
+inline void dot_tile<4, 2>(int32_t K, const int8_t* w, int32_t ldw, const int8_t* x, uint32_t (&out)[4][2]) {
+  const int8_t *w0 = w, *w1 = w + ldw, *w2 = w + 2 * ldw, *w3 = w + 3 * ldw;
+  uint32_t a00 = 0, a01 = 0, a10 = 0, a11 = 0, a20 = 0, a21 = 0, a30 = 0, a31 = 0;
+  auto step = [&](int32_t q) __attribute__((always_inline)) {
+    const int32_t u0 = x[2 * q], u1 = x[2 * q + 1];
+    int32_t v = w0[q];
+    a00 += static_cast<uint32_t>(v * u0), a01 += static_cast<uint32_t>(v * u1);
+    v = w1[q];
+    a10 += static_cast<uint32_t>(v * u0), a11 += static_cast<uint32_t>(v * u1);
+    v = w2[q];
+    a20 += static_cast<uint32_t>(v * u0), a21 += static_cast<uint32_t>(v * u1);
+    v = w3[q];
+    a30 += static_cast<uint32_t>(v * u0), a31 += static_cast<uint32_t>(v * u1);
+    one_k_at_a_time(a00, a01, a10, a11, a20, a21, a30, a31);
+  };
+  const int8_t* const w0_end = w0 + (K & ~3);
+  while (w0 != w0_end) {
+    step(0), step(1), step(2), step(3);
+    x += 8, w0 += 4, w1 += 4, w2 += 4, w3 += 4;
+  }
+  for (int32_t q = 0; q < (K & 3); ++q) step(q);
+  out[0][0] = a00, out[0][1] = a01, out[1][0] = a10, out[1][1] = a11;
+  out[2][0] = a20, out[2][1] = a21, out[3][0] = a30, out[3][1] = a31;
+}
+
+/// One tile of MO channels x NP pixels: the dot products, the zero-point terms, requantization.
+template <int MO, int NP>
+inline void conv_tile(int32_t K, const int8_t* w, const int8_t* col, const uint32_t* base, const int32_t* xsum,
+                      uint32_t bz, const requant32* rq, int8_t* out, int32_t ldo) {
+  uint32_t acc[MO][NP];
+  dot_tile<MO, NP>(K, w, K, col, acc);
+#pragma GCC unroll 4
+  for (int i = 0; i < MO; ++i)
+#pragma GCC unroll 4
+    for (int j = 0; j < NP; ++j) {
+      uint32_t a = acc[i][j] + base[i];
+      if (xsum != nullptr) a -= bz * static_cast<uint32_t>(xsum[j]);
+      out[i * ldo + j] = requantize(a, rq[i]);
+    }
+}
+
+}  // namespace detail
+
+/// @brief Pixels conv2d_s8 lowers at once into a buffer of `bytes` bytes (0: fewer than 2 fit).
+inline int32_t conv_block_pixels(const conv_geometry& g, size_t bytes) {
+  const size_t k = static_cast<size_t>(g.gemm_k());
+  const size_t n = k == 0 ? 0 : bytes / k;
+  const size_t cap = 64;  // the activation sums live on the stack
+  return n < 2 ? 0 : static_cast<int32_t>(n < cap ? n : cap);
+}
+
+/// @brief conv2d int8, not depthwise, through a pixel-major im2col of blocks of pixels into
+/// `col` (`col_bytes` bytes: conv_block_pixels(g, col_bytes) >= 2). Bit-exact with ref::conv2d_s8.
+inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias, int8_t* out,
+                        const ref::gemm_s8_params& p, void* col_buf, size_t col_bytes) {
+  if (!g.valid()) return status::bad_geometry;
+  if (in == nullptr || w == nullptr || out == nullptr || col_buf == nullptr) return status::null_pointer;
+  if (const status s = ref::check_params(p, static_cast<int>(g.out_c)); s != status::ok) return s;
+  const int32_t block = conv_block_pixels(g, col_bytes);
+  if (block == 0) return status::scratch_too_small;
+  const detail::conv32 c(g);
+  const int32_t npix = c.oh * c.ow, K = c.k;
+  const uint32_t az = static_cast<uint32_t>(p.a_zp), bz = static_cast<uint32_t>(p.b_zp);
+  const uint32_t k_term = static_cast<uint32_t>(K) * az * bz;
+  auto* col = static_cast<int8_t*>(col_buf);
+  int32_t xsum_buf[64];
+  int32_t* xsum = p.b_zp != 0 ? xsum_buf : nullptr;
+  const auto groups = static_cast<int32_t>(g.groups);
+  for (int32_t grp = 0; grp < groups; ++grp) {
+    const int8_t* in_g = in + grp * c.icg * c.in_h * c.in_w;
+    for (int32_t p0 = 0; p0 < npix; p0 += block) {
+      const int32_t n = npix - p0 < block ? npix - p0 : block;
+      detail::im2col_pixels(c, in_g, p0, n, static_cast<int8_t>(p.a_zp), col, xsum);
+      for (int32_t o = 0; o < c.ocg;) {
+        const int32_t oc = grp * c.ocg + o;
+        const int32_t mo = c.ocg - o >= 4 ? 4 : 1;
+        uint32_t base[4];
+        requant32 rq[4];
+        for (int32_t i = 0; i < mo; ++i) {
+          const int8_t* wr = w + (oc + i) * K;
+          uint32_t ws = 0;
+          if (az != 0)
+            for (int32_t t = 0; t < K; ++t) ws += static_cast<uint32_t>(static_cast<int32_t>(wr[t]));
+          base[i] = (bias != nullptr ? static_cast<uint32_t>(bias[oc + i]) : 0u) - az * ws + k_term;
+          rq[i] = channel_requant(p, oc + i);
+        }
+        const int8_t* wo = w + oc * K;
+        int8_t* dst = out + oc * npix + p0;
+        int32_t j = 0;
+        if (mo == 4) {
+          for (; j + 2 <= n; j += 2)
+            detail::conv_tile<4, 2>(K, wo, col + j * K, base, xsum != nullptr ? xsum + j : nullptr, bz, rq, dst + j, npix);
+          if (j < n) detail::conv_tile<4, 1>(K, wo, col + j * K, base, xsum != nullptr ? xsum + j : nullptr, bz, rq, dst + j, npix);
+        } else {
+          for (; j + 2 <= n; j += 2)
+            detail::conv_tile<1, 2>(K, wo, col + j * K, base, xsum != nullptr ? xsum + j : nullptr, bz, rq, dst + j, npix);
+          if (j < n) detail::conv_tile<1, 1>(K, wo, col + j * K, base, xsum != nullptr ? xsum + j : nullptr, bz, rq, dst + j, npix);
+        }
+        o += mo;
+      }
+    }
+  }
+  return status::ok;
+}
+
+/// @brief Depthwise conv2d int8 (groups == in_c, out_c = in_c * multiplier), bit-exact with
+/// ref::conv2d_s8. 3x3 with dw == 1: the nine taps in registers, over a copy of the plane padded
+/// with the input zero point when it fits 1 KiB (every pixel the same loop), else over the
+/// windows inside the input; border pixels and other kernels walk their clipped window.
+inline status depthwise_conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias,
+                                  int8_t* out, const ref::gemm_s8_params& p) {
+  if (!g.valid() || !g.depthwise()) return status::bad_geometry;
+  if (in == nullptr || w == nullptr || out == nullptr) return status::null_pointer;
+  if (const status s = ref::check_params(p, static_cast<int>(g.out_c)); s != status::ok) return s;
+  const detail::conv32 c(g);
+  const auto out_c = static_cast<int32_t>(g.out_c), mult = static_cast<int32_t>(g.out_c / g.in_c);
+  const int32_t az = p.a_zp, bz = p.b_zp;
+  // interior rows [y_lo, y_hi) and columns [x_lo, x_hi): every tap inside the input
+  const int32_t y_lo = detail::ceil_div32(c.pt, c.sh), x_lo = detail::ceil_div32(c.pl, c.sw);
+  const int32_t y_last = c.in_h - 1 - (c.kh - 1) * c.dh + c.pt, x_last = c.in_w - 1 - (c.kw - 1) * c.dw + c.pl;
+  int32_t y_hi = y_last < 0 ? 0 : y_last / c.sh + 1, x_hi = x_last < 0 ? 0 : x_last / c.sw + 1;
+  y_hi = y_hi > c.oh ? c.oh : y_hi;
+  x_hi = x_hi > c.ow ? c.ow : x_hi;
+  const bool three = c.kh == 3 && c.kw == 3 && c.dw == 1;
+  const bool fast3 = three && y_lo < y_hi && x_lo < x_hi;
+  const int32_t plane = c.in_h * c.in_w;
+  // a 3x3 plane whose padded copy fits 1 KiB of stack runs every pixel through the 9-tap loop
+  const int32_t pw = c.in_w + c.pl + static_cast<int32_t>(g.pr), ph = c.in_h + c.pt + static_cast<int32_t>(g.pb);
+  const bool use_pad = three && pw * ph <= 1024;
+  int8_t padded[1024];
+  int32_t padded_ic = -1;
+  for (int32_t oc = 0; oc < out_c; ++oc) {
+    const int8_t* src = in + (oc / mult) * plane;
+    const int8_t* k = w + oc * c.ksz;
+    int8_t* o = out + oc * c.oh * c.ow;
+    const uint32_t b = bias != nullptr ? static_cast<uint32_t>(bias[oc]) : 0u;
+    const requant32 rq = channel_requant(p, oc);
+    // border pixel (or any pixel of a kernel other than 3x3): the reference's sum over the
+    // taps inside the input
+    auto clipped = [&](int32_t oy, int32_t ox) {
+      uint32_t acc = b;
+      const int32_t y0 = oy * c.sh - c.pt, x0 = ox * c.sw - c.pl;
+      for (int32_t ky = 0; ky < c.kh; ++ky) {
+        const int32_t iy = y0 + ky * c.dh;
+        if (iy < 0 || iy >= c.in_h) continue;
+        const int8_t* row = src + iy * c.in_w;
+        for (int32_t kx = 0; kx < c.kw; ++kx) {
+          const int32_t ix = x0 + kx * c.dw;
+          if (ix >= 0 && ix < c.in_w) acc += static_cast<uint32_t>((row[ix] - az) * (k[ky * c.kw + kx] - bz));
+        }
+      }
+      o[oy * c.ow + ox] = requantize(acc, rq);
+    };
+    if (!fast3 && !use_pad) {
+      for (int32_t oy = 0; oy < c.oh; ++oy)
+        for (int32_t ox = 0; ox < c.ow; ++ox) clipped(oy, ox);
+      continue;
+    }
+    const int32_t k0 = k[0] - bz, k1 = k[1] - bz, k2 = k[2] - bz, k3 = k[3] - bz, k4 = k[4] - bz, k5 = k[5] - bz,
+                  k6 = k[6] - bz, k7 = k[7] - bz, k8 = k[8] - bz;
+    const uint32_t base =
+        b - static_cast<uint32_t>(az) * static_cast<uint32_t>(k0 + k1 + k2 + k3 + k4 + k5 + k6 + k7 + k8);
+    if (use_pad) {
+      const int32_t ic = oc / mult;
+      if (ic != padded_ic) {  // the plane with its padding, which holds az: (az - az) w = 0, the skipped taps
+        __builtin_memset(padded, static_cast<int8_t>(az), static_cast<size_t>(pw * ph));
+        for (int32_t y = 0; y < c.in_h; ++y)
+          __builtin_memcpy(padded + (y + c.pt) * pw + c.pl, src + y * c.in_w, static_cast<size_t>(c.in_w));
+        padded_ic = ic;
+      }
+      const int32_t step = c.dh * pw, next_row = c.sh * pw;
+      const int8_t* row = padded;
+      int8_t* dst = o;
+      for (int32_t oy = 0; oy < c.oh; ++oy, row += next_row) {
+        const int8_t* r0 = row;
+        for (int32_t ox = 0; ox < c.ow; ++ox, r0 += c.sw) {
+          const int8_t* r1 = r0 + step;
+          const int8_t* r2 = r1 + step;
+          uint32_t acc = base;
+          acc += static_cast<uint32_t>(r0[0] * k0 + r0[1] * k1 + r0[2] * k2);
+          acc += static_cast<uint32_t>(r1[0] * k3 + r1[1] * k4 + r1[2] * k5);
+          acc += static_cast<uint32_t>(r2[0] * k6 + r2[1] * k7 + r2[2] * k8);
+          *dst++ = requantize(acc, rq);
+        }
+      }
+      continue;
+    }
+    const int32_t row_step = c.dh * c.in_w;
+    for (int32_t oy = 0; oy < c.oh; ++oy) {
+      if (oy < y_lo || oy >= y_hi) {
+        for (int32_t ox = 0; ox < c.ow; ++ox) clipped(oy, ox);
+        continue;
+      }
+      for (int32_t ox = 0; ox < x_lo; ++ox) clipped(oy, ox);
+      const int8_t* r0 = src + (oy * c.sh - c.pt) * c.in_w + (x_lo * c.sw - c.pl);
+      int8_t* dst = o + oy * c.ow + x_lo;
+      for (int32_t ox = x_lo; ox < x_hi; ++ox) {
+        const int8_t* r1 = r0 + row_step;
+        const int8_t* r2 = r1 + row_step;
+        uint32_t acc = base;
+        acc += static_cast<uint32_t>(r0[0] * k0 + r0[1] * k1 + r0[2] * k2);
+        acc += static_cast<uint32_t>(r1[0] * k3 + r1[1] * k4 + r1[2] * k5);
+        acc += static_cast<uint32_t>(r2[0] * k6 + r2[1] * k7 + r2[2] * k8);
+        *dst++ = requantize(acc, rq);
+        r0 += c.sw;
+      }
+      for (int32_t ox = x_hi; ox < c.ow; ++ox) clipped(oy, ox);
+    }
+  }
+  return status::ok;
+}
+
+/// @brief Bytes of workspace linear_s8 needs: the input minus its zero point as int16.
+constexpr size_t linear_workspace_bytes(int in_f) { return in_f > 0 ? 2u * static_cast<size_t>(in_f) : 0u; }
+
+/// @brief linear int8, one input row (batch 1 at a time), bit-exact with ref::linear_s8:
+/// x - a_zp once into `workspace` (2-byte aligned, linear_workspace_bytes(in_f)), then four
+/// weight rows at a time against it, the weights read in place.
+inline status linear_s8(int batch, int in_f, int out_f, const int8_t* x, const int8_t* w, const int32_t* bias,
+                        int8_t* y, const ref::gemm_s8_params& p, void* workspace, size_t workspace_bytes) {
+  if (batch < 0 || in_f < 0 || out_f < 0) return status::bad_size;
+  if (batch == 0 || out_f == 0) return status::ok;
+  if ((in_f > 0 && (x == nullptr || w == nullptr)) || y == nullptr) return status::null_pointer;
+  if (const status s = ref::check_params(p, out_f); s != status::ok) return s;
+  if (in_f > 0 && workspace == nullptr) return status::null_pointer;
+  if ((reinterpret_cast<uintptr_t>(workspace) & 1u) != 0) return status::bad_size;
+  if (workspace_bytes < linear_workspace_bytes(in_f)) return status::scratch_too_small;
+  auto* xs = static_cast<int16_t*>(workspace);
+  const uint32_t bz = static_cast<uint32_t>(p.b_zp);
+  for (int b = 0; b < batch; ++b) {
+    const int8_t* xb = x + b * in_f;
+    uint32_t xsum = 0;
+    for (int i = 0; i < in_f; ++i) {
+      const int32_t v = xb[i] - p.a_zp;
+      xs[i] = static_cast<int16_t>(v);
+      xsum += static_cast<uint32_t>(v);
+    }
+    const uint32_t corr = bz * xsum;  // sum (x - az)(w - bz) = sum (x - az) w - bz sum (x - az)
+    int8_t* yb = y + b * out_f;
+    for (int o = 0; o < out_f;) {
+      const int mo = out_f - o >= 4 ? 4 : 1;
+      const int8_t* w0 = w + o * in_f;
+      uint32_t acc[4] = {0, 0, 0, 0};
+      if (mo == 4) {
+        const int8_t* w1 = w0 + in_f;
+        const int8_t* w2 = w1 + in_f;
+        const int8_t* w3 = w2 + in_f;
+        const int16_t* xp = xs;
+        uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        int i = 0;
+        auto step = [&](int q) __attribute__((always_inline)) {
+          const int32_t v = xp[q];
+          a0 += static_cast<uint32_t>(v * w0[q]);
+          a1 += static_cast<uint32_t>(v * w1[q]);
+          a2 += static_cast<uint32_t>(v * w2[q]);
+          a3 += static_cast<uint32_t>(v * w3[q]);
+          detail::one_k_at_a_time();
+        };
+        for (; i + 4 <= in_f; i += 4) {
+          step(0), step(1), step(2), step(3);
+          xp += 4, w0 += 4, w1 += 4, w2 += 4, w3 += 4;
+        }
+        for (; i < in_f; ++i) {
+          const int32_t v = *xp++;
+          a0 += static_cast<uint32_t>(v * *w0++);
+          a1 += static_cast<uint32_t>(v * *w1++);
+          a2 += static_cast<uint32_t>(v * *w2++);
+          a3 += static_cast<uint32_t>(v * *w3++);
+        }
+        acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3;
+      } else {
+        uint32_t a0 = 0;
+        for (int i = 0; i < in_f; ++i) a0 += static_cast<uint32_t>(xs[i] * w0[i]);
+        acc[0] = a0;
+      }
+      for (int i = 0; i < mo; ++i) {
+        const uint32_t bi = bias != nullptr ? static_cast<uint32_t>(bias[o + i]) : 0u;
+        yb[o + i] = requantize(acc[i] + bi - corr, channel_requant(p, o + i));
+      }
+      o += mo;
+    }
+  }
+  return status::ok;
+}
+
+/// @brief int8 add (TFLite's scheme, ref::add_s8) of n >= 0 elements, bit-exact with
+/// ref::add_s8_one; p must be ref::valid. Each input's rescaling depends on its byte alone, so for 512 elements or more
+/// both go into tables of 256 int32 (2 KiB of stack, made with the 32-bit requantization);
+/// the sum's requantization and the clamp run per element:
+///
+///   y = clamp(F(ta[a] + tb[b]) + zp),  F(s) = rounding_divide(doubling_high_mul(s, m), r)
+///
+/// and for r >= 1 the two roundings are one floor of the 64-bit product (the doubling high
+/// multiply rounds half up, the divide rounds half away from zero, and for P = s m
+///   F(s) = (P + 2^30 + 2^(30 + r) - [P < 0] 2^31) >> (31 + r)
+/// where [P < 0] stands for [the doubling high multiply < 0]: they differ only on
+/// P in [-2^30, 0), where both give 0).
+inline void add_s8(int64_t n, const int8_t* a, const int8_t* b, int8_t* y, const ref::add_s8_params& p) {
+  if (n > (int64_t{1} << 30)) {  // 32-bit counts below: a larger n (hosts only) in blocks of 2^30
+    for (int64_t i = 0; i < n; i += int64_t{1} << 30) {
+      const int64_t m = n - i < (int64_t{1} << 30) ? n - i : (int64_t{1} << 30);
+      scalar::add_s8(m, a + i, b + i, y + i, p);
+    }
+    return;
+  }
+  const requant32 ra = make_requant32(p.a.multiplier, p.a.shift, 0, -128, 127);
+  const requant32 rb = make_requant32(p.b.multiplier, p.b.shift, 0, -128, 127);
+  const requant32 ro = make_requant32(p.out.multiplier, p.out.shift, p.out_zp, p.act_min, p.act_max);
+  const auto ls = static_cast<uint32_t>(p.left_shift);
+  auto side = [ls](int32_t v, int32_t zp, const requant32& r) {
+    return mbqm(static_cast<int32_t>(static_cast<uint32_t>(v - zp) << ls), r);
+  };
+  const auto count = static_cast<uint32_t>(n);
+  if (count < 512 || ro.right == 0 || ro.right > 23) {  // 1 <= r <= 23: the constants below fit int64
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint32_t sum = static_cast<uint32_t>(side(a[i], p.a_zp, ra)) + static_cast<uint32_t>(side(b[i], p.b_zp, rb));
+      y[i] = requantize(sum, ro);
+    }
+    return;
+  }
+  int32_t table[512];  // ta (a + 128), then tb (b + 128), shifted left by the output's left shift
+  for (int32_t v = -128; v < 128; ++v) {
+    table[v + 128] = static_cast<int32_t>(static_cast<uint32_t>(side(v, p.a_zp, ra)) << ro.left);
+    table[v + 384] = static_cast<int32_t>(static_cast<uint32_t>(side(v, p.b_zp, rb)) << ro.left);
+  }
+  const int32_t* ta = table + 128;
+  const int32_t* tb = table + 384;
+  // opaque pointers: otherwise GCC rebuilds the stack addresses for every element
+  __asm__("" : "+r"(ta));
+  __asm__("" : "+r"(tb));
+  // the output zero point joins the constant: F(s) + zp = (X + zp 2^(31 + r)) >> (31 + r)
+  const int64_t c_pos = (int64_t{1} << 30) + (int64_t{1} << (30 + ro.right)) + int64_t{ro.zp} * (int64_t{1} << (31 + ro.right));
+  const int64_t c_neg = c_pos - (int64_t{1} << 31);
+  const uint32_t r1 = ro.right - 1;
+  const int32_t lo = p.act_min, hi = p.act_max;
+  auto one = [&](int8_t va, int8_t vb) __attribute__((always_inline)) {
+    const auto s = static_cast<int32_t>(static_cast<uint32_t>(ta[va]) + static_cast<uint32_t>(tb[vb]));
+    const int64_t prod = static_cast<int64_t>(s) * ro.mult;
+    const int64_t x = prod + (prod < 0 ? c_neg : c_pos);
+    int32_t v = static_cast<int32_t>(x >> 32) >> r1;
+    v = v < lo ? lo : v;
+    v = v > hi ? hi : v;
+    return static_cast<int8_t>(v);
+  };
+  const int8_t* const end2 = a + (count & ~1u);  // two elements a step: one loop test, 3 increments
+  while (a != end2) {
+    y[0] = one(a[0], b[0]);
+    y[1] = one(a[1], b[1]);
+    a += 2, b += 2, y += 2;
+  }
+  if ((count & 1u) != 0) *y = one(*a, *b);
+}
+
+}  // namespace ctnn::kernels::scalar
