@@ -4,12 +4,21 @@
 // an enum of its faults, the error templates that name them, and `op_def<K>::raise<D>()`.
 //
 // The analysis walk records the first fault as a `diagnostic` value (the leaf, its op kind and
-// type, the op's fault code and the numbers or shapes that disagree); `raise<D>` hands it to the
-// op, whose error template's static_assert message says what is wrong and whose template
-// arguments (shown by the compiler as "In instantiation of ...") say where:
+// type, the op's fault code and the numbers or shapes that disagree); once every row is built,
+// the network writes the leaf's path into it (`with_path`: the names given with named<>, block
+// names, indices of unnamed children). `raise<D>` hands it to the op, whose error template's
+// static_assert message says what is wrong and whose template arguments (shown by the compiler
+// as "In instantiation of ...", and by clang in the error line itself) say where:
 //   error: static assertion failed: ctnn: conv2d: the input's channel count differs from in_channels
-//   In instantiation of 'struct ctnn::error::conv2d_input_channels_mismatch<ctnn::at_layer<3>,
-//       ctnn::layer_type<{"Conv2d"}>, ctnn::expected<32>, ctnn::got<64>>'
+//   In instantiation of 'struct ctnn::error::conv2d_input_channels_mismatch<
+//       ctnn::at<{"Mixed_6c/branch7x7_2/conv (leaf 132, Conv2d)"}>, ctnn::layer_type<{"Conv2d"}>,
+//       ctnn::expected<760>, ctnn::got<768>>'
+//
+// One fault, one error: the walk records only the first fault and keeps going on a sane shape
+// (later leaves are not checked against it), and nothing reads a value of the failed error
+// template (clang marks a class or function whose instantiation failed as invalid, and each use
+// of it would be one more error): an op's `raise<D>()` only names the error type
+// (type_identity<E<...>>), and `raise<D>::value` instantiates it once, as a class.
 #pragma once
 #include "ctnn/core/shape.hpp"
 #include "ctnn/nn/op.hpp"
@@ -39,15 +48,26 @@ constexpr fault_report fail_shape(E k, shape expected, shape actual) {
 }
 
 inline constexpr size_t type_name_capacity = 24;
+/// The characters of a leaf's path a diagnostic keeps (its steps, each '\0'-terminated); a
+/// longer path keeps its last steps, after a step "...".
+inline constexpr size_t path_capacity = 256;
 
-/// The first fault of a network, with the layer's execution position, op kind and type.
+/// The first fault of a network, with the layer's execution position, op kind, type and path.
 struct diagnostic {
   int64_t layer = -1;                      ///< execution position of the leaf (0-based, as Net::layer(i))
   op kind = op::container;                 ///< its op, which names the fault
   char type[type_name_capacity] = {};      ///< its type name, e.g. "Conv2d"
   fault_report report{};
+  int32_t n_steps = 0;                     ///< the steps of the leaf's path (with_path)
+  char steps[path_capacity] = {};          ///< each step's text, '\0'-terminated, one after another
 };
 
+/// The path of a leaf from the network down, one template argument per step (clang shows at
+/// most 32 characters of a string template argument, so the steps are kept apart):
+/// path<"Mixed_6c", "branch7x7_2", "conv">.
+template <fixed_string... Steps> struct path {};
+/// Where a fault is: the leaf's path and its execution position (Net::layer(i)).
+template <class Path, int64_t Leaf> struct at {};
 template <int64_t Position> struct at_layer {};
 template <fixed_string Name> struct layer_type {};
 template <int64_t V> struct expected {};
@@ -58,11 +78,12 @@ template <shape S> struct got_shape {};
 namespace error {
 // Each template fails when instantiated; its name and arguments are the diagnostic. Ops define
 // theirs with this macro inside namespace ctnn::error.
+// `value` is true so that the failed static_assert is the only error (see the top of the file).
 #define CTNN_DEFINE_ERROR(name, message)                        \
   template <class Where, class What, class Expected, class Got> \
   struct name {                                                 \
     static_assert(sizeof(Where) == 0, message);                 \
-    static constexpr bool value = false;                        \
+    static constexpr bool value = true;                         \
   }
 }  // namespace error
 
@@ -74,30 +95,149 @@ constexpr fixed_string<N> to_fixed(const char* s) {
   return fixed_string<N>(buf);
 }
 template <diagnostic D>
-using where_of = at_layer<D.layer>;
-template <diagnostic D>
 using what_of = layer_type<to_fixed<string_length(D.type) + 1>(D.type)>;
 }  // namespace detail
 
-/// @brief Instantiates error template E with D's place and the two numbers that disagree.
-template <diagnostic D, template <class, class, class, class> class E>
-constexpr bool raise_values() {
-  return E<detail::where_of<D>, detail::what_of<D>, expected<D.report.expected>, got<D.report.actual>>::value;
+namespace detail {
+constexpr void append(char* out, size_t& n, size_t cap, const char* s) {
+  for (size_t i = 0; s[i] != '\0' && n + 1 < cap; ++i) out[n++] = s[i];
 }
-/// @brief Instantiates error template E with D's place and the two shapes that disagree.
-template <diagnostic D, template <class, class, class, class> class E>
-constexpr bool raise_shapes() {
-  return E<detail::where_of<D>, detail::what_of<D>, expected_shape<D.report.expected_shape>,
-           got_shape<D.report.actual_shape>>::value;
+constexpr void append_int(char* out, size_t& n, size_t cap, int64_t v) {
+  char digits[24] = {};
+  size_t k = 0;
+  const bool negative = v < 0;
+  uint64_t u = negative ? static_cast<uint64_t>(-(v + 1)) + 1 : static_cast<uint64_t>(v);
+  do {
+    digits[k++] = static_cast<char>('0' + static_cast<int>(u % 10));
+    u /= 10;
+  } while (u != 0);
+  if (negative && n + 1 < cap) out[n++] = '-';
+  while (k > 0 && n + 1 < cap) out[n++] = digits[--k];
+}
+constexpr void append_shape(char* out, size_t& n, size_t cap, shape x) {
+  append(out, n, cap, "(");
+  append_int(out, n, cap, x.c);
+  if (x.rank == 3) {
+    append(out, n, cap, ", ");
+    append_int(out, n, cap, x.h);
+    append(out, n, cap, ", ");
+    append_int(out, n, cap, x.w);
+  } else {
+    append(out, n, cap, ",");
+  }
+  append(out, n, cap, ")");
+}
+constexpr bool same_text(const char* a, const char* b) {
+  size_t i = 0;
+  for (; a[i] != '\0' && b[i] != '\0'; ++i)
+    if (a[i] != b[i]) return false;
+  return a[i] == b[i];
 }
 
-/// Instantiating raise<D> fails with the message of D's op unless D has no fault.
+/// Step I of D's path: its offset in D.steps and its length.
+constexpr size_t step_offset(const diagnostic& d, int32_t i) {
+  size_t at = 0;
+  for (int32_t k = 0; k < i; ++k) at += string_length(d.steps + at) + 1;
+  return at;
+}
+template <diagnostic D, int32_t I>
+constexpr auto step() {
+  constexpr size_t at = step_offset(D, I);
+  return to_fixed<string_length(D.steps + at) + 1>(D.steps + at);
+}
+template <diagnostic D, size_t... I>
+constexpr auto path_of(integer_sequence<size_t, I...>) -> path<step<D, static_cast<int32_t>(I)>()...>;
+template <diagnostic D>
+using where_of = at<decltype(path_of<D>(make_index_sequence<static_cast<size_t>(D.n_steps)>{})), D.layer>;
+}  // namespace detail
+
+/// @brief Names error template E with D's place and the two numbers that disagree (an op's
+/// `raise<D>()` returns this; E is instantiated by raise<D>::value).
+template <diagnostic D, template <class, class, class, class> class E>
+constexpr auto raise_values() {
+  return type_identity<E<detail::where_of<D>, detail::what_of<D>, expected<D.report.expected>, got<D.report.actual>>>{};
+}
+/// @brief Names error template E with D's place and the two shapes that disagree.
+template <diagnostic D, template <class, class, class, class> class E>
+constexpr auto raise_shapes() {
+  return type_identity<E<detail::where_of<D>, detail::what_of<D>, expected_shape<D.report.expected_shape>,
+                         got_shape<D.report.actual_shape>>>{};
+}
+
+namespace detail {
+template <diagnostic D>
+constexpr auto error_of() {
+  if constexpr (D.report.ok()) return type_identity<void>{};
+  else return op_def<D.kind>::template raise<D>();
+}
+template <class E> struct instantiate { static constexpr bool value = E::value; };
+template <> struct instantiate<void> { static constexpr bool value = true; };
+}  // namespace detail
+
+/// Instantiating raise<D>::value fails with the message of D's op unless D has no fault; the
+/// failure is that one static_assert, and the value stays true (one fault, one error).
 template <diagnostic D>
 struct raise {
-  static constexpr bool value = [] {
-    if constexpr (D.report.ok()) return true;
-    else return op_def<D.kind>::template raise<D>();
-  }();
+  static constexpr bool value = detail::instantiate<typename decltype(detail::error_of<D>())::type>::value;
 };
+
+/// @brief D with its path written from the rows of its network: the steps from the network
+/// down to the leaf ("Mixed_6c", "branch7x7_2", "conv"). A step is the row's name (named<>, a dag
+/// node's name); an unnamed row is its index among its siblings, preceded by its block name when
+/// it is a block other than a Sequential ("BasicBlock[1]"). Row 0, the network, is not a step.
+/// A path longer than path_capacity keeps its last steps after a step "...".
+template <class Row>
+constexpr diagnostic with_path(diagnostic d, const Row* rows, int32_t row_count) {
+  if (d.report.ok()) return d;
+  int32_t at_row = -1;
+  for (int32_t i = 0; i < row_count; ++i)
+    if (rows[i].leaf == d.layer) at_row = i;
+  int32_t chain[128] = {};
+  int32_t depth = 0;
+  for (int32_t r = at_row; r > 0 && depth < 128; r = rows[r].parent) chain[depth++] = r;
+  // the steps, deepest first, each '\0'-terminated; then reversed into d.steps
+  constexpr size_t step_cap = 64;
+  char text[128][step_cap] = {};
+  const auto named = [&](int32_t k) { return rows[chain[k]].name != nullptr && rows[chain[k]].name[0] != '\0'; };
+  int32_t steps = 0;
+  for (int32_t k = 0; k < depth; ++k) {
+    const auto& r = rows[chain[k]];
+    // an unnamed Sequential above a named step is left out: the name says which branch it is
+    // (torchvision's Mixed_6c.branch7x7_2, whose branch has no module of its own)
+    if (!named(k) && !r.is_leaf() && detail::same_text(r.type, "Sequential") && k > 0 && named(k - 1)) continue;
+    const int32_t k_out = steps++;
+    size_t n = 0;
+    if (named(k)) {
+      detail::append(text[k_out], n, step_cap, r.name);
+    } else if (!r.is_leaf() && !detail::same_text(r.type, "Sequential")) {
+      detail::append(text[k_out], n, step_cap, r.type);
+      detail::append(text[k_out], n, step_cap, "[");
+      detail::append_int(text[k_out], n, step_cap, r.index);
+      detail::append(text[k_out], n, step_cap, "]");
+    } else {
+      detail::append_int(text[k_out], n, step_cap, r.index);
+    }
+  }
+  // keep the deepest steps that fit (with room for a "..." step when some are dropped)
+  int32_t kept = 0;
+  size_t used = 0;
+  while (kept < steps && used + string_length(text[kept]) + 1 + (kept + 1 < steps ? 4 : 0) <= path_capacity) {
+    used += string_length(text[kept]) + 1;
+    ++kept;
+  }
+  size_t n = 0;
+  d.n_steps = 0;
+  if (kept < steps) {
+    detail::append(d.steps, n, path_capacity, "...");
+    d.steps[n++] = '\0';
+    ++d.n_steps;
+  }
+  for (int32_t k = kept - 1; k >= 0; --k) {
+    detail::append(d.steps, n, path_capacity, text[k]);
+    d.steps[n++] = '\0';
+    ++d.n_steps;
+  }
+  return d;
+}
 
 }  // namespace ctnn
