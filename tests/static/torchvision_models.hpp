@@ -45,27 +45,38 @@ using shufflenet_v2_x1_0 = network<"ShuffleNetV2", shape{3, 224, 224},
 template <int64_t In, int64_t Out, int64_t K = 1, int64_t S = 1, int64_t G = 1>
 using conv_bn_silu = sequential<conv2d<In, Out, K, S, (K - 1) / 2, 1, G, false>, batch_norm2d<Out>, silu>;
 
-template <int64_t In, int64_t Out, int64_t K, int64_t S, int64_t E>
+// Block Id of 16 (0-based) drops its residual branch with probability 0.2 * Id / 16 = Id / 80 in
+// training (torchvision's StochasticDepth, mode "row"): a leaf at the end of the residual body,
+// the identity at inference. Blocks without a residual connection never call theirs.
+template <int64_t In, int64_t Out, int64_t K, int64_t S, int64_t E, class Tail = identity>
 using mbconv_body = sequential<
     conditional_t<(E == 1), identity, conv_bn_silu<In, In * E>>,
     conv_bn_silu<In * E, In * E, K, S, In * E>,
     scale<sequential<global_avg_pool2d, conv2d<In * E, max<int64_t>(1, In / 4), 1>, silu,
                      conv2d<max<int64_t>(1, In / 4), In * E, 1>, sigmoid>>,
-    conv_bn<In * E, Out>>;
+    conv_bn<In * E, Out>, Tail>;
 
-template <int64_t In, int64_t Out, int64_t K, int64_t S, int64_t E>
+template <int64_t In, int64_t Out, int64_t K, int64_t S, int64_t E, int64_t Id>
 using mbconv = conditional_t<(S == 1 && In == Out),
-                             residual<mbconv_body<In, Out, K, S, E>, identity, "MBConv">,
+                             residual<mbconv_body<In, Out, K, S, E, stochastic_depth<Id, 80>>, identity, "MBConv">,
                              block<"MBConv", mbconv_body<In, Out, K, S, E>>>;
 
-template <int64_t E, int64_t K, int64_t S, int64_t In, int64_t Out, int32_t N>
-using mb_stage = sequential<mbconv<In, Out, K, S, E>, repeat<N - 1, mbconv<Out, Out, K, 1, E>>>;
+template <int64_t E, int64_t K, int64_t S, int64_t In, int64_t Out, int64_t First, class Rest>
+struct mb_stage_of;
+template <int64_t E, int64_t K, int64_t S, int64_t In, int64_t Out, int64_t First, size_t... I>
+struct mb_stage_of<E, K, S, In, Out, First, integer_sequence<size_t, I...>> {
+  using type = sequential<mbconv<In, Out, K, S, E, First>,
+                          mbconv<Out, Out, K, 1, E, First + 1 + static_cast<int64_t>(I)>...>;
+};
+/// A stage of N blocks whose first is block First of the network (for its drop probability).
+template <int64_t E, int64_t K, int64_t S, int64_t In, int64_t Out, int32_t N, int64_t First>
+using mb_stage = typename mb_stage_of<E, K, S, In, Out, First, make_index_sequence<static_cast<size_t>(N - 1)>>::type;
 
 using efficientnet_b0 = network<"EfficientNetB0", shape{3, 224, 224},
     conv_bn_silu<3, 32, 3, 2>,
-    mb_stage<1, 3, 1, 32, 16, 1>, mb_stage<6, 3, 2, 16, 24, 2>, mb_stage<6, 5, 2, 24, 40, 2>,
-    mb_stage<6, 3, 2, 40, 80, 3>, mb_stage<6, 5, 1, 80, 112, 3>, mb_stage<6, 5, 2, 112, 192, 4>,
-    mb_stage<6, 3, 1, 192, 320, 1>,
+    mb_stage<1, 3, 1, 32, 16, 1, 0>, mb_stage<6, 3, 2, 16, 24, 2, 1>, mb_stage<6, 5, 2, 24, 40, 2, 3>,
+    mb_stage<6, 3, 2, 40, 80, 3, 5>, mb_stage<6, 5, 1, 80, 112, 3, 8>, mb_stage<6, 5, 2, 112, 192, 4, 11>,
+    mb_stage<6, 3, 1, 192, 320, 1, 15>,
     conv_bn_silu<320, 1280>, global_avg_pool2d, flatten, dropout<20>, linear<1280, 1000>>;
 
 // ---- DenseNet-121 ----------------------------------------------------------------
