@@ -103,18 +103,25 @@ using densenet121 = network<"DenseNet121", shape{3, 224, 224},
     batch_norm2d<1024>, relu, global_avg_pool2d, flatten, linear<1024, 1000>>;
 
 // ---- ConvNeXt-Tiny ---------------------------------------------------------------
-template <int64_t C>
+// Block Id of 18 (0-based) has torchvision's StochasticDepth with p = 0.1 * Id / 17 = Id / 170.
+template <int64_t C, int64_t Id>
 using cn_block = residual<sequential<conv2d<C, C, 7, 1, 3, 1, C>, layer_norm2d<C>, conv2d<C, 4 * C, 1>, gelu,
-                                     conv2d<4 * C, C, 1>, channel_scale<C>>,
+                                     conv2d<4 * C, C, 1>, channel_scale<C>, stochastic_depth<Id, 170>>,
                           identity, "CNBlock">;
-template <int64_t C, int32_t N>
-using cn_stage = sequential<repeat<N, cn_block<C>>>;
+template <int64_t C, int64_t First, class Seq> struct cn_stage_of;
+template <int64_t C, int64_t First, size_t... I>
+struct cn_stage_of<C, First, integer_sequence<size_t, I...>> {
+  using type = sequential<cn_block<C, First + static_cast<int64_t>(I)>...>;
+};
+/// A stage of N blocks whose first is block First of the network (for its drop probability).
+template <int64_t C, int32_t N, int64_t First>
+using cn_stage = typename cn_stage_of<C, First, make_index_sequence<static_cast<size_t>(N)>>::type;
 template <int64_t C>
 using cn_down = sequential<layer_norm2d<C>, conv2d<C, 2 * C, 2, 2>>;
 
 using convnext_tiny = network<"ConvNeXtTiny", shape{3, 224, 224},
     conv2d<3, 96, 4, 4>, layer_norm2d<96>,
-    cn_stage<96, 3>, cn_down<96>, cn_stage<192, 3>, cn_down<192>, cn_stage<384, 9>, cn_down<384>, cn_stage<768, 3>,
+    cn_stage<96, 3, 0>, cn_down<96>, cn_stage<192, 3, 3>, cn_down<192>, cn_stage<384, 9, 6>, cn_down<384>, cn_stage<768, 3, 15>,
     global_avg_pool2d, layer_norm2d<768>, flatten, linear<768, 1000>>;
 
 // ---- Inception-v3 (eval: no auxiliary classifier) -----------------------------------
