@@ -240,4 +240,14 @@ constexpr diagnostic with_path(diagnostic d, const Row* rows, int32_t row_count)
   return d;
 }
 
+/// The place of leaf `leaf` of a network as a diagnostic (its position and path), for the
+/// diagnostics that name a leaf without a fault of its own (the memory budget's peak layer).
+template <class Row>
+constexpr diagnostic leaf_location(const Row* rows, int32_t row_count, int64_t leaf) {
+  diagnostic d{};
+  d.layer = leaf;
+  d.report.code = 1;
+  return with_path(d, rows, row_count);
+}
+
 }  // namespace ctnn
