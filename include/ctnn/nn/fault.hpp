@@ -181,62 +181,79 @@ struct raise {
   static constexpr bool value = detail::instantiate<typename decltype(detail::error_of<D>())::type>::value;
 };
 
-/// @brief D with its path written from the rows of its network: the steps from the network
-/// down to the leaf ("Mixed_6c", "branch7x7_2", "conv"). A step is the row's name (named<>, a dag
-/// node's name); an unnamed row is its index among its siblings, preceded by its block name when
-/// it is a block other than a Sequential ("BasicBlock[1]"). Row 0, the network, is not a step.
-/// A path longer than path_capacity keeps its last steps after a step "...".
+namespace detail {
+/// Step text of row r (see with_path) into `out` (at most 63 characters); returns its length.
 template <class Row>
-constexpr diagnostic with_path(diagnostic d, const Row* rows, int32_t row_count) {
-  if (d.report.ok()) return d;
-  int32_t at_row = -1;
-  for (int32_t i = 0; i < row_count; ++i)
-    if (rows[i].leaf == d.layer) at_row = i;
-  int32_t chain[128] = {};
-  int32_t depth = 0;
-  for (int32_t r = at_row; r > 0 && depth < 128; r = rows[r].parent) chain[depth++] = r;
-  // the steps, deepest first, each '\0'-terminated; then reversed into d.steps
-  constexpr size_t step_cap = 64;
-  char text[128][step_cap] = {};
-  const auto named = [&](int32_t k) { return rows[chain[k]].name != nullptr && rows[chain[k]].name[0] != '\0'; };
-  int32_t steps = 0;
-  for (int32_t k = 0; k < depth; ++k) {
-    const auto& r = rows[chain[k]];
-    // an unnamed Sequential above a named step is left out: the name says which branch it is
-    // (torchvision's Mixed_6c.branch7x7_2, whose branch has no module of its own)
-    if (!named(k) && !r.is_leaf() && detail::same_text(r.type, "Sequential") && k > 0 && named(k - 1)) continue;
-    const int32_t k_out = steps++;
-    size_t n = 0;
-    if (named(k)) {
-      detail::append(text[k_out], n, step_cap, r.name);
-    } else if (!r.is_leaf() && !detail::same_text(r.type, "Sequential")) {
-      detail::append(text[k_out], n, step_cap, r.type);
-      detail::append(text[k_out], n, step_cap, "[");
-      detail::append_int(text[k_out], n, step_cap, r.index);
-      detail::append(text[k_out], n, step_cap, "]");
-    } else {
-      detail::append_int(text[k_out], n, step_cap, r.index);
-    }
+constexpr size_t step_text(const Row& r, char (&out)[64]) {
+  size_t n = 0;
+  if (r.name != nullptr && r.name[0] != '\0') {
+    append(out, n, 64, r.name);
+  } else if (!r.is_leaf() && !same_text(r.type, "Sequential")) {
+    append(out, n, 64, r.type);
+    append(out, n, 64, "[");
+    append_int(out, n, 64, r.index);
+    append(out, n, 64, "]");
+  } else {
+    append_int(out, n, 64, r.index);
+  }
+  return n;
+}
+}  // namespace detail
+
+/// @brief D with its path written from the rows of its network, for the leaf at row `at_row`:
+/// the steps from the network down to the leaf ("Mixed_6c", "branch7x7_2", "conv"). A step is
+/// the row's name (named<>, a dag node's name); an unnamed row is its index among its siblings,
+/// preceded by its block name when it is a block other than a Sequential ("BasicBlock[1]"). An
+/// unnamed Sequential or Concat (the plain sequential<> and concat<>) right above a named step is
+/// left out: the name says which branch it is (torchvision's Mixed_6c.branch7x7_2 and
+/// Mixed_7b.branch3x3_2a, whose branches and inner concatenation have no module of their own).
+/// Row 0, the network, is not a step. A path longer than path_capacity keeps its deepest steps after a
+/// step "...".
+template <class Row>
+constexpr diagnostic with_path_at(diagnostic d, const Row* rows, int32_t at_row) {
+  const auto named = [&](int32_t r) { return rows[r].name != nullptr && rows[r].name[0] != '\0'; };
+  int32_t steps[128] = {};  // the steps' rows, deepest first
+  int32_t n_steps = 0;
+  for (int32_t r = at_row; r > 0 && n_steps < 128; r = rows[r].parent) {
+    const bool grouping = !named(r) && !rows[r].is_leaf() &&
+                          (detail::same_text(rows[r].type, "Sequential") || detail::same_text(rows[r].type, "Concat"));
+    if (grouping && n_steps > 0 && named(steps[n_steps - 1])) continue;
+    steps[n_steps++] = r;
   }
   // keep the deepest steps that fit (with room for a "..." step when some are dropped)
+  char text[64] = {};
   int32_t kept = 0;
   size_t used = 0;
-  while (kept < steps && used + string_length(text[kept]) + 1 + (kept + 1 < steps ? 4 : 0) <= path_capacity) {
-    used += string_length(text[kept]) + 1;
+  while (kept < n_steps) {
+    const size_t len = detail::step_text(rows[steps[kept]], text) + 1;
+    if (used + len + (kept + 1 < n_steps ? 4 : 0) > path_capacity) break;
+    used += len;
     ++kept;
   }
   size_t n = 0;
   d.n_steps = 0;
-  if (kept < steps) {
+  if (kept < n_steps) {
     detail::append(d.steps, n, path_capacity, "...");
     d.steps[n++] = '\0';
     ++d.n_steps;
   }
   for (int32_t k = kept - 1; k >= 0; --k) {
-    detail::append(d.steps, n, path_capacity, text[k]);
+    char step[64] = {};
+    detail::step_text(rows[steps[k]], step);
+    detail::append(d.steps, n, path_capacity, step);
     d.steps[n++] = '\0';
     ++d.n_steps;
   }
+  return d;
+}
+
+/// @brief D with the path of its leaf (D.layer) written from the rows of its network
+/// (with_path_at); a diagnostic without a fault is returned as it is.
+template <class Row>
+constexpr diagnostic with_path(diagnostic d, const Row* rows, int32_t row_count) {
+  if (d.report.ok()) return d;
+  for (int32_t i = 0; i < row_count; ++i)
+    if (rows[i].leaf == d.layer) return with_path_at(d, rows, i);
   return d;
 }
 
