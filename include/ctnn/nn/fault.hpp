@@ -9,9 +9,9 @@
 // names, indices of unnamed children). `raise<D>` hands it to the op, whose error template's
 // static_assert message says what is wrong and whose template arguments (shown by the compiler
 // as "In instantiation of ...", and by clang in the error line itself) say where:
-//   error: static assertion failed: ctnn: conv2d: the input's channel count differs from in_channels
+//   error: static assertion failed: ctnn: conv2d: the input's channel count differs from the layer's in_channels
 //   In instantiation of 'struct ctnn::error::conv2d_input_channels_mismatch<
-//       ctnn::at<{"Mixed_6c/branch7x7_2/conv (leaf 132, Conv2d)"}>, ctnn::layer_type<{"Conv2d"}>,
+//       ctnn::at<ctnn::path<{"Mixed_6c"}, {"branch7x7_1"}, {"conv"}>, 135>, ctnn::layer_type<{"Conv2d"}>,
 //       ctnn::expected<760>, ctnn::got<768>>'
 //
 // One fault, one error: the walk records only the first fault and keeps going on a sane shape
@@ -68,7 +68,6 @@ struct diagnostic {
 template <fixed_string... Steps> struct path {};
 /// Where a fault is: the leaf's path and its execution position (Net::layer(i)).
 template <class Path, int64_t Leaf> struct at {};
-template <int64_t Position> struct at_layer {};
 template <fixed_string Name> struct layer_type {};
 template <int64_t V> struct expected {};
 template <int64_t V> struct got {};
@@ -96,9 +95,7 @@ constexpr fixed_string<N> to_fixed(const char* s) {
 }
 template <diagnostic D>
 using what_of = layer_type<to_fixed<string_length(D.type) + 1>(D.type)>;
-}  // namespace detail
 
-namespace detail {
 constexpr void append(char* out, size_t& n, size_t cap, const char* s) {
   for (size_t i = 0; s[i] != '\0' && n + 1 < cap; ++i) out[n++] = s[i];
 }
@@ -113,19 +110,6 @@ constexpr void append_int(char* out, size_t& n, size_t cap, int64_t v) {
   } while (u != 0);
   if (negative && n + 1 < cap) out[n++] = '-';
   while (k > 0 && n + 1 < cap) out[n++] = digits[--k];
-}
-constexpr void append_shape(char* out, size_t& n, size_t cap, shape x) {
-  append(out, n, cap, "(");
-  append_int(out, n, cap, x.c);
-  if (x.rank == 3) {
-    append(out, n, cap, ", ");
-    append_int(out, n, cap, x.h);
-    append(out, n, cap, ", ");
-    append_int(out, n, cap, x.w);
-  } else {
-    append(out, n, cap, ",");
-  }
-  append(out, n, cap, ")");
 }
 constexpr bool same_text(const char* a, const char* b) {
   size_t i = 0;
