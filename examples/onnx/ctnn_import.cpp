@@ -177,8 +177,8 @@ std::string plain_layer_type_text(const host::graph_node& n, const std::string& 
     case op::dropout: return "ctnn::dropout<0>";
     case op::softmax: return "ctnn::softmax";
     case op::zero_pad2d:
-      return "ctnn::zero_pad2d<" + std::to_string(g.padding.left) + ", " + std::to_string(g.padding.right) + ", " +
-             std::to_string(g.padding.top) + ", " + std::to_string(g.padding.bottom) + ">";
+      return "ctnn::zero_pad2d<" + std::to_string(g.padding.top) + ", " + std::to_string(g.padding.bottom) + ", " +
+             std::to_string(g.padding.left) + ", " + std::to_string(g.padding.right) + ">";
     case op::channel_shuffle: return "ctnn::channel_shuffle<" + std::to_string(g.groups) + ">";
     case op::channel_slice:
       return "ctnn::channel_slice<" + std::to_string(g.first_channel) + ", " +

@@ -344,15 +344,11 @@ class lowering {
     }
     if (ap == "VALID") return pad4{};
     if (ap != "SAME_UPPER" && ap != "SAME_LOWER") fail("unknown auto_pad '" + ap + "'");
-    auto same = [&](int64_t n, int64_t kk, int64_t ss, int64_t dd, int64_t& lo, int64_t& hi) {
-      const int64_t out = (n + ss - 1) / ss;
-      const int64_t total = std::max<int64_t>(0, (out - 1) * ss + (kk - 1) * dd + 1 - n);
-      lo = ap == "SAME_UPPER" ? total / 2 : total - total / 2;
-      hi = total - lo;
-    };
+    // the description language's "same" (ctnn::same / same_lower), one definition: core/window.hpp
+    const bool upper = ap == "SAME_UPPER";
     pad4 p{};
-    same(in.h, k.h, s.h, d.h, p.top, p.bottom);
-    same(in.w, k.w, s.w, d.w, p.left, p.right);
+    same_padding(in.h, k.h, s.h, d.h, upper, p.top, p.bottom);
+    same_padding(in.w, k.w, s.w, d.w, upper, p.left, p.right);
     return p;
   }
   hw pair(const std::string& name, hw dflt) const {

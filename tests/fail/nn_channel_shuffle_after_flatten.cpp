@@ -1,4 +1,4 @@
-// expect: channel_shuffle: input must be a \(C, H, W\) feature map, not a flat vector.*channel_shuffle_input_is_not_a_feature_map<ctnn::at_layer<1>|channel_shuffle_input_is_not_a_feature_map<ctnn::at_layer<1>.*channel_shuffle: input must be a \(C, H, W\) feature map, not a flat vector
+// expect: channel_shuffle: input must be a \(C, H, W\) feature map, not a flat vector.*channel_shuffle_input_is_not_a_feature_map<ctnn::at<ctnn::path<[ctn:]*fixed_string<2>{"1"}>, 1>|channel_shuffle_input_is_not_a_feature_map<ctnn::at<ctnn::path<[ctn:]*fixed_string<2>{"1"}>, 1>.*channel_shuffle: input must be a \(C, H, W\) feature map, not a flat vector
 // ChannelShuffle after flatten: PyTorch's channel_shuffle wants at least 3 dimensions (it compiled
 // before, shuffling the flat features as if they were channels).
 #include "ctnn/nn/layers.hpp"

@@ -1,4 +1,4 @@
-// expect: channel_slice: input must be a \(C, H, W\) feature map, not a flat vector.*channel_slice_input_is_not_a_feature_map<ctnn::at_layer<1>|channel_slice_input_is_not_a_feature_map<ctnn::at_layer<1>.*channel_slice: input must be a \(C, H, W\) feature map, not a flat vector
+// expect: channel_slice: input must be a \(C, H, W\) feature map, not a flat vector.*channel_slice_input_is_not_a_feature_map<ctnn::at<ctnn::path<[ctn:]*fixed_string<2>{"1"}>, 1>|channel_slice_input_is_not_a_feature_map<ctnn::at<ctnn::path<[ctn:]*fixed_string<2>{"1"}>, 1>.*channel_slice: input must be a \(C, H, W\) feature map, not a flat vector
 // A channel split after flatten: it said "the slice ends beyond the input's channels" (expected
 // 2, got 32) although the slice lies within the 32 features.
 #include "ctnn/nn/layers.hpp"

@@ -1,4 +1,4 @@
-// expect: conv2d: groups must divide both in_channels and out_channels.*conv2d_groups_do_not_divide_channels<ctnn::at_layer<1>, ctnn::layer_type<(ctnn::)?fixed_string<7>{"Conv2d"}>, ctnn::expected<3>, ctnn::got<16>|conv2d_groups_do_not_divide_channels<ctnn::at_layer<1>, ctnn::layer_type<(ctnn::)?fixed_string<7>{"Conv2d"}>, ctnn::expected<3>, ctnn::got<16>.*conv2d: groups must divide both in_channels and out_channels
+// expect: conv2d: groups must divide both in_channels and out_channels.*conv2d_groups_do_not_divide_channels<ctnn::at<ctnn::path<[ctn:]*fixed_string<2>{"1"}>, 1>, ctnn::layer_type<[ctn:]*fixed_string<7>{"Conv2d"}>, ctnn::expected<3>, ctnn::got<16>|conv2d_groups_do_not_divide_channels<ctnn::at<ctnn::path<[ctn:]*fixed_string<2>{"1"}>, 1>, ctnn::layer_type<[ctn:]*fixed_string<7>{"Conv2d"}>, ctnn::expected<3>, ctnn::got<16>.*conv2d: groups must divide both in_channels and out_channels
 // A grouped convolution whose groups (3) do not divide its 16 input channels.
 #include "ctnn/nn/layers.hpp"
 

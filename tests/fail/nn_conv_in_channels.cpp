@@ -1,4 +1,4 @@
-// expect: conv2d: the input's channel count differs from the layer's in_channels.*conv2d_input_channels_mismatch<ctnn::at_layer<2>, ctnn::layer_type<(ctnn::)?fixed_string<7>{"Conv2d"}>, ctnn::expected<32>, ctnn::got<16>|conv2d_input_channels_mismatch<ctnn::at_layer<2>, ctnn::layer_type<(ctnn::)?fixed_string<7>{"Conv2d"}>, ctnn::expected<32>, ctnn::got<16>.*conv2d: the input's channel count differs from the layer's in_channels
+// expect: conv2d: the input's channel count differs from the layer's in_channels.*conv2d_input_channels_mismatch<ctnn::at<ctnn::path<[ctn:]*fixed_string<2>{"2"}>, 2>, ctnn::layer_type<[ctn:]*fixed_string<7>{"Conv2d"}>, ctnn::expected<32>, ctnn::got<16>|conv2d_input_channels_mismatch<ctnn::at<ctnn::path<[ctn:]*fixed_string<2>{"2"}>, 2>, ctnn::layer_type<[ctn:]*fixed_string<7>{"Conv2d"}>, ctnn::expected<32>, ctnn::got<16>.*conv2d: the input's channel count differs from the layer's in_channels
 // A convolution declared for 32 input channels fed with 16.
 #include "ctnn/nn/layers.hpp"
 

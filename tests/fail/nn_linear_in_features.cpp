@@ -1,4 +1,4 @@
-// expect: linear: the flattened input size differs from the layer's in_features.*linear_in_features_mismatch<ctnn::at_layer<3>, ctnn::layer_type<(ctnn::)?fixed_string<7>{"Linear"}>, ctnn::expected<400>, ctnn::got<576>|linear_in_features_mismatch<ctnn::at_layer<3>, ctnn::layer_type<(ctnn::)?fixed_string<7>{"Linear"}>, ctnn::expected<400>, ctnn::got<576>.*linear: the flattened input size differs from the layer's in_features
+// expect: linear: the flattened input size differs from the layer's in_features.*linear_in_features_mismatch<ctnn::at<ctnn::path<[ctn:]*fixed_string<2>{"3"}>, 3>, ctnn::layer_type<[ctn:]*fixed_string<7>{"Linear"}>, ctnn::expected<400>, ctnn::got<576>|linear_in_features_mismatch<ctnn::at<ctnn::path<[ctn:]*fixed_string<2>{"3"}>, 3>, ctnn::layer_type<[ctn:]*fixed_string<7>{"Linear"}>, ctnn::expected<400>, ctnn::got<576>.*linear: the flattened input size differs from the layer's in_features
 // A linear layer whose in_features differs from the flattened size of its input.
 #include "ctnn/nn/layers.hpp"
 

@@ -1,4 +1,4 @@
-// expect: pool: input must be a \(C, H, W\) feature map, not a flat vector.*pool_input_is_not_a_feature_map<ctnn::at_layer<2>|pool_input_is_not_a_feature_map<ctnn::at_layer<2>.*pool: input must be a \(C, H, W\) feature map, not a flat vector
+// expect: pool: input must be a \(C, H, W\) feature map, not a flat vector.*pool_input_is_not_a_feature_map<ctnn::at<ctnn::path<[ctn:]*fixed_string<2>{"2"}>, 2>|pool_input_is_not_a_feature_map<ctnn::at<ctnn::path<[ctn:]*fixed_string<2>{"2"}>, 2>.*pool: input must be a \(C, H, W\) feature map, not a flat vector
 // Max pooling after flatten (pooling put after the classifier's flatten): there is no window to
 // pool over. Average and adaptive pooling report the same fault.
 #include "ctnn/nn/layers.hpp"

@@ -11,6 +11,25 @@ static_assert(rounds_to(shufflenet_v2_x1_0::macs, 14));
 // ---- EfficientNet-B0 -------------------------------------------------------------
 static_assert(efficientnet_b0::params == 5'288'548);
 static_assert(rounds_to(efficientnet_b0::macs, 39));
+// torchvision's StochasticDepth leaves: one at the end of each of the 9 residual MBConv blocks
+// (blocks 2, 4, 6, 7, 9, 10, 12, 13 and 14 of 16), drop probability 0.2 * block / 16.
+constexpr int stochastic_depth_leaves(int64_t* blocks) {
+  int n = 0;
+  for (int32_t i = 0; i < efficientnet_b0::leaf_count; ++i) {
+    const ctnn::row& r = efficientnet_b0::layer(i);
+    if (r.type[0] != 'S' || r.type[1] != 't') continue;  // "StochasticDepth"
+    blocks[n++] = static_cast<int64_t>(r.geometry.alpha * 80.0f + 0.5f);
+  }
+  return n;
+}
+static_assert([] {
+  int64_t blocks[16] = {};
+  const int n = stochastic_depth_leaves(blocks);
+  const int64_t want[9] = {2, 4, 6, 7, 9, 10, 12, 13, 14};
+  bool same = n == 9;
+  for (int k = 0; same && k < 9; ++k) same = blocks[k] == want[k];
+  return same;
+}());
 // ---- DenseNet-121 ----------------------------------------------------------------
 static_assert(densenet121::params == 7'978'856);
 static_assert(rounds_to(densenet121::macs, 283));

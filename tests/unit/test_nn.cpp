@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <random>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "ctnn/nn/layers.hpp"
 #include "ctnn/zoo/zoo.hpp"
@@ -81,7 +83,7 @@ TEST_CASE("asymmetric padding, dilation and groups") {
 }
 
 TEST_CASE("zero_pad2d crops with negative values and channel_shuffle keeps the shape") {
-  using net = network<"N", shape{4, 10, 10}, zero_pad2d<1, 2, 3, 4>, zero_pad2d<-1, -1, -1, -1>, channel_shuffle<2>>;
+  using net = network<"N", shape{4, 10, 10}, zero_pad2d<3, 4, 1, 2>, zero_pad2d<-1, -1, -1, -1>, channel_shuffle<2>>;
   CHECK(net::layer(0).out == shape{4, 17, 13});
   CHECK(net::output_shape == shape{4, 15, 11});
   CHECK(net::macs == 0);
@@ -198,4 +200,91 @@ TEST_CASE_TEMPLATE("2-D-only layers refuse a flat input", L, conv2d<8, 4, 1>, de
   CHECK_FALSE(f.ok());
   CHECK(f.actual_shape == features(8));  // the flat input, as the error's got_shape
   CHECK(f.expected_shape == shape{8, 0, 0, 3});
+}
+
+TEST_CASE("conv2d's shorthand takes non-square kernels, strides and (h, w) padding") {
+  using a = conv2d<192, 160, hw{1, 7}, 1, hw{0, 3}, 1, 1, false>;
+  using b = conv2d_layer<conv2d_config{192, 160, {1, 7}, {1, 1}, {0, 0, 3, 3}, {1, 1}, 1, false}>;
+  static_assert(is_same_v<a, b>);
+  using c = conv2d<8, 8, hw{3, 5}, hw{2, 1}, pad4{1, 0, 2, 2}>;  // pad4: top, bottom, left, right
+  CHECK(c::output(shape{8, 9, 9}) == shape{8, 4, 9});  // h: (9 + 1 - 3) / 2 + 1, w: 9 + 4 - 5 + 1
+  CHECK(c::counts(shape{8, 9, 9}).macs == 8ull * 4 * 9 * (8 * 15));
+}
+
+TEST_CASE("\"same\" padding: output ceil(in / stride), the odd pad element at the end (same) or start (same_lower)") {
+  using up = network<"N", shape{4, 8, 8}, conv2d<4, 4, 3, 2, same>>;
+  using lo = network<"N", shape{4, 8, 8}, conv2d<4, 4, 3, 2, same_lower>>;
+  CHECK(up::output_shape == shape{4, 4, 4});
+  CHECK(up::layer(0).geometry.padding == pad4{0, 1, 0, 1});
+  CHECK(lo::layer(0).geometry.padding == pad4{1, 0, 1, 0});
+  // against the definition, over many sizes: out = ceil(in / s), total padding as small as possible
+  for (int64_t in = 1; in <= 20; ++in)
+    for (int64_t k = 1; k <= 5; ++k)
+      for (int64_t s = 1; s <= 3; ++s)
+        for (int64_t d = 1; d <= 2; ++d) {
+          int64_t lo_pad = 0, hi_pad = 0;
+          same_padding(in, k, s, d, true, lo_pad, hi_pad);
+          const int64_t out = (in + s - 1) / s;
+          CHECK(hi_pad - lo_pad >= 0);
+          CHECK(hi_pad - lo_pad <= 1);
+          if (d * (k - 1) + 1 <= in + lo_pad + hi_pad) CHECK(brute_force_extent(in, lo_pad, hi_pad, k, s, d) == out);
+        }
+  using pool = network<"N", shape{2, 7, 7}, max_pool2d<2, 2, same>>;
+  CHECK(pool::output_shape == shape{2, 4, 4});
+  CHECK(pool::layer(0).geometry.padding == pad4{0, 1, 0, 1});
+}
+
+TEST_CASE("dropout's probability is a ratio; stochastic depth is a leaf of its own") {
+  using net = network<"N", shape{8, 4, 4}, dropout<1, 5>, dropout<20>, dropout<>, stochastic_depth<1, 40>, flatten>;
+  CHECK(net::layer(0).geometry.alpha == doctest::Approx(0.2));
+  CHECK(net::layer(0).geometry == net::layer(1).geometry);
+  CHECK(net::layer(2).geometry.alpha == doctest::Approx(0.5));
+  CHECK(std::string(net::layer(3).type) == "StochasticDepth");
+  CHECK(net::layer(3).kind == op::dropout);
+  CHECK(net::layer(3).reuse.alias);
+  CHECK(net::layer(3).geometry.alpha == doctest::Approx(0.025));
+}
+
+namespace {
+template <class Net>
+std::vector<std::string> path_of_leaf(int64_t leaf) {
+  diagnostic d{};
+  d.layer = leaf;
+  d.report.code = 1;
+  d = with_path(d, Net::rows.data(), Net::row_count);
+  std::vector<std::string> steps;
+  const char* p = d.steps;
+  for (int32_t i = 0; i < d.n_steps; ++i) {
+    steps.emplace_back(p);
+    p += steps.back().size() + 1;
+  }
+  return steps;
+}
+}  // namespace
+
+TEST_CASE("a fault's path: names, block names and indices from the network down") {
+  using zoo::resnet18;
+  // layer1.1.conv2 in torchvision: the stage is named, its blocks and their bodies are not
+  int64_t leaf = -1;
+  for (int32_t i = 0; i < resnet18::leaf_count; ++i)
+    if (resnet18::layer(i).kind == op::conv2d && leaf < 0 && i > 10) leaf = i;
+  const auto steps = path_of_leaf<resnet18>(leaf);
+  REQUIRE(steps.size() == 4);
+  CHECK(steps[0] == "layer1");
+  CHECK(steps[1] == "BasicBlock[1]");
+  CHECK(steps[2] == "Residual[0]");
+  CHECK(steps[3] == "0");
+  CHECK(path_of_leaf<resnet18>(0) == std::vector<std::string>{"conv1"});
+  CHECK(path_of_leaf<resnet18>(resnet18::leaf_count - 1) == std::vector<std::string>{"fc"});
+  // a path too long for the capacity keeps its deepest steps after "..."
+  using deep = network<"N", shape{1, 2, 2},
+      named<"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1",
+      sequential<named<"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa2",
+      sequential<named<"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa3",
+      sequential<named<"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa4",
+      sequential<named<"leaf", relu>>>>>>>>>>;
+  const auto d = path_of_leaf<deep>(0);
+  REQUIRE(d.size() >= 3);
+  CHECK(d.front() == "...");
+  CHECK(d.back() == "leaf");
 }

@@ -36,7 +36,7 @@ using net_conv = network<"Conv", shape{4, 9, 9},
     global_avg_pool2d, flatten, linear<4, 10>, softmax>;
 
 using net_elementwise = network<"Elementwise", shape{8, 7, 7},
-    batch_norm2d<8, 1, 1000>, relu6, max_pool2d<3, 2, 1, true>, zero_pad2d<1, 0, 2, 1>,
+    batch_norm2d<8, 1, 1000>, relu6, max_pool2d<3, 2, 1, true>, zero_pad2d<2, 1, 1, 0>,
     avg_pool2d<3, 1, 1, false, false>, silu, hardswish, tanh_activation, gelu, gelu_tanh, leaky_relu<1, 5>,
     channel_scale<8>, layer_norm2d<8, 1, 100000>, channel_shuffle<4>, channel_slice<2, 6>, dropout<10>, hardsigmoid, sigmoid,
     clamp<1, 3, 4>, adaptive_avg_pool2d<3, 2>, avg_pool2d<2, 1, 0, true, true>, softmax>;

@@ -12,6 +12,9 @@ template <class Net, dtype T>
 struct memory_requirement {
   static constexpr uint64_t bytes = memory::plan_of<Net, T>.arena_bytes;
   static constexpr int32_t peak_layer = memory::plan_of<Net, T>.peak_step;
+  /// Where the peak is: at<path<...>, peak_layer>, as a fault's place is shown.
+  static constexpr diagnostic peak_location = leaf_location(Net::rows.data(), Net::row_count, peak_layer);
+  using peak_where = detail::where_of<peak_location>;
 };
 
 /// The bytes a network needs, as a type: a template argument of the budget's diagnostic.
@@ -20,8 +23,8 @@ template <uint64_t Bytes> struct required_bytes {};
 namespace error {
 /// Not constexpr on purpose: reaching it in a constant expression is the diagnostic. Its template
 /// arguments, printed by the compiler, carry the numbers; the budget is the argument of fits().
-/// They are types (required_bytes<N>, and at_layer<I> and layer_type<"Name"> as in the network's
-/// faults) because g++ and clang print a type argument alike, where values come out as
+/// They are types (required_bytes<N>, and at<path<...>, I> and layer_type<"Name"> as in the
+/// network's faults) because g++ and clang print a type argument alike, where values come out as
 /// "[with long unsigned int RequiredBytes = 23520; ...]" from one and "<23520UL, ...>" from the other.
 template <class RequiredBytes, class PeakAtLayer, class PeakLayerType>
 void memory_budget_exceeded_required_bytes_at_peak_layer(uint64_t available_bytes) {
@@ -38,7 +41,7 @@ consteval bool fits(uint64_t budget_bytes) {
   if (req::bytes > budget_bytes) {
     constexpr const row& peak = Net::layer(req::peak_layer);
     error::memory_budget_exceeded_required_bytes_at_peak_layer<
-        required_bytes<req::bytes>, at_layer<req::peak_layer>,
+        required_bytes<req::bytes>, typename req::peak_where,
         layer_type<detail::to_fixed<string_length(peak.type) + 1>(peak.type)>>(budget_bytes);
     return false;
   }

@@ -29,6 +29,18 @@ constexpr int64_t pool_out_extent(int64_t in, int64_t pad, int64_t kernel, int64
   return window_out_extent(in, pad, pad, kernel, stride, dilation, ceil_mode);
 }
 
+/// @brief "Same" padding along one axis: the output is ceil(in / stride), and the padding that
+/// gives it, max(0, (out - 1)·stride + dilation·(kernel - 1) + 1 - in), is split in two, the
+/// odd element at the end (upper, TensorFlow's SAME) or at the beginning (lower).
+constexpr void same_padding(int64_t in, int64_t kernel, int64_t stride, int64_t dilation, bool upper, int64_t& lo,
+                            int64_t& hi) {
+  const int64_t out = (in + stride - 1) / stride;
+  const int64_t need = (out - 1) * stride + dilation * (kernel - 1) + 1 - in;
+  const int64_t total = need > 0 ? need : 0;
+  lo = upper ? total / 2 : total - total / 2;
+  hi = total - lo;
+}
+
 /// Depthwise convolution: one input channel per group (any channel multiplier out_c / in_c). The
 /// one definition the description language, the planner's scratch request and the kernels use.
 constexpr bool is_depthwise(int64_t in_channels, int64_t groups) { return groups == in_channels && groups > 1; }

@@ -41,7 +41,7 @@ struct per_channel_faults {
   }
   static constexpr shape output(const layer_geometry&, shape in) { return in; }
   template <diagnostic D>
-  static constexpr bool raise() {
+  static constexpr auto raise() {
     if constexpr (static_cast<per_channel_fault>(D.report.code) == per_channel_fault::not_feature_map)
       return raise_shapes<D, error::batch_norm_input_is_not_a_feature_map>();
     else return raise_values<D, error::batch_norm_channels_mismatch>();

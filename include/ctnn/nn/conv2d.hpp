@@ -28,6 +28,7 @@ struct conv2d_config {
   hw dilation{1, 1};
   int64_t groups = 1;
   bool bias = true;
+  pad_mode padding_mode = pad_mode::given;  ///< same / same_lower: `padding` is found per input
   friend constexpr bool operator==(const conv2d_config&, const conv2d_config&) = default;
 };
 
@@ -52,6 +53,7 @@ struct conv2d_layer : leaf<conv2d_layer<C>> {
     g.kernel = C.kernel;
     g.stride = C.stride;
     g.padding = C.padding;
+    g.padding_mode = C.padding_mode;
     g.dilation = C.dilation;
     g.groups = C.groups;
     g.bias = C.bias;
@@ -99,7 +101,7 @@ struct op_def<op::conv2d> {
     return c;
   }
   template <diagnostic D>
-  static constexpr bool raise() {
+  static constexpr auto raise() {
     constexpr auto k = static_cast<conv2d_fault>(D.report.code);
     if constexpr (k == conv2d_fault::not_feature_map) return raise_shapes<D, error::conv2d_input_is_not_a_feature_map>();
     else if constexpr (k == conv2d_fault::in_channels) return raise_values<D, error::conv2d_input_channels_mismatch>();
@@ -147,15 +149,17 @@ struct op_def<op::conv2d> {
   }
 };
 
-/// @brief PyTorch-ordered square convolution: conv2d<in, out, kernel, stride, padding, dilation, groups, bias>.
-template <int64_t In, int64_t Out, int64_t Kernel, int64_t Stride = 1, int64_t Padding = 0,
-          int64_t Dilation = 1, int64_t Groups = 1, bool Bias = true>
-using conv2d = conv2d_layer<conv2d_config{In, Out, {Kernel, Kernel}, {Stride, Stride},
-                                          {Padding, Padding, Padding, Padding}, {Dilation, Dilation},
-                                          Groups, Bias}>;
+/// @brief PyTorch-ordered convolution: conv2d<in, out, kernel, stride, padding, dilation, groups, bias>.
+/// Kernel, stride and dilation are a number (square) or hw{h, w}; padding is a number, hw{ph, pw},
+/// pad4{top, bottom, left, right} or `same` / `same_lower` (pad_spec):
+/// `conv2d<192, 192, hw{1, 7}, 1, hw{0, 3}>` is Inception's 1×7, `conv2d<32, 64, 3, 2, same>` TensorFlow's.
+template <int64_t In, int64_t Out, hw Kernel, hw Stride = 1, pad_spec Padding = 0, hw Dilation = 1,
+          int64_t Groups = 1, bool Bias = true>
+using conv2d = conv2d_layer<conv2d_config{In, Out, Kernel, Stride, sides_of(Padding), Dilation, Groups, Bias,
+                                          mode_of(Padding)}>;
 
 /// @brief Depthwise convolution (groups == channels), no bias by default as in MobileNets.
-template <int64_t Channels, int64_t Kernel, int64_t Stride = 1, int64_t Padding = 0, bool Bias = false>
+template <int64_t Channels, hw Kernel, hw Stride = 1, pad_spec Padding = 0, bool Bias = false>
 using depthwise_conv2d = conv2d<Channels, Channels, Kernel, Stride, Padding, 1, Channels, Bias>;
 
 }  // namespace ctnn

@@ -11,6 +11,7 @@
 #pragma once
 #include "ctnn/core/dtype.hpp"
 #include "ctnn/core/shape.hpp"
+#include "ctnn/core/window.hpp"
 #include "ctnn/nn/fault.hpp"
 #include "ctnn/nn/op.hpp"
 
@@ -49,7 +50,8 @@ inline constexpr float fused_act_unbounded = 3.40282347e+38f;
 struct layer_geometry {
   hw kernel{1, 1};
   hw stride{1, 1};
-  pad4 padding{};
+  pad4 padding{};             ///< top, bottom, left, right; "same" is resolved per input (resolved())
+  pad_mode padding_mode = pad_mode::given;  ///< given, or "same" (found from the input's shape)
   hw dilation{1, 1};
   int64_t groups = 1;
   bool bias = false;
@@ -96,6 +98,16 @@ struct gemm_view {
   int64_t m = 0, n = 0, k = 0;
   int64_t count = 0;
 };
+
+/// @brief g with its "same" padding (if any) found for an input of shape `in` (the row keeps the
+/// four numbers; every kernel reads them).
+constexpr layer_geometry resolved(layer_geometry g, shape in) {
+  if (g.padding_mode == pad_mode::given || in.rank != 3) return g;
+  const bool upper = g.padding_mode == pad_mode::same_upper;
+  same_padding(in.h, g.kernel.h, g.stride.h, g.dilation.h, upper, g.padding.top, g.padding.bottom);
+  same_padding(in.w, g.kernel.w, g.stride.w, g.dilation.w, upper, g.padding.left, g.padding.right);
+  return g;
+}
 
 namespace detail {
 template <class L>
@@ -275,8 +287,9 @@ constexpr leaf_facts describe_leaf(const layer_geometry& g, const shape* in, int
 /// Emits one leaf of kind K with attributes g over `inputs`: checks them with the op's own
 /// value-level functions (describe_leaf, recording the first fault), then appends the row.
 template <op K, class B>
-constexpr value emit_leaf(B& b, context ctx, const char* type, const layer_geometry& g, const value* inputs,
+constexpr value emit_leaf(B& b, context ctx, const char* type, const layer_geometry& given, const value* inputs,
                           int32_t n_inputs) {
+  const layer_geometry g = resolved(given, inputs[0].s);
   // the input shapes, for the op's functions (a join reads them all; most reads one)
   constexpr int32_t inline_shapes = 8;
   shape few[inline_shapes] = {};
@@ -311,12 +324,22 @@ struct leaf {
   static constexpr int32_t row_count = 1;
   static constexpr int32_t input_count = 1;  ///< input tensor ids its rows keep
   static constexpr int32_t sibling_slots = 1;
-  static constexpr fault_report check(shape in) { return op_def<L::kind>::check(detail::geometry_of<L>(), in); }
-  static constexpr shape output(shape in) { return op_def<L::kind>::output(detail::geometry_of<L>(), in); }
-  static constexpr leaf_counts counts(shape in) { return op_def<L::kind>::counts(detail::geometry_of<L>(), in); }
+  static constexpr fault_report check(shape in) {
+    return op_def<L::kind>::check(resolved(detail::geometry_of<L>(), in), in);
+  }
+  static constexpr shape output(shape in) { return op_def<L::kind>::output(resolved(detail::geometry_of<L>(), in), in); }
+  static constexpr leaf_counts counts(shape in) {
+    return op_def<L::kind>::counts(resolved(detail::geometry_of<L>(), in), in);
+  }
+  /// The row's type: the layer's own `type_name` if it has one (stochastic_depth, an alias op
+  /// shown as torchvision's StochasticDepth), else its op's.
+  static constexpr const char* row_type() {
+    if constexpr (requires { L::type_name; }) return L::type_name;
+    else return op_def<L::kind>::type_name;
+  }
   template <class B>
   static constexpr value emit(B& b, value in, context ctx) {
-    return detail::emit_leaf<L::kind>(b, ctx, op_def<L::kind>::type_name, detail::geometry_of<L>(), &in, 1);
+    return detail::emit_leaf<L::kind>(b, ctx, row_type(), detail::geometry_of<L>(), &in, 1);
   }
 };
 

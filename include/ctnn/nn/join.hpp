@@ -41,7 +41,7 @@ struct op_def<op::add> : detail::binary_join_shape {
     return ok();
   }
   template <diagnostic D>
-  static constexpr bool raise() { return raise_shapes<D, error::residual_shape_mismatch>(); }
+  static constexpr auto raise() { return raise_shapes<D, error::residual_shape_mismatch>(); }
   static constexpr reuse_rule reuse{false, 2, false};
   /// A ReLU, ReLU6 or clamp after it may be fused (fused<join<op::add>, relu> in a dag).
   static constexpr bool fuses_activation = true;
@@ -85,7 +85,7 @@ struct op_def<op::mul> : detail::binary_join_shape {
     return ok();
   }
   template <diagnostic D>
-  static constexpr bool raise() { return raise_shapes<D, error::scale_shape_mismatch>(); }
+  static constexpr auto raise() { return raise_shapes<D, error::scale_shape_mismatch>(); }
   static constexpr reuse_rule reuse{false, 1, false};
   template <class T, runtime::backend B>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
@@ -129,7 +129,7 @@ struct op_def<op::concat> {
   }
   static constexpr leaf_counts counts(const layer_geometry&, const shape*, int32_t) { return {}; }
   template <diagnostic D>
-  static constexpr bool raise() { return raise_shapes<D, error::concat_spatial_mismatch>(); }
+  static constexpr auto raise() { return raise_shapes<D, error::concat_spatial_mismatch>(); }
   static constexpr reuse_rule reuse{false, 0, true};
   static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
   template <class T, runtime::backend B>

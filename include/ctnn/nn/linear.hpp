@@ -54,7 +54,7 @@ struct op_def<op::linear> {
     return c;
   }
   template <diagnostic D>
-  static constexpr bool raise() {
+  static constexpr auto raise() {
     if constexpr (static_cast<linear_fault>(D.report.code) == linear_fault::not_flat)
       return raise_shapes<D, error::linear_input_not_flattened>();
     else return raise_values<D, error::linear_in_features_mismatch>();

@@ -94,9 +94,11 @@ struct network {
   static constexpr auto result = walk();
 
  public:
-  /// The first fault found, if any (report.ok() for a well-formed network).
-  static constexpr diagnostic first_fault = result.b.first_fault;
-  static_assert(raise<first_fault>::value, "ctnn: the network is malformed (see the error above)");
+  /// The first fault found, if any (report.ok() for a well-formed network), with its leaf's path.
+  static constexpr diagnostic first_fault = with_path(result.b.first_fault, result.b.rows.data(), row_count);
+  // A fault is this one error (its op's error template names it); the value stays true so that
+  // nothing else fails because of it.
+  static_assert(raise<first_fault>::value);
 
   /// Every leaf's input tensor ids, leaf after leaf (row.inputs points into it).
   static constexpr auto input_pool = result.b.input_pool;

@@ -26,6 +26,7 @@ struct pool2d_config {
   hw dilation{1, 1};
   bool ceil_mode = false;
   bool count_include_pad = true;  ///< avg only
+  pad_mode padding_mode = pad_mode::given;  ///< same / same_lower: `padding` is found per input
   friend constexpr bool operator==(const pool2d_config&, const pool2d_config&) = default;
 };
 
@@ -52,6 +53,7 @@ struct pool_common {
     g.kernel = c.kernel;
     g.stride = c.stride;
     g.padding = c.padding;
+    g.padding_mode = c.padding_mode;
     g.dilation = c.dilation;
     g.ceil_mode = c.ceil_mode;
     g.count_include_pad = c.count_include_pad;
@@ -100,17 +102,16 @@ struct avg_pool2d_layer : leaf<avg_pool2d_layer<C>>, detail::pool_common<C> {
   static constexpr op kind = op::avg_pool2d;
 };
 
-/// @brief max_pool2d<kernel, stride = kernel, padding = 0, ceil_mode = false> (square).
-template <int64_t Kernel, int64_t Stride = Kernel, int64_t Padding = 0, bool CeilMode = false>
-using max_pool2d = max_pool2d_layer<pool2d_config{{Kernel, Kernel}, {Stride, Stride},
-                                                  {Padding, Padding, Padding, Padding}, {1, 1}, CeilMode, true}>;
+/// @brief max_pool2d<kernel, stride = kernel, padding = 0, ceil_mode = false>: kernel and stride a
+/// number or hw{h, w}, padding a pad_spec (a number, hw{ph, pw}, pad4{top, bottom, left, right},
+/// `same`), as conv2d's.
+template <hw Kernel, hw Stride = Kernel, pad_spec Padding = 0, bool CeilMode = false>
+using max_pool2d = max_pool2d_layer<pool2d_config{Kernel, Stride, sides_of(Padding), {1, 1}, CeilMode, true, mode_of(Padding)}>;
 
 /// @brief avg_pool2d<kernel, stride = kernel, padding = 0, ceil_mode = false, count_include_pad = true>.
-template <int64_t Kernel, int64_t Stride = Kernel, int64_t Padding = 0, bool CeilMode = false,
-          bool CountIncludePad = true>
-using avg_pool2d = avg_pool2d_layer<pool2d_config{{Kernel, Kernel}, {Stride, Stride},
-                                                  {Padding, Padding, Padding, Padding}, {1, 1}, CeilMode,
-                                                  CountIncludePad}>;
+template <hw Kernel, hw Stride = Kernel, pad_spec Padding = 0, bool CeilMode = false, bool CountIncludePad = true>
+using avg_pool2d =
+    avg_pool2d_layer<pool2d_config{Kernel, Stride, sides_of(Padding), {1, 1}, CeilMode, CountIncludePad, mode_of(Padding)}>;
 
 /// @brief Adaptive average pooling to OutH×OutW. ext_ops = input elements.
 template <int64_t OutH, int64_t OutW = OutH>
@@ -133,7 +134,7 @@ namespace detail {
 /// The diagnostics of the three pooling ops.
 struct pool_faults {
   template <diagnostic D>
-  static constexpr bool raise() {
+  static constexpr auto raise() {
     constexpr auto k = static_cast<pool_fault>(D.report.code);
     if constexpr (k == pool_fault::not_feature_map) return raise_shapes<D, error::pool_input_is_not_a_feature_map>();
     else if constexpr (k == pool_fault::padding_too_large) return raise_values<D, error::pool_padding_exceeds_half_kernel>();

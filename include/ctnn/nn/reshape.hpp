@@ -28,16 +28,42 @@ struct flatten : leaf<flatten> {
   static constexpr op kind = op::flatten;
 };
 
-/// @brief Dropout with probability PercentP/100: the identity at inference (an alias).
-template <int64_t PercentP = 50>
-struct dropout : leaf<dropout<PercentP>> {
-  static_assert(PercentP >= 0 && PercentP <= 100, "ctnn: dropout: probability is a percentage 0..100");
+/// @brief Dropout with probability Num/Den (`dropout<1, 5>` is p = 0.2; Den defaults to 100, so
+/// one argument is a percentage: `dropout<20>`, the same p; `dropout<>` is PyTorch's 0.5): the
+/// identity at inference (an alias). The row keeps p (geometry.alpha).
+template <int64_t Num = 50, int64_t Den = 100>
+struct dropout : leaf<dropout<Num, Den>> {
+  static_assert(Den > 0 && Num >= 0 && Num <= Den, "ctnn: dropout: the probability Num/Den must lie in [0, 1]");
   static constexpr op kind = op::dropout;
+  static constexpr layer_geometry geometry() {
+    layer_geometry g{};
+    g.alpha = static_cast<float>(static_cast<double>(Num) / static_cast<double>(Den));
+    return g;
+  }
 };
 
-/// @brief ZeroPad2d(left, right, top, bottom); negative values crop, as in PyTorch.
-template <int64_t Left, int64_t Right = Left, int64_t Top = Left, int64_t Bottom = Top>
-struct zero_pad2d : leaf<zero_pad2d<Left, Right, Top, Bottom>> {
+/// @brief torchvision's StochasticDepth (EfficientNet, ConvNeXt) with drop probability Num/Den,
+/// mode "row": the identity at inference, an alias of its input as dropout, shown as a leaf of
+/// its own ("StochasticDepth") so that the leaves are torchvision's modules.
+template <int64_t Num, int64_t Den>
+struct stochastic_depth : leaf<stochastic_depth<Num, Den>> {
+  static_assert(Den > 0 && Num >= 0 && Num <= Den, "ctnn: stochastic_depth: the probability Num/Den must lie in [0, 1]");
+  static constexpr op kind = op::dropout;
+  static constexpr const char* type_name = "StochasticDepth";
+  static constexpr layer_geometry geometry() {
+    layer_geometry g{};
+    g.alpha = static_cast<float>(static_cast<double>(Num) / static_cast<double>(Den));
+    g.variant = 1;  // stochastic depth, not dropout
+    return g;
+  }
+};
+
+/// @brief ZeroPad2d with the library's one padding order: zero_pad2d<top, bottom, left, right>
+/// (defaults: bottom = top, left = top, right = left, so zero_pad2d<p> pads p on every side).
+/// PyTorch's ZeroPad2d((left, right, top, bottom)) is zero_pad2d<top, bottom, left, right>.
+/// Negative values crop, as in PyTorch.
+template <int64_t Top, int64_t Bottom = Top, int64_t Left = Top, int64_t Right = Left>
+struct zero_pad2d : leaf<zero_pad2d<Top, Bottom, Left, Right>> {
   static constexpr op kind = op::zero_pad2d;
   static constexpr pad4 padding{Top, Bottom, Left, Right};
   static constexpr layer_geometry geometry() {
@@ -125,7 +151,7 @@ struct op_def<op::zero_pad2d> {
   }
   static constexpr leaf_counts counts(const layer_geometry&, shape) { return {}; }
   template <diagnostic D>
-  static constexpr bool raise() {
+  static constexpr auto raise() {
     if constexpr (static_cast<zero_pad_fault>(D.report.code) == zero_pad_fault::not_feature_map)
       return raise_shapes<D, error::zero_pad_input_is_not_a_feature_map>();
     else return raise_shapes<D, error::zero_pad_output_is_empty>();
@@ -155,7 +181,7 @@ struct op_def<op::channel_shuffle> {
   static constexpr shape output(const layer_geometry&, shape in) { return in; }
   static constexpr leaf_counts counts(const layer_geometry&, shape) { return {}; }
   template <diagnostic D>
-  static constexpr bool raise() {
+  static constexpr auto raise() {
     if constexpr (static_cast<channel_shuffle_fault>(D.report.code) == channel_shuffle_fault::not_feature_map)
       return raise_shapes<D, error::channel_shuffle_input_is_not_a_feature_map>();
     else return raise_values<D, error::channel_shuffle_groups_do_not_divide_channels>();
@@ -182,7 +208,7 @@ struct op_def<op::channel_slice> {
   static constexpr shape output(const layer_geometry& g, shape in) { return shape{g.out_channels, in.h, in.w, 3}; }
   static constexpr leaf_counts counts(const layer_geometry&, shape) { return {}; }
   template <diagnostic D>
-  static constexpr bool raise() {
+  static constexpr auto raise() {
     if constexpr (static_cast<channel_slice_fault>(D.report.code) == channel_slice_fault::not_feature_map)
       return raise_shapes<D, error::channel_slice_input_is_not_a_feature_map>();
     else return raise_values<D, error::channel_slice_out_of_range>();
@@ -213,7 +239,7 @@ struct op_def<op::softmax> {
     return c;
   }
   template <diagnostic D>
-  static constexpr bool raise() { return raise_shapes<D, error::softmax_bad_input>(); }
+  static constexpr auto raise() { return raise_shapes<D, error::softmax_bad_input>(); }
   static constexpr runtime::quant_rule quant = runtime::quant_rule::unit_interval;
   template <class T, runtime::backend B>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
