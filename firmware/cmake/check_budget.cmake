@@ -13,7 +13,7 @@ set(EXPECT "memory_budget_exceeded_required_bytes_at_peak_layer.*required_bytes<
 get_filename_component(data_dir ${DATA_HEADER} DIRECTORY)
 get_filename_component(data_name ${DATA_HEADER} NAME)
 set(flags -march=rv32im -mabi=ilp32 -misa-spec=2.2 -std=c++20 -ffreestanding -fno-exceptions -fno-rtti
-    -fno-threadsafe-statics -fsyntax-only -I${SOURCE}/include -I${SOURCE}/firmware/platform
+    -fno-threadsafe-statics -fsyntax-only -fmessage-length=0 -I${SOURCE}/include -I${SOURCE}/firmware/platform
     -I${SOURCE}/firmware/runtime -I${SOURCE}/firmware/apps -I${MODEL_DIR} -I${data_dir}
     "-DCTNN_MODEL_HEADER=\"${MODEL_HEADER}\"" -DCTNN_MODEL=${MODEL} "-DCTNN_FW_DATA_HEADER=\"${data_name}\""
     ${SOURCE}/firmware/apps/model_app.cpp)
