@@ -97,6 +97,18 @@ inline void put_ratio(uint64_t a, uint64_t b, int width = 0) {
   ctnn_console_putc(static_cast<char>('0' + frac % 10u));
 }
 
+/// Prints "<tag>: accelerator found, DIM d, K max k, rows per job r" (hook.init() read them).
+inline void put_accel_found(const char* tag, const accel_hook& hook) {
+  put(tag);
+  put(": accelerator found, DIM ");
+  put_dec(accel_hook::drv::dim());
+  put(", K max ");
+  put_dec(hook.k_max);
+  put(", rows per job ");
+  put_dec(hook.max_rows);
+  ctnn_console_putc('\n');
+}
+
 /// Prints why a run stopped: the leaf, its name and type, and the fault.
 template <ctnn::Network Net>
 void report_failure(const char* tag, const char* what, const rt::run_status& s, const accel_hook* h) {

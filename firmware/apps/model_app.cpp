@@ -165,14 +165,7 @@ int run_model() {
   accel_hook accel;
   if (has_accel) {
     accel.init();
-    put(tag);
-    put(": accelerator found, DIM ");
-    put_dec(accel_hook::drv::dim());
-    put(", K max ");
-    put_dec(accel.k_max);
-    put(", rows per job ");
-    put_dec(accel.max_rows);
-    ctnn_console_putc('\n');
+    put_accel_found(tag, accel);
   } else {
     put(tag);
     put(": no accelerator: every image on the CPU\n");

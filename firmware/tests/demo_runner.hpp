@@ -93,14 +93,7 @@ int run_demo(const char* tag) {
   accel_hook hook;
   if (has_accel) {
     hook.init();
-    put(tag);
-    put(": accelerator found, DIM ");
-    put_dec(accel_hook::drv::dim());
-    put(", K max ");
-    put_dec(hook.k_max);
-    put(", rows per job ");
-    put_dec(hook.max_rows);
-    ctnn_console_putc('\n');
+    put_accel_found(tag, hook);
   }
 
   // ---- the runs ----
