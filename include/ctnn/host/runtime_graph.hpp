@@ -90,7 +90,10 @@ inline graph_rows build_rows(const std::string& model, shape input, const std::v
                                       ins.data(), count);
         },
         value{});
-    if (!n.name.empty()) b.rows[static_cast<std::size_t>(at)].name = g.names.emplace_back(n.name).c_str();
+    if (!n.name.empty()) {
+      b.rows[static_cast<std::size_t>(at)].name = g.names.emplace_back(n.name).c_str();
+      b.rows[static_cast<std::size_t>(at)].has_name = true;
+    }
     values.push_back(out);
   }
   b.close_container(body, values.back().s);

@@ -67,7 +67,10 @@ struct node {
       out = Layer::emit(b, values[inputs[0]], ctx);
     }
     if constexpr (Name.size() > 0)
-      if (b.n_rows > first) b.rows[static_cast<size_t>(first)].name = Name.c_str();
+      if (b.n_rows > first) {
+        b.rows[static_cast<size_t>(first)].name = Name.c_str();
+        b.rows[static_cast<size_t>(first)].has_name = true;
+      }
     return out;
   }
 };

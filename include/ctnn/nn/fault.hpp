@@ -170,7 +170,7 @@ namespace detail {
 template <class Row>
 constexpr size_t step_text(const Row& r, char (&out)[64]) {
   size_t n = 0;
-  if (r.name != nullptr && r.name[0] != '\0') {
+  if (r.has_name) {
     append(out, n, 64, r.name);
   } else if (!r.is_leaf() && !same_text(r.type, "Sequential")) {
     append(out, n, 64, r.type);
@@ -195,7 +195,7 @@ constexpr size_t step_text(const Row& r, char (&out)[64]) {
 /// step "...".
 template <class Row>
 constexpr diagnostic with_path_at(diagnostic d, const Row* rows, int32_t at_row) {
-  const auto named = [&](int32_t r) { return rows[r].name != nullptr && rows[r].name[0] != '\0'; };
+  const auto named = [&](int32_t r) { return rows[r].has_name; };
   int32_t steps[128] = {};  // the steps' rows, deepest first
   int32_t n_steps = 0;
   for (int32_t r = at_row; r > 0 && n_steps < 128; r = rows[r].parent) {

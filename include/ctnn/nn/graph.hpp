@@ -121,6 +121,10 @@ constexpr layer_geometry geometry_of() {
 struct row {
   const char* type = "";      ///< "Conv2d", "Sequential", "BasicBlock", ...
   const char* name = nullptr;  ///< instance name if given with named<>, else the index is used
+  /// name is a non-empty instance name. Constant evaluation asks this instead of comparing name
+  /// with nullptr: under -fsanitize=null (-fno-delete-null-pointer-checks) GCC does not fold the
+  /// address of a template parameter object against null, and the comparison is not a constant.
+  bool has_name = false;
   op kind = op::container;
   int32_t depth = 0;   ///< 0 for the network's top level
   int32_t index = 0;   ///< position among its siblings
@@ -440,6 +444,7 @@ struct named {
     const int32_t first = b.n_rows;
     const value out = Node::emit(b, in, ctx);
     b.rows[static_cast<size_t>(first)].name = Name.c_str();
+    b.rows[static_cast<size_t>(first)].has_name = Name.size() > 0;
     return out;
   }
 };
