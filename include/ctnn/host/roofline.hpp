@@ -66,6 +66,7 @@ struct host_roofs {
   std::uint64_t stream_bytes = 0;  ///< the three arrays together
   double cache_gbs = 0;    ///< the triad on arrays that fit in the L2 cache (drawn, not a roof)
   std::uint64_t cache_bytes = 0;
+  std::uint64_t llc_bytes = 0;  ///< the last-level cache the system reports (sysconf), 0 if it does not
   [[nodiscard]] double ridge() const { return gemm_gops / triad_gbs; }  ///< op/byte where the roofs meet
 };
 
@@ -167,6 +168,18 @@ inline double vector_peak(double min_s) {
   return 2.0 * lanes * accs * static_cast<double>(iters) / s * 1e-9;
 }
 
+/// The largest cache the system reports (sysconf: L3, else L2), or 0.
+inline std::uint64_t last_level_cache_bytes() {
+  long c = 0;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+  c = sysconf(_SC_LEVEL3_CACHE_SIZE);
+#endif
+#ifdef _SC_LEVEL2_CACHE_SIZE
+  if (c <= 0) c = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+  return c > 0 ? static_cast<std::uint64_t>(c) : 0;
+}
+
 /// Half the L2 cache (sysconf), or 256 KiB when the system does not say.
 inline std::uint64_t half_l2_bytes() {
 #ifdef _SC_LEVEL2_CACHE_SIZE
@@ -231,6 +244,7 @@ inline host_roofs measure_roofs(dtype t, std::uint64_t stream_bytes, int stream_
   }
   r.stream_bytes = stream_bytes / 12 * 12;
   detail::stream(stream_bytes, stream_reps, r.copy_gbs, r.triad_gbs);
+  r.llc_bytes = detail::last_level_cache_bytes();
   r.cache_bytes = detail::half_l2_bytes() / 12 * 12;
   double cache_copy = 0;
   detail::stream(r.cache_bytes, 3, cache_copy, r.cache_gbs, min_s);
@@ -417,7 +431,11 @@ inline std::string roofline_table(const roofline& f) {
     s += "Vector multiply-add loop: " + fmt("%.2f", h.vector_gops) + " " + u + " (" + std::to_string(h.vector_bits) +
          "-bit vectors, 12 accumulators; not a roof: no kernel reaches it without loads)\n";
   s += "Memory bandwidth: " + fmt("%.2f", h.triad_gbs) + " GB/s (triad; copy " + fmt("%.2f", h.copy_gbs) +
-       " GB/s; " + fmt("%.0f", static_cast<double>(h.stream_bytes) / 1048576.0) + " MiB, one thread)\n";
+       " GB/s; " + fmt("%.0f", static_cast<double>(h.stream_bytes) / 1048576.0) + " MiB, one thread" +
+       (h.llc_bytes > 0 ? "; the system reports a last-level cache of " +
+                              fmt("%.0f", static_cast<double>(h.llc_bytes) / 1048576.0) + " MiB"
+                        : std::string()) +
+       ")\n";
   if (h.cache_gbs > 0)
     s += "L2-resident triad: " + fmt("%.2f", h.cache_gbs) + " GB/s (" +
          fmt("%.0f", static_cast<double>(h.cache_bytes) / 1024.0) +
