@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -118,14 +119,21 @@ int emit_roofline(const ctnn::host::report& r, const std::string& svg_path, cons
     return 1;
   }
   std::string failed;
-  const std::vector<double> seconds = time_leaves(r.type, static_cast<int>(q.repeats), failed);
+  std::vector<double> seconds;
+  ctnn::host::host_roofs roofs;
+  try {  // the buffers: up to 4 GiB for STREAM
+    seconds = time_leaves(r.type, static_cast<int>(q.repeats), failed);
+    if (!seconds.empty()) roofs = ctnn::host::measure_roofs(r.type, q.buffer_mib << 20);
+  } catch (const std::bad_alloc&) {
+    failed = "not enough memory for the measurement (--roofline-buffer-mib " + std::to_string(q.buffer_mib) + ")";
+    seconds.clear();
+  }
   if (seconds.empty()) {
     std::fclose(f);
     std::remove(tmp.c_str());
     std::fprintf(stderr, "ctnn-report: %s: %s\n", r.model.c_str(), failed.c_str());
     return 1;
   }
-  const ctnn::host::host_roofs roofs = ctnn::host::measure_roofs(r.type, q.buffer_mib << 20);
   const ctnn::host::roofline line = ctnn::host::make_roofline(r, seconds, roofs, static_cast<int>(q.repeats));
   const std::string svg = ctnn::host::roofline_svg(line);
   bool ok = std::fwrite(svg.data(), 1, svg.size(), f) == svg.size();
