@@ -456,7 +456,7 @@ inline std::string roofline_table(const roofline& f) {
                     static_cast<unsigned long long>(p.bytes), p.seconds * 1e6, "-", "-", "-",
                     p.ops == 0 ? "no ops" : "not timed");
     } else {
-      std::snprintf(line, sizeof line, "%4zu  %-32s %-18s %14llu %12llu %12.2f %10.3f %10.3f %8.1f  %s\n", i,
+      std::snprintf(line, sizeof line, "%4zu  %-32s %-18s %14llu %12llu %12.2f %10.4g %10.4g %8.3g  %s\n", i,
                     p.name.c_str(), p.type.c_str(), static_cast<unsigned long long>(p.ops),
                     static_cast<unsigned long long>(p.bytes), p.seconds * 1e6, p.intensity, p.gops,
                     100.0 * p.gops / p.roof, p.memory_bound(h) ? "memory" : "compute");
