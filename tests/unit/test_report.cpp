@@ -7,14 +7,12 @@
 #include "ctnn/host/report.hpp"
 #include "ctnn/zoo/zoo.hpp"
 
+#include "test_text.hpp"
+
 using namespace ctnn;
 
 namespace {
-int count(const std::string& s, const std::string& what) {
-  int n = 0;
-  for (std::size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
-  return n;
-}
+using ctnn_test::count;
 }  // namespace
 
 TEST_CASE("json has the documented keys and one layer object per leaf") {

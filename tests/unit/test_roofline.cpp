@@ -11,14 +11,12 @@
 #include "ctnn/host/roofline.hpp"
 #include "ctnn/zoo/lenet5.hpp"
 
+#include "test_text.hpp"
+
 using namespace ctnn;
 
 namespace {
-int count(const std::string& s, const std::string& what) {
-  int n = 0;
-  for (std::size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
-  return n;
-}
+using ctnn_test::count;
 
 /// Roofs with round numbers: peak 100 GOP/s, bandwidth 10 GB/s, so the ridge is at 10 op/byte.
 host::host_roofs round_roofs(dtype t) {
