@@ -475,6 +475,196 @@ inline status linear_s8(int batch, int in_f, int out_f, const int8_t* x, const i
   return status::ok;
 }
 
+namespace detail {
+
+/// add_s8's lattice path (see add_s8): one b-side entry per input byte.
+struct add_entry {
+  uintptr_t cell;  ///< address of the cell of (this byte, the other input's byte 0)
+  int32_t low;     ///< the rescaled value's low j bits
+};
+inline constexpr int32_t add_max_cells = 768;
+
+/// One threshold sequence of add_s8's lattice path: t = ceil(num / m), e = t m - num in [0, m).
+struct add_seq {
+  int32_t t;
+  uint32_t e;
+};
+
+inline add_seq add_seq_at(int64_t num, int32_t m) {
+  int64_t q = num / m;
+  int64_t rem = num - q * m;
+  if (rem > 0) ++q, rem -= m;
+  return {static_cast<int32_t>(q), static_cast<uint32_t>(-rem)};
+}
+
+/// The tables of add_s8's lattice path, or false when p is not one it takes (add_s8 then uses
+/// the general one). x is the input whose rescaling is exact, x_is_a tells which one it is.
+inline bool add_s8_lattice_tables(const ref::add_s8_params& p, bool& x_is_a, add_entry* entries, int32_t* cells,
+                                  uint32_t& x_shift, uint32_t& k_shift) {
+  const int32_t ls = p.left_shift;
+  // g: the exact rescaling is (x - zp) 2^g: multiplier 2^30 and a right shift q <= ls - 1
+  auto lattice = [ls](const quant::requant& r) { return r.multiplier == (int32_t{1} << 30) && -r.shift <= ls - 1; };
+  x_is_a = lattice(p.a);
+  if (!x_is_a && !lattice(p.b)) return false;
+  const quant::requant& rx = x_is_a ? p.a : p.b;
+  const quant::requant& ry = x_is_a ? p.b : p.a;
+  const int32_t zx = x_is_a ? p.a_zp : p.b_zp, zy = x_is_a ? p.b_zp : p.a_zp;
+  const int32_t g = ls - 1 + rx.shift;
+  const int32_t mo = p.out.multiplier, r = -p.out.shift;
+  const int32_t my = ry.multiplier, qy = -ry.shift;
+  if (mo == 0 || r < 1 || r > 29 || my == 0 || qy > ls || ls > 22) return false;
+  const int32_t j = g < r ? g : r;  // cells of 2^j: at most one output step each (steps are > 2^r - 3 apart)
+  const uint32_t uj = static_cast<uint32_t>(j);
+  const int32_t w = int32_t{1} << j;
+
+  // y side: sy(v') = floor((v' my + c) / 2^sh) exactly (apply's two roundings as one floor,
+  // numerator and denominator divided by 2^ls), c depending on the sign of v' = v - zy
+  const uint32_t sh = static_cast<uint32_t>(31 + qy - ls);
+  auto c_of = [&](bool negative) -> int64_t {
+    if (qy == 0) return int64_t{1} << (30 - ls);
+    return (int64_t{1} << (30 - ls)) + (int64_t{1} << (30 + qy - ls)) - (negative ? int64_t{1} << (31 - ls) : 0);
+  };
+  auto sy_of = [&](int32_t v) { return static_cast<int32_t>((int64_t{v} * my + c_of(v < 0)) >> sh); };
+  const int32_t xs = g - j;  // u = x' 2^(g - j) + (sy >> j)
+  const int32_t u_lo = (-128 - zx) * (int32_t{1} << xs) + (sy_of(-128 - zy) >> j);
+  const int32_t u_hi = (127 - zx) * (int32_t{1} << xs) + (sy_of(127 - zy) >> j);
+  const int32_t n_cells = u_hi - u_lo + 1;
+  if (n_cells > add_max_cells) return false;
+
+  // cells: y(c + rho) = (rho + cell) >> (j + 1) for the 2^j sums c + rho of cell u (c = u 2^j)
+  const uint32_t k = uj + 1;
+  const int32_t lo = p.act_min, hi = p.act_max, zp = p.out_zp;
+  auto out = [&](int32_t s) { return quant::clamp(quant::apply(p.out, s) + zp, lo, hi); };
+  int32_t y = out(u_lo * w);
+  const int32_t y_end = out(u_hi * w + (w - 1));
+  // One output step at a time: the cells before the step's own hold y, its own y + 1 from the
+  // step's position on. For s >= 0 level k is reached from tp(k) = ceil((k D - B) / m), for s < 0
+  // from tn(k) = ceil((k D - B + 2^31) / m) >= tp(k), where D = 2^(31 + r), B = 2^30 + 2^(30 + r):
+  //
+  //   apply(out, s) = floor((s m + B - [s < 0] 2^31) / D)
+  //
+  // (the doubling high multiply rounds half up, the divide half away from zero: the [s < 0]), so
+  // the step is at tn(k) while that is negative, then at 0 for at most one level, then at tp(k);
+  // a sequence goes from one level to the next by D / m, its remainder carried.
+  const auto one = static_cast<int32_t>(uint32_t{1} << k);
+  auto yk = static_cast<int32_t>(static_cast<uint32_t>(y) << k);
+  int32_t* cell = cells;
+  int32_t* const cells_end = cells + n_cells;
+  const auto cells_0 = reinterpret_cast<uintptr_t>(cells) - static_cast<uintptr_t>(static_cast<intptr_t>(u_lo) * 4);
+  auto step_at = [&](int32_t t) __attribute__((always_inline)) {  // false: two steps in one cell
+    int32_t* const own = reinterpret_cast<int32_t*>(cells_0 + static_cast<uintptr_t>(static_cast<intptr_t>(t >> j) * 4));
+    if (own < cell || own >= cells_end) return false;  // (the second: never)
+    while (cell != own) *cell++ = yk;
+    yk += one;
+    *cell++ = yk - (t & (w - 1));
+    return true;
+  };
+  if (y < y_end) {
+    const int64_t d = int64_t{1} << (31 + r), bias = (int64_t{1} << 30) + (int64_t{1} << (30 + r));
+    const auto qd = static_cast<int32_t>(d / mo);
+    const auto rd = static_cast<uint32_t>(d - int64_t{qd} * mo);
+    auto next = [&](add_seq& q) __attribute__((always_inline)) {
+      q.t += qd;
+      if (q.e < rd) ++q.t, q.e += static_cast<uint32_t>(mo);
+      q.e -= rd;
+    };
+    int32_t level = y + 1 - zp;
+    const int32_t last = y_end - zp;
+    add_seq sp = add_seq_at(level * d - bias, mo);
+    bool done = false;
+    if (sp.t < 0) {
+      add_seq sn = add_seq_at(level * d - bias + (int64_t{1} << 31), mo);
+      while (sn.t < 0) {
+        if (!step_at(sn.t)) return false;
+        if (level == last) {
+          done = true;
+          break;
+        }
+        ++level;
+        next(sn);
+      }
+      if (!done) {
+        sp = add_seq_at(level * d - bias, mo);
+        if (sp.t < 0) {  // tp < 0 <= tn: the step is at 0; tp(level + 1) >= 0
+          if (!step_at(0)) return false;
+          done = level == last;
+          ++level;
+          next(sp);
+        }
+      }
+    }
+    while (!done) {
+      if (!step_at(sp.t)) return false;
+      if (level == last) break;
+      ++level;
+      next(sp);
+    }
+  }
+  while (cell != cells_end) *cell++ = yk;
+
+  // entries, indexed by the y byte + 128: sy incrementally, its low j bits and the cell of x = 0
+  const auto base = reinterpret_cast<uintptr_t>(cells) -
+                    static_cast<uintptr_t>(static_cast<intptr_t>(u_lo + zx * (int32_t{1} << xs)) * 4);
+  const uint32_t mask = (uint32_t{1} << sh) - 1u;
+  const auto step_q = static_cast<int32_t>(static_cast<uint32_t>(my) >> sh);
+  const uint32_t step_r = static_cast<uint32_t>(my) & mask;
+  auto fill = [&](int32_t v_from, int32_t v_to) {  // bytes v_from..v_to, v - zy of one sign
+    if (v_from > v_to) return;
+    const int64_t num = int64_t{v_from - zy} * my + c_of(v_from - zy < 0);
+    auto q = static_cast<int32_t>(num >> sh);
+    auto rem = static_cast<uint32_t>(num) & mask;
+    add_entry* en = entries + (v_from + 128);
+    add_entry* const end = entries + (v_to + 129);
+    for (; en != end; ++en) {
+      en->low = q & (w - 1);
+      en->cell = base + static_cast<uintptr_t>(static_cast<intptr_t>(q >> j) * 4);
+      rem += step_r;
+      q += step_q + static_cast<int32_t>(rem >> sh);
+      rem &= mask;
+    }
+  };
+  fill(-128, zy - 1);
+  fill(zy < -128 ? -128 : zy, 127);
+  x_shift = static_cast<uint32_t>(xs + 2);
+  k_shift = k;
+  return true;
+}
+
+/// add_s8 through the lattice tables: y = (low[b] + cell[b][a]) >> k, 12 instructions an element.
+/// false (nothing written) when add_s8_lattice_tables refuses p.
+__attribute__((noinline)) inline bool add_s8_lattice(uint32_t count, const int8_t* a, const int8_t* b, int8_t* y,
+                                                     const ref::add_s8_params& p) {
+  add_entry entries[256];
+  int32_t cells[add_max_cells];
+  bool x_is_a = true;
+  uint32_t xsh = 0, ksh = 0;
+  if (!add_s8_lattice_tables(p, x_is_a, entries, cells, xsh, ksh)) return false;
+  const int8_t* x = x_is_a ? a : b;
+  const int8_t* v = x_is_a ? b : a;
+  const add_entry* tb = entries + 128;
+  __asm__("" : "+r"(tb));
+  auto one = [&](int8_t vx, int8_t vy) __attribute__((always_inline)) {
+    const add_entry& en = tb[vy];
+    const auto cell = *reinterpret_cast<const int32_t*>(en.cell + static_cast<uintptr_t>(static_cast<intptr_t>(vx) << xsh));
+    return static_cast<int8_t>((en.low + cell) >> ksh);
+  };
+  auto eight = [&](int q) __attribute__((always_inline)) {
+    y[q] = one(x[q], v[q]), y[q + 1] = one(x[q + 1], v[q + 1]), y[q + 2] = one(x[q + 2], v[q + 2]);
+    y[q + 3] = one(x[q + 3], v[q + 3]), y[q + 4] = one(x[q + 4], v[q + 4]), y[q + 5] = one(x[q + 5], v[q + 5]);
+    y[q + 6] = one(x[q + 6], v[q + 6]), y[q + 7] = one(x[q + 7], v[q + 7]);
+  };
+  const int8_t* const end16 = x + (count & ~15u);
+  while (x != end16) {  // 16 elements a step: 3 increments and a branch for 16
+    eight(0), eight(8);
+    x += 16, v += 16, y += 16;
+  }
+  const uint32_t rest = count & 15u;
+  for (uint32_t i = 0; i < rest; ++i) y[i] = one(x[i], v[i]);
+  return true;
+}
+
+}  // namespace detail
+
 /// @brief int8 add (TFLite's scheme, ref::add_s8) of n >= 0 elements, bit-exact with
 /// ref::add_s8_one; p must be ref::valid. Each input's rescaling depends on its byte alone, so for 512 elements or more
 /// both go into tables of 256 int32 (2 KiB of stack, made with the 32-bit requantization);
@@ -503,6 +693,7 @@ inline void add_s8(int64_t n, const int8_t* a, const int8_t* b, int8_t* y, const
     return mbqm(static_cast<int32_t>(static_cast<uint32_t>(v - zp) << ls), r);
   };
   const auto count = static_cast<uint32_t>(n);
+  if (count >= 1024 && detail::add_s8_lattice(count, a, b, y, p)) return;
   if (count < 512 || ro.right == 0 || ro.right > 23) {  // 1 <= r <= 23: the constants below fit int64
     for (uint32_t i = 0; i < count; ++i) {
       const uint32_t sum = static_cast<uint32_t>(side(a[i], p.a_zp, ra)) + static_cast<uint32_t>(side(b[i], p.b_zp, rb));
