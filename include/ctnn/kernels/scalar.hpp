@@ -484,17 +484,110 @@ struct add_entry {
 };
 inline constexpr int32_t add_max_cells = 768;
 
-/// One threshold sequence of add_s8's lattice path: t = ceil(num / m), e = t m - num in [0, m).
+/// Where add_s8's lattice path finds the output's step to level k of apply(out, .), for an
+/// output multiplier m in [2^30, 2^31) and right shift r in [1, 29]:
+///
+///   apply(out, s) = floor((s m + B - [s < 0] 2^31) / D),   D = 2^(31 + r), B = 2^30 + 2^(30 + r)
+///
+/// (the doubling high multiply rounds half up, the divide half away from zero: the [s < 0]). For
+/// s >= 0 level k is reached from tp(k) = ceil((k D - B) / m), for s < 0 from
+/// tn(k) = ceil((k D - B + 2^31) / m) >= tp(k): the step is at tn(k) while that is negative, then
+/// at 0 for at most one level (tp(k) < 0 <= tn(k)), then at tp(k). A sequence goes from one level
+/// to the next by D / m, its remainder carried: t m = num + e, 0 <= e < m.
 struct add_seq {
   int32_t t;
   uint32_t e;
+  bool neg;   ///< tn's sequence (tp's otherwise)
+  bool zero;  ///< this level's step is at 0 (tp's sequence, t < 0)
 };
 
-inline add_seq add_seq_at(int64_t num, int32_t m) {
-  int64_t q = num / m;
-  int64_t rem = num - q * m;
-  if (rem > 0) ++q, rem -= m;
-  return {static_cast<int32_t>(q), static_cast<uint32_t>(-rem)};
+/// The sequence at level k (its numerator in int64: a level whose step is an int32). Cold: once,
+/// and once more where tn turns >= 0.
+__attribute__((noinline)) inline add_seq add_seq_at(int32_t k, int32_t m, int32_t r) {
+  auto at = [m](int64_t num) {
+    int64_t q = num / m;
+    int64_t rem = num - q * m;
+    if (rem > 0) ++q, rem -= m;
+    return add_seq{static_cast<int32_t>(q), static_cast<uint32_t>(-rem), false, false};
+  };
+  const int64_t num = k * (int64_t{1} << (31 + r)) - (int64_t{1} << 30) - (int64_t{1} << (30 + r));
+  add_seq sp = at(num);
+  if (sp.t >= 0) return sp;
+  add_seq sn = at(num + (int64_t{1} << 31));
+  if (sn.t >= 0) return sp.zero = true, sp;
+  return sn.neg = true, sn;
+}
+
+/// The cells of add_s8's lattice path: cell u (sums u 2^j + rho, rho in [0, 2^j)) holds c with
+/// (rho + c) >> (j + 1) the output, y at the first cell's first sum, y_end at the last one's last
+/// (rho_zero: first) sum. One output step at a time (add_seq_at): the cells before the step's own
+/// hold y, its own y + 1 from the step's position on. false: two steps in one cell.
+struct add_cells_args {
+  int32_t n_cells, u_lo;
+  uint32_t j;
+  int32_t y, y_end, zp, mo, r;
+};
+
+template <bool RhoZero>
+__attribute__((noinline)) bool add_cells(int32_t* cells, const add_cells_args& c) {
+  const int32_t n_cells = c.n_cells, u_lo = c.u_lo, zp = c.zp, mo = c.mo, r = c.r, y_end = c.y_end;
+  const uint32_t j = c.j;
+  constexpr bool rho_zero = RhoZero;
+  int32_t y = c.y;
+  const uint32_t k = j + 1;
+  const int32_t w = int32_t{1} << j;
+  auto one = static_cast<int32_t>(uint32_t{1} << k);
+  auto yk = static_cast<int32_t>(static_cast<uint32_t>(y) << k);
+  __asm__("" : "+r"(one));
+  int32_t* cell = cells;
+  int32_t* const cells_end = cells + n_cells;
+  const auto cells_0 = reinterpret_cast<uintptr_t>(cells) - static_cast<uintptr_t>(static_cast<intptr_t>(u_lo) * 4);
+  // rho_zero: a step counts from the first cell whose first sum is >= it, from its first sum on
+  auto step_at = [&](int32_t t) __attribute__((always_inline)) {
+    if constexpr (rho_zero) t += w - 1;
+    int32_t* const own = reinterpret_cast<int32_t*>(cells_0 + static_cast<uintptr_t>(static_cast<intptr_t>(t >> j) * 4));
+    if (own < cell || own >= cells_end) {  // (the second: never)
+      if (!rho_zero || own != cell - 1) return false;
+      *own += one, yk += one;
+      return true;
+    }
+    while (cell != own) *cell++ = yk;
+    yk += one;
+    __asm__("" : "+r"(yk));
+    *cell++ = rho_zero ? yk : yk - (t & (w - 1));
+    return true;
+  };
+  if (y < y_end) {
+    const int64_t d = int64_t{1} << (31 + r);
+    auto qd = static_cast<int32_t>(d / mo);
+    auto rd = static_cast<uint32_t>(d - int64_t{qd} * mo);
+    auto um = static_cast<uint32_t>(mo);
+    // opaque: otherwise GCC recomputes them (and yk + one) in the loop from their expressions
+    __asm__("" : "+r"(qd), "+r"(rd), "+r"(um));
+    int32_t level = y + 1 - zp;
+    const int32_t last = y_end - zp;
+    add_seq q = add_seq_at(level, mo, r);
+    int32_t t = q.t;
+    uint32_t e = q.e;
+    bool neg = q.neg;
+    int32_t step = q.zero ? 0 : t;
+    for (;;) {
+      if (!step_at(step)) return false;
+      if (level == last) break;
+      ++level;
+      t += qd;
+      if (e < rd) ++t, e += um;
+      e -= rd;
+      step = t;
+      if (neg && t >= 0) {
+        q = add_seq_at(level, mo, r);
+        t = q.t, e = q.e, neg = q.neg;
+        step = q.zero ? 0 : t;
+      }
+    }
+  }
+  while (cell != cells_end) *cell++ = yk;
+  return true;
 }
 
 /// The tables of add_s8's lattice path, or false when p is not one it takes (add_s8 then uses
@@ -513,7 +606,12 @@ inline bool add_s8_lattice_tables(const ref::add_s8_params& p, bool& x_is_a, add
   const int32_t mo = p.out.multiplier, r = -p.out.shift;
   const int32_t my = ry.multiplier, qy = -ry.shift;
   if (mo == 0 || r < 1 || r > 29 || my == 0 || qy > ls || ls > 22) return false;
-  const int32_t j = g < r ? g : r;  // cells of 2^j: at most one output step each (steps are > 2^r - 3 apart)
+  // cells of 2^j: at most one output step each (steps are > 2^r - 3 apart); when y's rescaling
+  // is exact too, (y - zp) 2^gy, every sum is a multiple of 2^j for j <= gy: only the cells'
+  // first sums occur, and a cell may hold any number of steps
+  const bool rho_zero = lattice(ry);
+  const int32_t gy = ls - 1 + ry.shift;
+  const int32_t j = rho_zero ? (g < gy ? g : gy) : (g < r ? g : r);
   const uint32_t uj = static_cast<uint32_t>(j);
   const int32_t w = int32_t{1} << j;
 
@@ -531,76 +629,12 @@ inline bool add_s8_lattice_tables(const ref::add_s8_params& p, bool& x_is_a, add
   const int32_t n_cells = u_hi - u_lo + 1;
   if (n_cells > add_max_cells) return false;
 
-  // cells: y(c + rho) = (rho + cell) >> (j + 1) for the 2^j sums c + rho of cell u (c = u 2^j)
-  const uint32_t k = uj + 1;
   const int32_t lo = p.act_min, hi = p.act_max, zp = p.out_zp;
   auto out = [&](int32_t s) { return quant::clamp(quant::apply(p.out, s) + zp, lo, hi); };
-  int32_t y = out(u_lo * w);
-  const int32_t y_end = out(u_hi * w + (w - 1));
-  // One output step at a time: the cells before the step's own hold y, its own y + 1 from the
-  // step's position on. For s >= 0 level k is reached from tp(k) = ceil((k D - B) / m), for s < 0
-  // from tn(k) = ceil((k D - B + 2^31) / m) >= tp(k), where D = 2^(31 + r), B = 2^30 + 2^(30 + r):
-  //
-  //   apply(out, s) = floor((s m + B - [s < 0] 2^31) / D)
-  //
-  // (the doubling high multiply rounds half up, the divide half away from zero: the [s < 0]), so
-  // the step is at tn(k) while that is negative, then at 0 for at most one level, then at tp(k);
-  // a sequence goes from one level to the next by D / m, its remainder carried.
-  const auto one = static_cast<int32_t>(uint32_t{1} << k);
-  auto yk = static_cast<int32_t>(static_cast<uint32_t>(y) << k);
-  int32_t* cell = cells;
-  int32_t* const cells_end = cells + n_cells;
-  const auto cells_0 = reinterpret_cast<uintptr_t>(cells) - static_cast<uintptr_t>(static_cast<intptr_t>(u_lo) * 4);
-  auto step_at = [&](int32_t t) __attribute__((always_inline)) {  // false: two steps in one cell
-    int32_t* const own = reinterpret_cast<int32_t*>(cells_0 + static_cast<uintptr_t>(static_cast<intptr_t>(t >> j) * 4));
-    if (own < cell || own >= cells_end) return false;  // (the second: never)
-    while (cell != own) *cell++ = yk;
-    yk += one;
-    *cell++ = yk - (t & (w - 1));
-    return true;
-  };
-  if (y < y_end) {
-    const int64_t d = int64_t{1} << (31 + r), bias = (int64_t{1} << 30) + (int64_t{1} << (30 + r));
-    const auto qd = static_cast<int32_t>(d / mo);
-    const auto rd = static_cast<uint32_t>(d - int64_t{qd} * mo);
-    auto next = [&](add_seq& q) __attribute__((always_inline)) {
-      q.t += qd;
-      if (q.e < rd) ++q.t, q.e += static_cast<uint32_t>(mo);
-      q.e -= rd;
-    };
-    int32_t level = y + 1 - zp;
-    const int32_t last = y_end - zp;
-    add_seq sp = add_seq_at(level * d - bias, mo);
-    bool done = false;
-    if (sp.t < 0) {
-      add_seq sn = add_seq_at(level * d - bias + (int64_t{1} << 31), mo);
-      while (sn.t < 0) {
-        if (!step_at(sn.t)) return false;
-        if (level == last) {
-          done = true;
-          break;
-        }
-        ++level;
-        next(sn);
-      }
-      if (!done) {
-        sp = add_seq_at(level * d - bias, mo);
-        if (sp.t < 0) {  // tp < 0 <= tn: the step is at 0; tp(level + 1) >= 0
-          if (!step_at(0)) return false;
-          done = level == last;
-          ++level;
-          next(sp);
-        }
-      }
-    }
-    while (!done) {
-      if (!step_at(sp.t)) return false;
-      if (level == last) break;
-      ++level;
-      next(sp);
-    }
-  }
-  while (cell != cells_end) *cell++ = yk;
+  const int32_t y = out(u_lo * w);
+  const int32_t y_end = out(u_hi * w + (rho_zero ? 0 : w - 1));
+  const add_cells_args args{n_cells, u_lo, uj, y, y_end, zp, mo, r};
+  if (!(rho_zero ? add_cells<true>(cells, args) : add_cells<false>(cells, args))) return false;
 
   // entries, indexed by the y byte + 128: sy incrementally, its low j bits and the cell of x = 0
   const auto base = reinterpret_cast<uintptr_t>(cells) -
@@ -626,7 +660,7 @@ inline bool add_s8_lattice_tables(const ref::add_s8_params& p, bool& x_is_a, add
   fill(-128, zy - 1);
   fill(zy < -128 ? -128 : zy, 127);
   x_shift = static_cast<uint32_t>(xs + 2);
-  k_shift = k;
+  k_shift = uj + 1;
   return true;
 }
 
