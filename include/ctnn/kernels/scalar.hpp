@@ -24,7 +24,9 @@
 // depthwise: 3x3 keeps the nine (w - bz) in registers, over a copy of the plane padded with the
 // input zero point (or, for planes beyond 1 KiB, over the windows inside the input with the
 // border pixels on their clipped windows). linear: the input minus its zero point once into an
-// int16 row, then 4 output rows at a time. add: per-input tables, one 64-bit floor per element.
+// int16 row, then 4 output rows at a time. add: when one input's rescaling is exact (the larger
+// scale's), two table lookups, an add and a shift per element (the lattice path: add_s8);
+// otherwise per-input tables and one 64-bit floor per element.
 #pragma once
 #include "ctnn/kernels/geometry.hpp"
 #include "ctnn/kernels/quant.hpp"
@@ -477,10 +479,11 @@ inline status linear_s8(int batch, int in_f, int out_f, const int8_t* x, const i
 
 namespace detail {
 
-/// add_s8's lattice path (see add_s8): one b-side entry per input byte.
+/// add_s8's lattice path (see add_s8): one entry per byte of y, the input whose rescaling is
+/// not exact.
 struct add_entry {
-  uintptr_t cell;  ///< address of the cell of (this byte, the other input's byte 0)
-  int32_t low;     ///< the rescaled value's low j bits
+  uintptr_t cell;  ///< address of the cell of (this y byte, x byte 0)
+  int32_t low;     ///< sy's low j bits: the sum's place in its cell
 };
 inline constexpr int32_t add_max_cells = 768;
 
@@ -520,8 +523,10 @@ __attribute__((noinline)) inline add_seq add_seq_at(int32_t k, int32_t m, int32_
 
 /// The cells of add_s8's lattice path: cell u (sums u 2^j + rho, rho in [0, 2^j)) holds c with
 /// (rho + c) >> (j + 1) the output, y at the first cell's first sum, y_end at the last one's last
-/// (rho_zero: first) sum. One output step at a time (add_seq_at): the cells before the step's own
-/// hold y, its own y + 1 from the step's position on. false: two steps in one cell.
+/// (RhoZero: first) sum. Cell after cell, d the distance from the cell's first sum to the next
+/// output step (add_seq_at, then D / m at a time): a step in the cell at d makes the cell
+/// y + 1 from rho = d on. false: two steps in one cell. RhoZero (every sum a cell's first): the
+/// cell holds the output at its first sum, any number of steps apart.
 struct add_cells_args {
   int32_t n_cells, u_lo;
   uint32_t j;
@@ -530,64 +535,91 @@ struct add_cells_args {
 
 template <bool RhoZero>
 __attribute__((noinline)) bool add_cells(int32_t* cells, const add_cells_args& c) {
-  const int32_t n_cells = c.n_cells, u_lo = c.u_lo, zp = c.zp, mo = c.mo, r = c.r, y_end = c.y_end;
-  const uint32_t j = c.j;
-  constexpr bool rho_zero = RhoZero;
-  int32_t y = c.y;
-  const uint32_t k = j + 1;
+  const uint32_t j = c.j, k = j + 1;
   const int32_t w = int32_t{1} << j;
   auto one = static_cast<int32_t>(uint32_t{1} << k);
-  auto yk = static_cast<int32_t>(static_cast<uint32_t>(y) << k);
-  __asm__("" : "+r"(one));
+  auto yk = static_cast<int32_t>(static_cast<uint32_t>(c.y) << k);
   int32_t* cell = cells;
-  int32_t* const cells_end = cells + n_cells;
-  const auto cells_0 = reinterpret_cast<uintptr_t>(cells) - static_cast<uintptr_t>(static_cast<intptr_t>(u_lo) * 4);
-  // rho_zero: a step counts from the first cell whose first sum is >= it, from its first sum on
-  auto step_at = [&](int32_t t) __attribute__((always_inline)) {
-    if constexpr (rho_zero) t += w - 1;
-    int32_t* const own = reinterpret_cast<int32_t*>(cells_0 + static_cast<uintptr_t>(static_cast<intptr_t>(t >> j) * 4));
-    if (own < cell || own >= cells_end) {  // (the second: never)
-      if (!rho_zero || own != cell - 1) return false;
-      *own += one, yk += one;
-      return true;
-    }
-    while (cell != own) *cell++ = yk;
-    yk += one;
-    __asm__("" : "+r"(yk));
-    *cell++ = rho_zero ? yk : yk - (t & (w - 1));
-    return true;
+  int32_t* const cells_end = cells + c.n_cells;
+  constexpr int32_t none = quant::int32_max;  // no step left: d stays > 2^30 over all cells
+  int32_t d = none;
+  int32_t level = c.y + 1 - c.zp, last = c.y_end - c.zp, event = last;
+  int32_t qd = 0, switch_level = 0;
+  uint32_t e = 0, rd = 0, um = static_cast<uint32_t>(c.mo);
+  const int32_t c0 = c.u_lo * w;
+  // the sequence at `level` for the cell at `cell`: tn's while negative, then tp's from the level
+  // whose tn is >= 0 (k D - B + 2^31 > -m), where it starts again (at 0 for that one level)
+  auto start = [&]() __attribute__((always_inline)) {
+    const add_seq q = add_seq_at(level, c.mo, c.r);
+    d = (q.zero ? 0 : q.t) - (c0 + static_cast<int32_t>(cell - cells) * w);
+    e = q.e;
+    event = q.zero ? level : q.neg && level < switch_level && switch_level - 1 < last ? switch_level - 1 : last;
   };
-  if (y < y_end) {
-    const int64_t d = int64_t{1} << (31 + r);
-    auto qd = static_cast<int32_t>(d / mo);
-    auto rd = static_cast<uint32_t>(d - int64_t{qd} * mo);
-    auto um = static_cast<uint32_t>(mo);
-    // opaque: otherwise GCC recomputes them (and yk + one) in the loop from their expressions
-    __asm__("" : "+r"(qd), "+r"(rd), "+r"(um));
-    int32_t level = y + 1 - zp;
-    const int32_t last = y_end - zp;
-    add_seq q = add_seq_at(level, mo, r);
-    int32_t t = q.t;
-    uint32_t e = q.e;
-    bool neg = q.neg;
-    int32_t step = q.zero ? 0 : t;
-    for (;;) {
-      if (!step_at(step)) return false;
-      if (level == last) break;
-      ++level;
-      t += qd;
-      if (e < rd) ++t, e += um;
-      e -= rd;
-      step = t;
-      if (neg && t >= 0) {
-        q = add_seq_at(level, mo, r);
-        t = q.t, e = q.e, neg = q.neg;
-        step = q.zero ? 0 : t;
+  if (c.y < c.y_end) {
+    const int64_t dd = int64_t{1} << (31 + c.r);
+    qd = static_cast<int32_t>(dd / c.mo);
+    rd = static_cast<uint32_t>(dd - int64_t{qd} * c.mo);
+    const int64_t b = (int64_t{1} << 30) + (int64_t{1} << (30 + c.r));
+    switch_level = static_cast<int32_t>((b - (int64_t{1} << 31) - c.mo) >> (31 + c.r)) + 1;
+    start();
+  }
+  // opaque: otherwise GCC recomputes them in the loop from their expressions
+  __asm__("" : "+r"(qd), "+r"(rd), "+r"(um), "+r"(one));
+  auto advance = [&]() __attribute__((always_inline)) {  // to the next level's step
+    if (level == event) {
+      if (level == last) {
+        d = none;
+        return;
       }
+      ++level;
+      start();
+      return;
+    }
+    ++level;
+    d += qd;
+    if (e < rd) ++d, e += um;
+    e -= rd;
+  };
+  for (; cell != cells_end; ++cell, d -= w) {
+    if constexpr (RhoZero) {
+      while (d <= 0) yk += one, advance();
+      *cell = yk;
+    } else {
+      if (d >= w) {
+        *cell = yk;
+        continue;
+      }
+      yk += one;
+      *cell = yk - d;
+      advance();
+      if (d < w) return false;
     }
   }
-  while (cell != cells_end) *cell++ = yk;
   return true;
+}
+
+/// add_s8's lattice entries from the y side's sy = q + rem / 2^sh, one byte after the other
+/// (sy grows by my / 2^sh a byte: step_q, and step_r / 2^sh carried).
+struct add_fill_args {
+  int32_t step_q;
+  uint32_t step_r, top;
+  int32_t low_mask;
+  uint32_t j;
+  uintptr_t base;
+};
+
+__attribute__((noinline)) inline void add_fill(add_entry* en, add_entry* end, int32_t q, uint32_t rem,
+                                               const add_fill_args& f) {
+  const int32_t step_q = f.step_q, low_mask = f.low_mask;
+  const uint32_t step_r = f.step_r, top = f.top, j = f.j;
+  const uintptr_t base = f.base;
+  for (; en != end; ++en) {
+    en->low = q & low_mask;
+    en->cell = base + static_cast<uintptr_t>(static_cast<intptr_t>(q >> j) * 4);
+    q += step_q;
+    rem += step_r;
+    if (rem >= top) rem -= top, ++q;
+  }
 }
 
 /// The tables of add_s8's lattice path, or false when p is not one it takes (add_s8 then uses
@@ -642,20 +674,12 @@ inline bool add_s8_lattice_tables(const ref::add_s8_params& p, bool& x_is_a, add
   const uint32_t mask = (uint32_t{1} << sh) - 1u;
   const auto step_q = static_cast<int32_t>(static_cast<uint32_t>(my) >> sh);
   const uint32_t step_r = static_cast<uint32_t>(my) & mask;
+  const add_fill_args f{step_q, step_r, mask + 1u, w - 1, uj, base};
   auto fill = [&](int32_t v_from, int32_t v_to) {  // bytes v_from..v_to, v - zy of one sign
     if (v_from > v_to) return;
     const int64_t num = int64_t{v_from - zy} * my + c_of(v_from - zy < 0);
-    auto q = static_cast<int32_t>(num >> sh);
-    auto rem = static_cast<uint32_t>(num) & mask;
-    add_entry* en = entries + (v_from + 128);
-    add_entry* const end = entries + (v_to + 129);
-    for (; en != end; ++en) {
-      en->low = q & (w - 1);
-      en->cell = base + static_cast<uintptr_t>(static_cast<intptr_t>(q >> j) * 4);
-      rem += step_r;
-      q += step_q + static_cast<int32_t>(rem >> sh);
-      rem &= mask;
-    }
+    add_fill(entries + (v_from + 128), entries + (v_to + 129), static_cast<int32_t>(num >> sh),
+             static_cast<uint32_t>(num) & mask, f);
   };
   fill(-128, zy - 1);
   fill(zy < -128 ? -128 : zy, 127);
@@ -664,8 +688,9 @@ inline bool add_s8_lattice_tables(const ref::add_s8_params& p, bool& x_is_a, add
   return true;
 }
 
-/// add_s8 through the lattice tables: y = (low[b] + cell[b][a]) >> k, 12 instructions an element.
-/// false (nothing written) when add_s8_lattice_tables refuses p.
+/// add_s8 through the lattice tables: out = (low[y] + cell[y][x]) >> (j + 1), 12 instructions an
+/// element on rv32im (lb, slli, add, lw, lw; lb, sll, add, lw; add, sra, sb). false (nothing
+/// written) when add_s8_lattice_tables refuses p. 5 KiB of stack on rv32 (7 KiB on 64-bit hosts).
 __attribute__((noinline)) inline bool add_s8_lattice(uint32_t count, const int8_t* a, const int8_t* b, int8_t* y,
                                                      const ref::add_s8_params& p) {
   add_entry entries[256];
@@ -700,9 +725,28 @@ __attribute__((noinline)) inline bool add_s8_lattice(uint32_t count, const int8_
 }  // namespace detail
 
 /// @brief int8 add (TFLite's scheme, ref::add_s8) of n >= 0 elements, bit-exact with
-/// ref::add_s8_one; p must be ref::valid. Each input's rescaling depends on its byte alone, so for 512 elements or more
-/// both go into tables of 256 int32 (2 KiB of stack, made with the 32-bit requantization);
-/// the sum's requantization and the clamp run per element:
+/// ref::add_s8_one; p must be ref::valid.
+///
+/// From 1024 elements, the lattice path when one input x has an exact rescaling (multiplier 2^30,
+/// a right shift q <= left_shift - 1: the larger-scale input of make_add_s8_params, both when the
+/// scales are equal): its term is (x - zp) 2^g, g = left_shift - 1 - q, so with sy the other
+/// input's rescaled value (a table of 256) the sum s = (x - zp) 2^g + sy splits, for j <= g, into
+///
+///   s = u 2^j + rho,   u = (x - zp) 2^(g - j) + (sy >> j),   rho = sy & (2^j - 1)
+///
+/// and with cells of 2^j sums holding at most one step of the output (j <= the output's right
+/// shift r: steps are more than 2^r - 3 apart), cell u holds c(u) such that for every rho
+///
+///   out(u 2^j + rho) = (rho + c(u)) >> (j + 1)        (clamp and zero point included)
+///
+/// (c = y 2^(j+1) for a cell without step, (y + 1) 2^(j+1) - d for one whose step is at rho = d).
+/// The cells come from the output's exact thresholds (add_seq_at), at most 768 of them (5 KiB of
+/// tables on rv32); the element costs two table lookups, an add and a shift (add_s8_lattice).
+/// Each parameter set the unit tests give is checked on all 65,536 byte pairs.
+///
+/// Otherwise, for 512 elements or more both inputs' rescalings go into tables of 256 int32
+/// (2 KiB of stack, made with the 32-bit requantization); the sum's requantization and the
+/// clamp run per element:
 ///
 ///   y = clamp(F(ta[a] + tb[b]) + zp),  F(s) = rounding_divide(doubling_high_mul(s, m), r)
 ///
@@ -719,6 +763,7 @@ inline void add_s8(int64_t n, const int8_t* a, const int8_t* b, int8_t* y, const
     }
     return;
   }
+  if (n >= 1024 && detail::add_s8_lattice(static_cast<uint32_t>(n), a, b, y, p)) return;
   const requant32 ra = make_requant32(p.a.multiplier, p.a.shift, 0, -128, 127);
   const requant32 rb = make_requant32(p.b.multiplier, p.b.shift, 0, -128, 127);
   const requant32 ro = make_requant32(p.out.multiplier, p.out.shift, p.out_zp, p.act_min, p.act_max);
@@ -727,7 +772,6 @@ inline void add_s8(int64_t n, const int8_t* a, const int8_t* b, int8_t* y, const
     return mbqm(static_cast<int32_t>(static_cast<uint32_t>(v - zp) << ls), r);
   };
   const auto count = static_cast<uint32_t>(n);
-  if (count >= 1024 && detail::add_s8_lattice(count, a, b, y, p)) return;
   if (count < 512 || ro.right == 0 || ro.right > 23) {  // 1 <= r <= 23: the constants below fit int64
     for (uint32_t i = 0; i < count; ++i) {
       const uint32_t sum = static_cast<uint32_t>(side(a[i], p.a_zp, ra)) + static_cast<uint32_t>(side(b[i], p.b_zp, rb));
