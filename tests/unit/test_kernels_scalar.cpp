@@ -216,6 +216,9 @@ TEST_CASE("scalar add_s8: the lattice path equals ref::add_s8_one on all 65,536 
         CAPTURE(static_cast<int>(b[i]));
         REQUIRE(static_cast<int>(got[i]) == static_cast<int>(kr::add_s8_one(a[i], b[i], p)));
       }
+    // a count that is no multiple of the 16-element step, from unaligned places
+    ks::add_s8(1037, a.data() + 11, b.data() + 4099, got.data() + 3, p);
+    for (size_t i = 0; i < 1037; ++i) REQUIRE(got[i + 3] == kr::add_s8_one(a[i + 11], b[i + 4099], p));
     return lattice;
   };
   kr::add_s8_params p{};
