@@ -4,6 +4,7 @@
 // im2col buffers from two pixels up; the 32-bit requantization against quant:: on edge values.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -182,6 +183,87 @@ TEST_CASE("scalar add_s8: bit-exact with ref::add_s8 (tables from 512 elements, 
     REQUIRE(kr::add_s8(n, a.data(), b.data(), want.data(), p) == status::ok);
     ks::add_s8(n, a.data(), b.data(), got.data(), p);
     REQUIRE(got == want);
+  }
+}
+
+// The lattice path (one input's rescaling exact, the tables of cells) against ref::add_s8_one on
+// every (a, b) byte pair: each parameter set is checked exhaustively, so the path is proven for it.
+TEST_CASE("scalar add_s8: the lattice path equals ref::add_s8_one on all 65,536 byte pairs") {
+  std::vector<int8_t> a(65536), b(65536), got(65536);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<int8_t>(i & 255u), b[i] = static_cast<int8_t>(i >> 8);
+  int taken = 0;
+  auto exhaustive = [&](const kr::add_s8_params& p) {
+    REQUIRE(kr::valid(p));
+    ks::detail::add_entry entries[256];
+    int32_t cells[ks::detail::add_max_cells];
+    bool x_is_a = true;
+    uint32_t xs = 0, k = 0;
+    const bool lattice = ks::detail::add_s8_lattice_tables(p, x_is_a, entries, cells, xs, k);
+    taken += lattice ? 1 : 0;
+    std::fill(got.begin(), got.end(), int8_t{0x55});
+    ks::add_s8(65536, a.data(), b.data(), got.data(), p);
+    for (size_t i = 0; i < a.size(); ++i)
+      if (got[i] != kr::add_s8_one(a[i], b[i], p)) {
+        CAPTURE(lattice);
+        CAPTURE(p.left_shift);
+        CAPTURE(p.a.multiplier);
+        CAPTURE(p.a.shift);
+        CAPTURE(p.b.multiplier);
+        CAPTURE(p.b.shift);
+        CAPTURE(p.out.multiplier);
+        CAPTURE(p.out.shift);
+        CAPTURE(static_cast<int>(a[i]));
+        CAPTURE(static_cast<int>(b[i]));
+        REQUIRE(static_cast<int>(got[i]) == static_cast<int>(kr::add_s8_one(a[i], b[i], p)));
+      }
+    // a count that is no multiple of the 16-element step, from unaligned places
+    ks::add_s8(1037, a.data() + 11, b.data() + 4099, got.data() + 3, p);
+    for (size_t i = 0; i < 1037; ++i) REQUIRE(got[i + 3] == kr::add_s8_one(a[i + 11], b[i + 4099], p));
+    return lattice;
+  };
+  kr::add_s8_params p{};
+  // firmware/tests/bench_kernels.cpp's residual add, and its inputs swapped
+  REQUIRE(kr::make_add_s8_params(p, 0.05, -7, 0.031, 12, 0.07, -2) == status::ok);
+  CHECK(exhaustive(p));
+  REQUIRE(kr::make_add_s8_params(p, 0.031, 12, 0.05, -7, 0.07, -2) == status::ok);
+  CHECK(exhaustive(p));
+  // equal scales (both inputs exact), a relu range, zero points and ranges at the ends of int8
+  REQUIRE(kr::make_add_s8_params(p, 0.1, 0, 0.1, 0, 0.1, 0) == status::ok);
+  CHECK(exhaustive(p));
+  REQUIRE(kr::make_add_s8_params(p, 0.02, -128, 0.01, 127, 0.03, -128, -128, 127) == status::ok);
+  CHECK(exhaustive(p));
+  REQUIRE(kr::make_add_s8_params(p, 0.02, 127, 0.02, -128, 0.025, 5, 5, 127) == status::ok);
+  CHECK(exhaustive(p));
+  REQUIRE(kr::make_add_s8_params(p, 0.5, 3, 0.001, -3, 0.5, 127, 0, 0) == status::ok);
+  exhaustive(p);
+  ctnn_test::rng r(1414);
+  // what ctnn-import writes: the larger input exact; output scales from 0.3 to 4 times it
+  for (int t = 0; t < 120; ++t) {
+    const double sa = r.real(0.001f, 0.5f), sb = r.real(0.001f, 0.5f);
+    const double so = (sa > sb ? sa : sb) * r.real(0.3f, 4.0f);
+    int lo = r.range(-128, 127), hi = r.range(-128, 127);
+    if (t % 2 == 0) lo = -128, hi = 127;
+    if (lo > hi) std::swap(lo, hi);
+    REQUIRE(kr::make_add_s8_params(p, sa, r.range(-128, 127), t % 5 == 0 ? sa : sb, r.range(-128, 127), so,
+                                   r.range(-128, 127), lo, hi) == status::ok);
+    exhaustive(p);
+  }
+  CHECK(taken >= 90);
+  // any valid parameters with one exact side: left shifts 1..22, the output shift near the
+  // lattice step, multipliers at both ends of [2^30, 2^31)
+  auto m = [&] { return static_cast<int32_t>(r.uniform(int64_t{1} << 30, (int64_t{1} << 31) - 1)); };
+  for (int t = 0; t < 80; ++t) {
+    const int ls = t % 3 == 0 ? r.range(1, 22) : 20;
+    const int right = std::max(1, ls - 1 + r.range(-2, 6));
+    p = kr::add_s8_params{r.range(-128, 127), r.range(-128, 127), r.range(-128, 127), ls, {1 << 30, -r.range(0, 1)},
+                          {m(), -r.range(0, 4)}, {m(), -right}, -128, 127};
+    if (t % 4 == 0) p.out.multiplier = t % 8 == 0 ? (1 << 30) : quant::int32_max;
+    if (t % 5 == 0) p.b = {1 << 30, 0};
+    if (t % 7 == 0) p.a_zp = -128, p.b_zp = 127;
+    if (t % 2 == 0) std::swap(p.a, p.b);
+    if (t % 3 == 1) p.act_min = r.range(-128, 0), p.act_max = r.range(0, 127);
+    if (!kr::valid(p)) continue;
+    exhaustive(p);
   }
 }
 

@@ -24,7 +24,9 @@
 // depthwise: 3x3 keeps the nine (w - bz) in registers, over a copy of the plane padded with the
 // input zero point (or, for planes beyond 1 KiB, over the windows inside the input with the
 // border pixels on their clipped windows). linear: the input minus its zero point once into an
-// int16 row, then 4 output rows at a time. add: per-input tables, one 64-bit floor per element.
+// int16 row, then 4 output rows at a time. add: when one input's rescaling is exact (the larger
+// scale's), two table lookups, an add and a shift per element (the lattice path: add_s8);
+// otherwise per-input tables and one 64-bit floor per element.
 #pragma once
 #include "ctnn/kernels/geometry.hpp"
 #include "ctnn/kernels/quant.hpp"
@@ -475,10 +477,276 @@ inline status linear_s8(int batch, int in_f, int out_f, const int8_t* x, const i
   return status::ok;
 }
 
+namespace detail {
+
+/// add_s8's lattice path (see add_s8): one entry per byte of y, the input whose rescaling is
+/// not exact.
+struct add_entry {
+  uintptr_t cell;  ///< address of the cell of (this y byte, x byte 0)
+  int32_t low;     ///< sy's low j bits: the sum's place in its cell
+};
+inline constexpr int32_t add_max_cells = 768;
+
+/// Where add_s8's lattice path finds the output's step to level k of apply(out, .), for an
+/// output multiplier m in [2^30, 2^31) and right shift r in [1, 29]:
+///
+///   apply(out, s) = floor((s m + B - [s < 0] 2^31) / D),   D = 2^(31 + r), B = 2^30 + 2^(30 + r)
+///
+/// (the doubling high multiply rounds half up, the divide half away from zero: the [s < 0]). For
+/// s >= 0 level k is reached from tp(k) = ceil((k D - B) / m), for s < 0 from
+/// tn(k) = ceil((k D - B + 2^31) / m) >= tp(k): the step is at tn(k) while that is negative, then
+/// at 0 for at most one level (tp(k) < 0 <= tn(k)), then at tp(k). A sequence goes from one level
+/// to the next by D / m, its remainder carried: t m = num + e, 0 <= e < m.
+struct add_seq {
+  int32_t t;
+  uint32_t e;
+  bool neg;   ///< tn's sequence (tp's otherwise)
+  bool zero;  ///< this level's step is at 0 (tp's sequence, t < 0)
+};
+
+/// The sequence at level k (its numerator in int64: a level whose step is an int32). Cold: once,
+/// and once more where tn turns >= 0.
+__attribute__((noinline)) inline add_seq add_seq_at(int32_t k, int32_t m, int32_t r) {
+  auto at = [m](int64_t num) {
+    int64_t q = num / m;
+    int64_t rem = num - q * m;
+    if (rem > 0) ++q, rem -= m;
+    return add_seq{static_cast<int32_t>(q), static_cast<uint32_t>(-rem), false, false};
+  };
+  const int64_t num = k * (int64_t{1} << (31 + r)) - (int64_t{1} << 30) - (int64_t{1} << (30 + r));
+  add_seq sp = at(num);
+  if (sp.t >= 0) return sp;
+  add_seq sn = at(num + (int64_t{1} << 31));
+  if (sn.t >= 0) return sp.zero = true, sp;
+  return sn.neg = true, sn;
+}
+
+/// The cells of add_s8's lattice path: cell u (sums u 2^j + rho, rho in [0, 2^j)) holds c with
+/// (rho + c) >> (j + 1) the output, y at the first cell's first sum, y_end at the last one's last
+/// (RhoZero: first) sum. Cell after cell, d the distance from the cell's first sum to the next
+/// output step (add_seq_at, then D / m at a time): a step in the cell at d makes the cell
+/// y + 1 from rho = d on. false: two steps in one cell. RhoZero (every sum a cell's first): the
+/// cell holds the output at its first sum, any number of steps apart.
+struct add_cells_args {
+  int32_t n_cells, u_lo;
+  uint32_t j;
+  int32_t y, y_end, zp, mo, r;
+};
+
+template <bool RhoZero>
+__attribute__((noinline)) bool add_cells(int32_t* cells, const add_cells_args& c) {
+  const uint32_t j = c.j, k = j + 1;
+  const int32_t w = int32_t{1} << j;
+  auto one = static_cast<int32_t>(uint32_t{1} << k);
+  auto yk = static_cast<int32_t>(static_cast<uint32_t>(c.y) << k);
+  int32_t* cell = cells;
+  int32_t* const cells_end = cells + c.n_cells;
+  constexpr int32_t none = quant::int32_max;  // no step left: d stays > 2^30 over all cells
+  int32_t d = none;
+  int32_t level = c.y + 1 - c.zp, last = c.y_end - c.zp, event = last;
+  int32_t qd = 0, switch_level = 0;
+  uint32_t e = 0, rd = 0, um = static_cast<uint32_t>(c.mo);
+  const int32_t c0 = c.u_lo * w;
+  // the sequence at `level` for the cell at `cell`: tn's while negative, then tp's from the level
+  // whose tn is >= 0 (k D - B + 2^31 > -m), where it starts again (at 0 for that one level)
+  auto start = [&]() __attribute__((always_inline)) {
+    const add_seq q = add_seq_at(level, c.mo, c.r);
+    d = (q.zero ? 0 : q.t) - (c0 + static_cast<int32_t>(cell - cells) * w);
+    e = q.e;
+    event = q.zero ? level : q.neg && level < switch_level && switch_level - 1 < last ? switch_level - 1 : last;
+  };
+  if (c.y < c.y_end) {
+    const int64_t dd = int64_t{1} << (31 + c.r);
+    qd = static_cast<int32_t>(dd / c.mo);
+    rd = static_cast<uint32_t>(dd - int64_t{qd} * c.mo);
+    const int64_t b = (int64_t{1} << 30) + (int64_t{1} << (30 + c.r));
+    switch_level = static_cast<int32_t>((b - (int64_t{1} << 31) - c.mo) >> (31 + c.r)) + 1;
+    start();
+  }
+  // opaque: otherwise GCC recomputes them in the loop from their expressions
+  __asm__("" : "+r"(qd), "+r"(rd), "+r"(um), "+r"(one));
+  auto advance = [&]() __attribute__((always_inline)) {  // to the next level's step
+    if (level == event) {
+      if (level == last) {
+        d = none;
+        return;
+      }
+      ++level;
+      start();
+      return;
+    }
+    ++level;
+    d += qd;
+    if (e < rd) ++d, e += um;
+    e -= rd;
+  };
+  for (; cell != cells_end; ++cell, d -= w) {
+    if constexpr (RhoZero) {
+      while (d <= 0) yk += one, advance();
+      *cell = yk;
+    } else {
+      if (d >= w) {
+        *cell = yk;
+        continue;
+      }
+      yk += one;
+      *cell = yk - d;
+      advance();
+      if (d < w) return false;
+    }
+  }
+  return true;
+}
+
+/// add_s8's lattice entries from the y side's sy = q + rem / 2^sh, one byte after the other
+/// (sy grows by my / 2^sh a byte: step_q, and step_r / 2^sh carried).
+struct add_fill_args {
+  int32_t step_q;
+  uint32_t step_r, top;
+  int32_t low_mask;
+  uint32_t j;
+  uintptr_t base;
+};
+
+__attribute__((noinline)) inline void add_fill(add_entry* en, add_entry* end, int32_t q, uint32_t rem,
+                                               const add_fill_args& f) {
+  const int32_t step_q = f.step_q, low_mask = f.low_mask;
+  const uint32_t step_r = f.step_r, top = f.top, j = f.j;
+  const uintptr_t base = f.base;
+  for (; en != end; ++en) {
+    en->low = q & low_mask;
+    en->cell = base + static_cast<uintptr_t>(static_cast<intptr_t>(q >> j) * 4);
+    q += step_q;
+    rem += step_r;
+    if (rem >= top) rem -= top, ++q;
+  }
+}
+
+/// The tables of add_s8's lattice path, or false when p is not one it takes (add_s8 then uses
+/// the general one). x is the input whose rescaling is exact, x_is_a tells which one it is.
+inline bool add_s8_lattice_tables(const ref::add_s8_params& p, bool& x_is_a, add_entry* entries, int32_t* cells,
+                                  uint32_t& x_shift, uint32_t& k_shift) {
+  const int32_t ls = p.left_shift;
+  // g: the exact rescaling is (x - zp) 2^g: multiplier 2^30 and a right shift q <= ls - 1
+  auto lattice = [ls](const quant::requant& r) { return r.multiplier == (int32_t{1} << 30) && -r.shift <= ls - 1; };
+  x_is_a = lattice(p.a);
+  if (!x_is_a && !lattice(p.b)) return false;
+  const quant::requant& rx = x_is_a ? p.a : p.b;
+  const quant::requant& ry = x_is_a ? p.b : p.a;
+  const int32_t zx = x_is_a ? p.a_zp : p.b_zp, zy = x_is_a ? p.b_zp : p.a_zp;
+  const int32_t g = ls - 1 + rx.shift;
+  const int32_t mo = p.out.multiplier, r = -p.out.shift;
+  const int32_t my = ry.multiplier, qy = -ry.shift;
+  if (mo == 0 || r < 1 || r > 29 || my == 0 || qy > ls || ls > 22) return false;
+  // cells of 2^j: at most one output step each (steps are > 2^r - 3 apart); when y's rescaling
+  // is exact too, (y - zp) 2^gy, every sum is a multiple of 2^j for j <= gy: only the cells'
+  // first sums occur, and a cell may hold any number of steps
+  const bool rho_zero = lattice(ry);
+  const int32_t gy = ls - 1 + ry.shift;
+  const int32_t j = rho_zero ? (g < gy ? g : gy) : (g < r ? g : r);
+  const uint32_t uj = static_cast<uint32_t>(j);
+  const int32_t w = int32_t{1} << j;
+
+  // y side: sy(v') = floor((v' my + c) / 2^sh) exactly (apply's two roundings as one floor,
+  // numerator and denominator divided by 2^ls), c depending on the sign of v' = v - zy
+  const uint32_t sh = static_cast<uint32_t>(31 + qy - ls);
+  auto c_of = [&](bool negative) -> int64_t {
+    if (qy == 0) return int64_t{1} << (30 - ls);
+    return (int64_t{1} << (30 - ls)) + (int64_t{1} << (30 + qy - ls)) - (negative ? int64_t{1} << (31 - ls) : 0);
+  };
+  auto sy_of = [&](int32_t v) { return static_cast<int32_t>((int64_t{v} * my + c_of(v < 0)) >> sh); };
+  const int32_t xs = g - j;  // u = x' 2^(g - j) + (sy >> j)
+  const int32_t u_lo = (-128 - zx) * (int32_t{1} << xs) + (sy_of(-128 - zy) >> j);
+  const int32_t u_hi = (127 - zx) * (int32_t{1} << xs) + (sy_of(127 - zy) >> j);
+  const int32_t n_cells = u_hi - u_lo + 1;
+  if (n_cells > add_max_cells) return false;
+
+  const int32_t lo = p.act_min, hi = p.act_max, zp = p.out_zp;
+  auto out = [&](int32_t s) { return quant::clamp(quant::apply(p.out, s) + zp, lo, hi); };
+  const int32_t y = out(u_lo * w);
+  const int32_t y_end = out(u_hi * w + (rho_zero ? 0 : w - 1));
+  const add_cells_args args{n_cells, u_lo, uj, y, y_end, zp, mo, r};
+  if (!(rho_zero ? add_cells<true>(cells, args) : add_cells<false>(cells, args))) return false;
+
+  // entries, indexed by the y byte + 128: sy incrementally, its low j bits and the cell of x = 0
+  const auto base = reinterpret_cast<uintptr_t>(cells) -
+                    static_cast<uintptr_t>(static_cast<intptr_t>(u_lo + zx * (int32_t{1} << xs)) * 4);
+  const uint32_t mask = (uint32_t{1} << sh) - 1u;
+  const auto step_q = static_cast<int32_t>(static_cast<uint32_t>(my) >> sh);
+  const uint32_t step_r = static_cast<uint32_t>(my) & mask;
+  const add_fill_args f{step_q, step_r, mask + 1u, w - 1, uj, base};
+  auto fill = [&](int32_t v_from, int32_t v_to) {  // bytes v_from..v_to, v - zy of one sign
+    if (v_from > v_to) return;
+    const int64_t num = int64_t{v_from - zy} * my + c_of(v_from - zy < 0);
+    add_fill(entries + (v_from + 128), entries + (v_to + 129), static_cast<int32_t>(num >> sh),
+             static_cast<uint32_t>(num) & mask, f);
+  };
+  fill(-128, zy - 1);
+  fill(zy < -128 ? -128 : zy, 127);
+  x_shift = static_cast<uint32_t>(xs + 2);
+  k_shift = uj + 1;
+  return true;
+}
+
+/// add_s8 through the lattice tables: out = (low[y] + cell[y][x]) >> (j + 1), 12 instructions an
+/// element on rv32im (lb, slli, add, lw, lw; lb, sll, add, lw; add, sra, sb). false (nothing
+/// written) when add_s8_lattice_tables refuses p. 5 KiB of stack on rv32 (7 KiB on 64-bit hosts).
+__attribute__((noinline)) inline bool add_s8_lattice(uint32_t count, const int8_t* a, const int8_t* b, int8_t* y,
+                                                     const ref::add_s8_params& p) {
+  add_entry entries[256];
+  int32_t cells[add_max_cells];
+  bool x_is_a = true;
+  uint32_t xsh = 0, ksh = 0;
+  if (!add_s8_lattice_tables(p, x_is_a, entries, cells, xsh, ksh)) return false;
+  const int8_t* x = x_is_a ? a : b;
+  const int8_t* v = x_is_a ? b : a;
+  const add_entry* tb = entries + 128;
+  __asm__("" : "+r"(tb));
+  auto one = [&](int8_t vx, int8_t vy) __attribute__((always_inline)) {
+    const add_entry& en = tb[vy];
+    const auto cell = *reinterpret_cast<const int32_t*>(en.cell + static_cast<uintptr_t>(static_cast<intptr_t>(vx) << xsh));
+    return static_cast<int8_t>((en.low + cell) >> ksh);
+  };
+  auto eight = [&](int q) __attribute__((always_inline)) {
+    y[q] = one(x[q], v[q]), y[q + 1] = one(x[q + 1], v[q + 1]), y[q + 2] = one(x[q + 2], v[q + 2]);
+    y[q + 3] = one(x[q + 3], v[q + 3]), y[q + 4] = one(x[q + 4], v[q + 4]), y[q + 5] = one(x[q + 5], v[q + 5]);
+    y[q + 6] = one(x[q + 6], v[q + 6]), y[q + 7] = one(x[q + 7], v[q + 7]);
+  };
+  const int8_t* const end16 = x + (count & ~15u);
+  while (x != end16) {  // 16 elements a step: 3 increments and a branch for 16
+    eight(0), eight(8);
+    x += 16, v += 16, y += 16;
+  }
+  const uint32_t rest = count & 15u;
+  for (uint32_t i = 0; i < rest; ++i) y[i] = one(x[i], v[i]);
+  return true;
+}
+
+}  // namespace detail
+
 /// @brief int8 add (TFLite's scheme, ref::add_s8) of n >= 0 elements, bit-exact with
-/// ref::add_s8_one; p must be ref::valid. Each input's rescaling depends on its byte alone, so for 512 elements or more
-/// both go into tables of 256 int32 (2 KiB of stack, made with the 32-bit requantization);
-/// the sum's requantization and the clamp run per element:
+/// ref::add_s8_one; p must be ref::valid.
+///
+/// From 1024 elements, the lattice path when one input x has an exact rescaling (multiplier 2^30,
+/// a right shift q <= left_shift - 1: the larger-scale input of make_add_s8_params, both when the
+/// scales are equal): its term is (x - zp) 2^g, g = left_shift - 1 - q, so with sy the other
+/// input's rescaled value (a table of 256) the sum s = (x - zp) 2^g + sy splits, for j <= g, into
+///
+///   s = u 2^j + rho,   u = (x - zp) 2^(g - j) + (sy >> j),   rho = sy & (2^j - 1)
+///
+/// and with cells of 2^j sums holding at most one step of the output (j <= the output's right
+/// shift r: steps are more than 2^r - 3 apart), cell u holds c(u) such that for every rho
+///
+///   out(u 2^j + rho) = (rho + c(u)) >> (j + 1)        (clamp and zero point included)
+///
+/// (c = y 2^(j+1) for a cell without step, (y + 1) 2^(j+1) - d for one whose step is at rho = d).
+/// The cells come from the output's exact thresholds (add_seq_at), at most 768 of them (5 KiB of
+/// tables on rv32); the element costs two table lookups, an add and a shift (add_s8_lattice).
+/// Each parameter set the unit tests give is checked on all 65,536 byte pairs.
+///
+/// Otherwise, for 512 elements or more both inputs' rescalings go into tables of 256 int32
+/// (2 KiB of stack, made with the 32-bit requantization); the sum's requantization and the
+/// clamp run per element:
 ///
 ///   y = clamp(F(ta[a] + tb[b]) + zp),  F(s) = rounding_divide(doubling_high_mul(s, m), r)
 ///
@@ -495,6 +763,7 @@ inline void add_s8(int64_t n, const int8_t* a, const int8_t* b, int8_t* y, const
     }
     return;
   }
+  if (n >= 1024 && detail::add_s8_lattice(static_cast<uint32_t>(n), a, b, y, p)) return;
   const requant32 ra = make_requant32(p.a.multiplier, p.a.shift, 0, -128, 127);
   const requant32 rb = make_requant32(p.b.multiplier, p.b.shift, 0, -128, 127);
   const requant32 ro = make_requant32(p.out.multiplier, p.out.shift, p.out_zp, p.act_min, p.act_max);
