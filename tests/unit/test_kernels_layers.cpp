@@ -419,6 +419,57 @@ TEST_CASE("linear: GEMM-based kernels equal the reference") {
   }
 }
 
+TEST_CASE("gemv: matrix-vector kernels of linear layers equal the reference (vector tails, weight zero points)") {
+  ctnn_test::rng r(73);
+  for (int it = 0; it < 300; ++it) {
+    // every residue of the vector steps (16 floats x 2, 32 int8) and a few layer-sized rows
+    const int in_f = it < 270 ? r.range(0, 135) : std::vector<int>{400, 512, 1000, 1280, 4096}[size_t(r.range(0, 4))];
+    const int out_f = r.range(1, 13), batch = r.range(1, 2);
+    const auto x = r.f32(size_t(batch * in_f)), w = r.f32(size_t(in_f * out_f)), b = r.f32(size_t(out_f));
+    const bool with_bias = r.range(0, 3) != 0;
+    std::vector<float> want(size_t(batch * out_f)), got(want.size());
+    REQUIRE(kr::linear_f32(batch, in_f, out_f, x.data(), w.data(), with_bias ? b.data() : nullptr, want.data()) ==
+            status::ok);
+    REQUIRE(kk::linear_f32(batch, in_f, out_f, x.data(), w.data(), with_bias ? b.data() : nullptr, got.data()) ==
+            status::ok);
+    for (size_t i = 0; i < want.size(); ++i)
+      REQUIRE(got[i] == doctest::Approx(want[i]).epsilon(1e-4).scale(1.0));
+
+    const auto xq = r.s8(size_t(batch * in_f)), wq = r.s8(size_t(in_f * out_f));
+    const auto bq = r.s32(size_t(out_f), -100000, 100000);
+    std::vector<int32_t> mult(static_cast<size_t>(out_f)), shift(static_cast<size_t>(out_f));
+    for (size_t i = 0; i < mult.size(); ++i) {
+      const auto q = ctnn::quant::quantize_multiplier(std::ldexp(double(r.real(0.5f, 1.0f)), r.range(-16, -6)));
+      mult[i] = q.multiplier;
+      shift[i] = q.shift;
+    }
+    const int32_t b_zp = it % 3 == 0 ? 0 : r.range(-128, 127);  // extremes too: -128 - 127 = -255
+    const kr::gemm_s8_params p{r.range(-128, 127), b_zp, r.range(-128, 127), mult.data(), shift.data(), it % 2 == 0,
+                               -128, 127};
+    std::vector<int8_t> want8(size_t(batch * out_f)), got8(want8.size());
+    std::vector<int16_t> ws(kk::linear_s8_workspace_bytes(in_f) / 2 + 1);
+    REQUIRE(kr::linear_s8(batch, in_f, out_f, xq.data(), wq.data(), with_bias ? bq.data() : nullptr, want8.data(), p) ==
+            status::ok);
+    REQUIRE(kk::linear_s8(batch, in_f, out_f, xq.data(), wq.data(), with_bias ? bq.data() : nullptr, got8.data(), p,
+                          ws.data(), ws.size() * 2) == status::ok);
+    REQUIRE(got8 == want8);
+  }
+  // the extremes of every operand at once: products of 255 x 255 summed over 4096 columns
+  const int in_f = 4096, out_f = 5;
+  std::vector<int8_t> xq(size_t(in_f), -128), wq(size_t(in_f * out_f), 127), want8(static_cast<size_t>(out_f)), got8(want8.size());
+  const int32_t m = ctnn::quant::quantize_multiplier(0.6).multiplier, sh = -22;  // -266M x 0.6 / 2^22: -38
+  const kr::gemm_s8_params p{127, -128, 0, &m, &sh, false, -128, 127};
+  std::vector<int16_t> ws(static_cast<size_t>(in_f));
+  REQUIRE(kr::linear_s8(1, in_f, out_f, xq.data(), wq.data(), nullptr, want8.data(), p) == status::ok);
+  REQUIRE(kk::linear_s8(1, in_f, out_f, xq.data(), wq.data(), nullptr, got8.data(), p, ws.data(), ws.size() * 2) ==
+          status::ok);
+  CHECK(got8 == want8);
+  CHECK(kk::linear_s8(1, in_f, out_f, xq.data(), wq.data(), nullptr, got8.data(), p, ws.data(), ws.size() * 2 - 1) ==
+        status::scratch_too_small);
+  CHECK(kk::linear_s8(1, in_f, out_f, xq.data(), wq.data(), nullptr, got8.data(), p, nullptr, 0) == status::null_pointer);
+  CHECK(kk::linear_f32(-1, 4, 4, nullptr, nullptr, nullptr, nullptr) == status::bad_size);
+}
+
 TEST_CASE("pooling: optimized max/avg equal the reference on every combination") {
   ctnn_test::rng r(81);
   int cases = 0;
