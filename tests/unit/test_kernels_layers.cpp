@@ -310,6 +310,51 @@ void check_conv(const conv_geometry& g, ctnn_test::rng& r, bool use_bias, conv_c
 
 }  // namespace
 
+TEST_CASE("int8 tables: activation lookups of any length and in place, batchnorm per-channel tables == reference") {
+  ctnn_test::rng r(53);
+  for (int it = 0; it < 100; ++it) {
+    const kr::act_s8_params ap{r.real(0.01f, 0.1f), r.range(-128, 127), r.real(0.005f, 0.05f), r.range(-128, 127)};
+    const auto table = kk::make_activation_table(kr::activation::relu6, ap);
+    const int64_t n = r.range(0, 300);
+    auto x = r.s8(size_t(n));
+    std::vector<int8_t> want(static_cast<size_t>(n)), got(static_cast<size_t>(n));
+    REQUIRE(kr::activation_s8(kr::activation::relu6, n, x.data(), want.data(), ap) == status::ok);
+    REQUIRE(kk::activation_s8(table, n, x.data(), got.data()) == status::ok);
+    REQUIRE(got == want);
+    REQUIRE(kk::activation_s8(table, n, x.data(), x.data()) == status::ok);  // in place
+    REQUIRE(x == want);
+  }
+  for (int it = 0; it < 60; ++it) {
+    // channels of fewer and of more than 256 elements (per element / through the table)
+    const int64_t c = r.range(1, 5), hw = it % 2 == 0 ? r.range(1, 255) : r.range(256, 700);
+    const auto x = r.s8(size_t(c * hw)), sq = r.s8(size_t(c), -127, 127);
+    const auto b = r.s32(size_t(c), -20000, 20000);
+    std::vector<int32_t> mult(static_cast<size_t>(c)), shift(static_cast<size_t>(c));
+    for (size_t i = 0; i < mult.size(); ++i) {
+      const auto q = ctnn::quant::quantize_multiplier(std::ldexp(double(r.real(0.5f, 1.0f)), r.range(-12, -4)));
+      mult[i] = q.multiplier;
+      shift[i] = q.shift;
+    }
+    const kr::gemm_s8_params p{r.range(-128, 127), it % 3 == 0 ? r.range(-5, 5) : 0, r.range(-128, 127), mult.data(),
+                               shift.data(), it % 4 != 0, r.range(-128, 0), 127};
+    std::vector<int8_t> want(x.size()), got(x.size());
+    REQUIRE(kr::batchnorm2d_s8(c, hw, x.data(), sq.data(), it % 5 == 0 ? nullptr : b.data(), want.data(), p) == status::ok);
+    REQUIRE(kk::batchnorm2d_s8(c, hw, x.data(), sq.data(), it % 5 == 0 ? nullptr : b.data(), got.data(), p) == status::ok);
+    REQUIRE(got == want);
+    auto inplace = x;
+    REQUIRE(kk::batchnorm2d_s8(c, hw, inplace.data(), sq.data(), it % 5 == 0 ? nullptr : b.data(), inplace.data(), p) ==
+            status::ok);
+    REQUIRE(inplace == want);
+  }
+  const int8_t one = 1;
+  int8_t out = 0;
+  const int32_t m = 1 << 30, sh = 0;
+  CHECK(kk::batchnorm2d_s8(0, 1, &one, &one, nullptr, &out, kr::gemm_s8_params{0, 0, 0, &m, &sh, false, -128, 127}) ==
+        status::bad_size);
+  CHECK(kk::batchnorm2d_s8(1, 1, nullptr, &one, nullptr, &out, kr::gemm_s8_params{0, 0, 0, &m, &sh, false, -128, 127}) ==
+        status::null_pointer);
+}
+
 TEST_CASE("conv2d: im2col+GEMM and direct depthwise equal the reference on every combination") {
   ctnn_test::rng r(61);
   conv_case_result res;

@@ -517,11 +517,62 @@ constexpr activation_table make_activation_table(ref::activation a, const ref::a
   return make_unary_table([a](float v) { return ref::apply(a, v); }, p);
 }
 
+namespace detail {
+
+/// y[i] = table[x[i] + 128] for i < n (in place allowed). With AVX-512 VBMI, 64 bytes a step:
+/// the index x + 128 is x ^ 0x80; two vpermi2b look up the 128-byte halves by its low seven
+/// bits and its top bit picks the half. Elsewhere one load per byte.
+inline void lookup_s8(const int8_t* table, int64_t n, const int8_t* x, int8_t* y) {
+  int64_t i = 0;
+#if defined(__AVX512VBMI__) && defined(__AVX512BW__) && !defined(CTNN_PORTABLE_KERNELS)
+  if (n >= 64) {
+    const __m512i t0 = _mm512_loadu_si512(table), t1 = _mm512_loadu_si512(table + 64);
+    const __m512i t2 = _mm512_loadu_si512(table + 128), t3 = _mm512_loadu_si512(table + 192);
+    const __m512i flip = _mm512_set1_epi8(static_cast<char>(0x80));
+    for (; i + 64 <= n; i += 64) {
+      const __m512i u = _mm512_xor_si512(_mm512_loadu_si512(x + i), flip);
+      const __m512i lo = _mm512_permutex2var_epi8(t0, u, t1), hi = _mm512_permutex2var_epi8(t2, u, t3);
+      _mm512_storeu_si512(y + i, _mm512_mask_blend_epi8(_mm512_movepi8_mask(u), lo, hi));
+    }
+  }
+#endif
+  for (; i < n; ++i) y[i] = table[x[i] + 128];
+}
+
+}  // namespace detail
+
 /// @brief int8 activation through a table (bit-exact with ref::activation_s8 by construction).
 inline status activation_s8(const activation_table& t, int64_t n, const int8_t* x, int8_t* y) {
   if (n < 0) return status::bad_size;
   if (n > 0 && (x == nullptr || y == nullptr)) return status::null_pointer;
-  for (int64_t i = 0; i < n; ++i) y[i] = t.v[x[i] + 128];
+  detail::lookup_s8(t.v, n, x, y);
+  return status::ok;
+}
+
+/// @brief batchnorm2d int8, bit-exact with ref::batchnorm2d_s8 (in place allowed): each
+/// channel's output depends on the input byte alone, so a channel of at least 256 elements is
+/// mapped through its 256-entry table (the reference's arithmetic on every byte value, then
+/// detail::lookup_s8); smaller channels run the arithmetic per element.
+inline status batchnorm2d_s8(int64_t c, int64_t hw, const int8_t* x, const int8_t* scale_q, const int32_t* bias,
+                             int8_t* y, const ref::gemm_s8_params& p) {
+  if (c <= 0 || hw <= 0) return status::bad_size;
+  if (x == nullptr || scale_q == nullptr || y == nullptr) return status::null_pointer;
+  if (const status s = ref::check_params(p, static_cast<int>(c)); s != status::ok) return s;
+  const auto one = [&](int32_t v, int64_t ch) {
+    const int32_t acc = (v - p.a_zp) * (scale_q[ch] - p.b_zp) + (bias != nullptr ? bias[ch] : 0);
+    return ref::requantize(acc, static_cast<int>(ch), p);
+  };
+  int8_t table[256];
+  for (int64_t ch = 0; ch < c; ++ch) {
+    const int8_t* xc = x + ch * hw;
+    int8_t* yc = y + ch * hw;
+    if (hw >= 256) {
+      for (int32_t v = -128; v < 128; ++v) table[v + 128] = one(v, ch);
+      detail::lookup_s8(table, hw, xc, yc);
+    } else {
+      for (int64_t i = 0; i < hw; ++i) yc[i] = one(xc[i], ch);
+    }
+  }
   return status::ok;
 }
 
