@@ -310,6 +310,51 @@ void check_conv(const conv_geometry& g, ctnn_test::rng& r, bool use_bias, conv_c
 
 }  // namespace
 
+TEST_CASE("int8 tables: activation lookups of any length and in place, batchnorm per-channel tables == reference") {
+  ctnn_test::rng r(53);
+  for (int it = 0; it < 100; ++it) {
+    const kr::act_s8_params ap{r.real(0.01f, 0.1f), r.range(-128, 127), r.real(0.005f, 0.05f), r.range(-128, 127)};
+    const auto table = kk::make_activation_table(kr::activation::relu6, ap);
+    const int64_t n = r.range(0, 300);
+    auto x = r.s8(size_t(n));
+    std::vector<int8_t> want(static_cast<size_t>(n)), got(static_cast<size_t>(n));
+    REQUIRE(kr::activation_s8(kr::activation::relu6, n, x.data(), want.data(), ap) == status::ok);
+    REQUIRE(kk::activation_s8(table, n, x.data(), got.data()) == status::ok);
+    REQUIRE(got == want);
+    REQUIRE(kk::activation_s8(table, n, x.data(), x.data()) == status::ok);  // in place
+    REQUIRE(x == want);
+  }
+  for (int it = 0; it < 60; ++it) {
+    // channels of fewer and of more than 256 elements (per element / through the table)
+    const int64_t c = r.range(1, 5), hw = it % 2 == 0 ? r.range(1, 255) : r.range(256, 700);
+    const auto x = r.s8(size_t(c * hw)), sq = r.s8(size_t(c), -127, 127);
+    const auto b = r.s32(size_t(c), -20000, 20000);
+    std::vector<int32_t> mult(static_cast<size_t>(c)), shift(static_cast<size_t>(c));
+    for (size_t i = 0; i < mult.size(); ++i) {
+      const auto q = ctnn::quant::quantize_multiplier(std::ldexp(double(r.real(0.5f, 1.0f)), r.range(-12, -4)));
+      mult[i] = q.multiplier;
+      shift[i] = q.shift;
+    }
+    const kr::gemm_s8_params p{r.range(-128, 127), it % 3 == 0 ? r.range(-5, 5) : 0, r.range(-128, 127), mult.data(),
+                               shift.data(), it % 4 != 0, r.range(-128, 0), 127};
+    std::vector<int8_t> want(x.size()), got(x.size());
+    REQUIRE(kr::batchnorm2d_s8(c, hw, x.data(), sq.data(), it % 5 == 0 ? nullptr : b.data(), want.data(), p) == status::ok);
+    REQUIRE(kk::batchnorm2d_s8(c, hw, x.data(), sq.data(), it % 5 == 0 ? nullptr : b.data(), got.data(), p) == status::ok);
+    REQUIRE(got == want);
+    auto inplace = x;
+    REQUIRE(kk::batchnorm2d_s8(c, hw, inplace.data(), sq.data(), it % 5 == 0 ? nullptr : b.data(), inplace.data(), p) ==
+            status::ok);
+    REQUIRE(inplace == want);
+  }
+  const int8_t one = 1;
+  int8_t out = 0;
+  const int32_t m = 1 << 30, sh = 0;
+  CHECK(kk::batchnorm2d_s8(0, 1, &one, &one, nullptr, &out, kr::gemm_s8_params{0, 0, 0, &m, &sh, false, -128, 127}) ==
+        status::bad_size);
+  CHECK(kk::batchnorm2d_s8(1, 1, nullptr, &one, nullptr, &out, kr::gemm_s8_params{0, 0, 0, &m, &sh, false, -128, 127}) ==
+        status::null_pointer);
+}
+
 TEST_CASE("conv2d: im2col+GEMM and direct depthwise equal the reference on every combination") {
   ctnn_test::rng r(61);
   conv_case_result res;
@@ -417,6 +462,57 @@ TEST_CASE("linear: GEMM-based kernels equal the reference") {
             status::ok);
     REQUIRE(gq8 == wq8);
   }
+}
+
+TEST_CASE("gemv: matrix-vector kernels of linear layers equal the reference (vector tails, weight zero points)") {
+  ctnn_test::rng r(73);
+  for (int it = 0; it < 300; ++it) {
+    // every residue of the vector steps (16 floats x 2, 32 int8) and a few layer-sized rows
+    const int in_f = it < 270 ? r.range(0, 135) : std::vector<int>{400, 512, 1000, 1280, 4096}[size_t(r.range(0, 4))];
+    const int out_f = r.range(1, 13), batch = r.range(1, 2);
+    const auto x = r.f32(size_t(batch * in_f)), w = r.f32(size_t(in_f * out_f)), b = r.f32(size_t(out_f));
+    const bool with_bias = r.range(0, 3) != 0;
+    std::vector<float> want(size_t(batch * out_f)), got(want.size());
+    REQUIRE(kr::linear_f32(batch, in_f, out_f, x.data(), w.data(), with_bias ? b.data() : nullptr, want.data()) ==
+            status::ok);
+    REQUIRE(kk::linear_f32(batch, in_f, out_f, x.data(), w.data(), with_bias ? b.data() : nullptr, got.data()) ==
+            status::ok);
+    for (size_t i = 0; i < want.size(); ++i)
+      REQUIRE(got[i] == doctest::Approx(want[i]).epsilon(1e-4).scale(1.0));
+
+    const auto xq = r.s8(size_t(batch * in_f)), wq = r.s8(size_t(in_f * out_f));
+    const auto bq = r.s32(size_t(out_f), -100000, 100000);
+    std::vector<int32_t> mult(static_cast<size_t>(out_f)), shift(static_cast<size_t>(out_f));
+    for (size_t i = 0; i < mult.size(); ++i) {
+      const auto q = ctnn::quant::quantize_multiplier(std::ldexp(double(r.real(0.5f, 1.0f)), r.range(-16, -6)));
+      mult[i] = q.multiplier;
+      shift[i] = q.shift;
+    }
+    const int32_t b_zp = it % 3 == 0 ? 0 : r.range(-128, 127);  // extremes too: -128 - 127 = -255
+    const kr::gemm_s8_params p{r.range(-128, 127), b_zp, r.range(-128, 127), mult.data(), shift.data(), it % 2 == 0,
+                               -128, 127};
+    std::vector<int8_t> want8(size_t(batch * out_f)), got8(want8.size());
+    std::vector<int16_t> ws(kk::linear_s8_workspace_bytes(in_f) / 2 + 1);
+    REQUIRE(kr::linear_s8(batch, in_f, out_f, xq.data(), wq.data(), with_bias ? bq.data() : nullptr, want8.data(), p) ==
+            status::ok);
+    REQUIRE(kk::linear_s8(batch, in_f, out_f, xq.data(), wq.data(), with_bias ? bq.data() : nullptr, got8.data(), p,
+                          ws.data(), ws.size() * 2) == status::ok);
+    REQUIRE(got8 == want8);
+  }
+  // the extremes of every operand at once: products of 255 x 255 summed over 4096 columns
+  const int in_f = 4096, out_f = 5;
+  std::vector<int8_t> xq(size_t(in_f), -128), wq(size_t(in_f * out_f), 127), want8(static_cast<size_t>(out_f)), got8(want8.size());
+  const int32_t m = ctnn::quant::quantize_multiplier(0.6).multiplier, sh = -22;  // -266M x 0.6 / 2^22: -38
+  const kr::gemm_s8_params p{127, -128, 0, &m, &sh, false, -128, 127};
+  std::vector<int16_t> ws(static_cast<size_t>(in_f));
+  REQUIRE(kr::linear_s8(1, in_f, out_f, xq.data(), wq.data(), nullptr, want8.data(), p) == status::ok);
+  REQUIRE(kk::linear_s8(1, in_f, out_f, xq.data(), wq.data(), nullptr, got8.data(), p, ws.data(), ws.size() * 2) ==
+          status::ok);
+  CHECK(got8 == want8);
+  CHECK(kk::linear_s8(1, in_f, out_f, xq.data(), wq.data(), nullptr, got8.data(), p, ws.data(), ws.size() * 2 - 1) ==
+        status::scratch_too_small);
+  CHECK(kk::linear_s8(1, in_f, out_f, xq.data(), wq.data(), nullptr, got8.data(), p, nullptr, 0) == status::null_pointer);
+  CHECK(kk::linear_f32(-1, 4, 4, nullptr, nullptr, nullptr, nullptr) == status::bad_size);
 }
 
 TEST_CASE("pooling: optimized max/avg equal the reference on every combination") {

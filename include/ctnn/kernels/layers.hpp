@@ -1,5 +1,5 @@
 // Optimized layer kernels, each tested against its reference in ref_layers.hpp (int8 bit-exact):
-// conv2d through im2col + tiled GEMM, a direct depthwise conv, linear through the GEMM,
+// conv2d through im2col + tiled GEMM, a direct depthwise conv, linear as matrix-vector products,
 // pooling with a bounds-check-free interior, int8 activations and softmax through tables,
 // elementwise add / multiply in vector lanes, concat by block copies. On RISC-V
 // (CTNN_KERNELS_SCALAR) the int8 conv2d, depthwise, linear and add run the scalar kernels of
@@ -29,6 +29,7 @@
 // workspace of tiled.hpp, not reentrant).
 #pragma once
 #include "ctnn/kernels/geometry.hpp"
+#include "ctnn/kernels/gemv.hpp"
 #include "ctnn/kernels/quant.hpp"
 #include "ctnn/kernels/ref_layers.hpp"
 #include "ctnn/kernels/scalar.hpp"
@@ -42,7 +43,8 @@ namespace detail {
 inline size_t align64(size_t n) { return (n + 63u) & ~size_t{63}; }
 
 /// im2col of one group for output rows [r0, r0 + rows): rows (ic, ky, kx), columns (oy - r0, ox);
-/// out-of-image taps get pad.
+/// out-of-image taps get pad. Split into border and interior per (row, tap) instead of a bounds
+/// check per element.
 template <class T>
 inline void im2col_rows(const conv_geometry& g, const T* in_group, T* col, T pad, int64_t r0, int64_t rows) {
   const int64_t ow = g.out_w(), icg = g.in_c_per_group();
@@ -55,12 +57,20 @@ inline void im2col_rows(const conv_geometry& g, const T* in_group, T* col, T pad
           if (iy < 0 || iy >= g.in_h) {
             for (int64_t ox = 0; ox < ow; ++ox) col[ox] = pad;
           } else {
+            // border columns (taps in the padding) get pad, the interior [x_lo, x_hi) is a
+            // plain copy: contiguous for stride 1, strided otherwise, with no bounds check
             const T* row = plane + iy * g.in_w;
             const int64_t x0 = kx * g.dw - g.pl;  // input x of ox = 0
-            for (int64_t ox = 0; ox < ow; ++ox) {
-              const int64_t ix = x0 + ox * g.sw;
-              col[ox] = (ix >= 0 && ix < g.in_w) ? row[ix] : pad;
+            const int64_t x_lo = x0 >= 0 ? 0 : min(ow, ceil_div(-x0, g.sw));
+            const int64_t last = g.in_w - 1 - x0;  // ox * sw <= last
+            const int64_t x_hi = last < 0 ? x_lo : max(x_lo, min(ow, last / g.sw + 1));
+            for (int64_t ox = 0; ox < x_lo; ++ox) col[ox] = pad;
+            if (g.sw == 1) {
+              if (x_hi > x_lo) __builtin_memcpy(col + x_lo, row + x0 + x_lo, static_cast<size_t>(x_hi - x_lo) * sizeof(T));
+            } else {
+              for (int64_t ox = x_lo; ox < x_hi; ++ox) col[ox] = row[x0 + ox * g.sw];
             }
+            for (int64_t ox = x_hi; ox < ow; ++ox) col[ox] = pad;
           }
           col += ow;
         }
@@ -387,35 +397,50 @@ inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* 
                            scratch_bytes - ws, scratch, ws);
 }
 
-/// @brief linear float through the tiled GEMM (one GEMV per batch row: y = W x + b).
+/// @brief linear float: one matrix-vector product per batch row (gemv.hpp: W read in place, four
+/// rows at a time), y = W x + b. Tiling and workspace are kept for the callers of the former
+/// GEMM-based form; neither is used.
 template <class Tiling = default_f32_tiling>
 inline status linear_f32(int batch, int in_f, int out_f, const float* x, const float* w, const float* bias, float* y,
-                         float* workspace) {
+                         float* workspace = nullptr) {
+  (void)workspace;
   if (batch < 0 || in_f < 0 || out_f < 0) return status::bad_size;
   for (int b = 0; b < batch; ++b) {
-    const status s = tiled::gemm_f32_row_bias<Tiling>(out_f, 1, in_f, w, in_f, x != nullptr ? x + b * in_f : nullptr,
-                                                      1, bias, y != nullptr ? y + b * out_f : nullptr, 1, workspace);
+    const status s = gemv_f32(out_f, in_f, w, x != nullptr ? x + b * in_f : nullptr, bias,
+                              y != nullptr ? y + b * out_f : nullptr);
     if (s != status::ok) return s;
   }
   return status::ok;
 }
 
-/// @brief linear int8 through the tiled GEMM; workspace: Tiling::workspace_bytes(in_f) bytes.
+/// @brief Workspace bytes of linear_s8: the input row widened to int16 (both the host's gemv_s8
+/// and the RISC-V scalar kernel).
+constexpr size_t linear_s8_workspace_bytes(int in_f) {
+#if CTNN_KERNELS_SCALAR
+  return scalar::linear_workspace_bytes(in_f);
+#else
+  return gemv_s8_workspace_bytes(in_f);
+#endif
+}
+
+/// @brief linear int8, bit-exact with ref::linear_s8: one matrix-vector product per batch row
+/// (gemv_s8; on RISC-V scalar::linear_s8). workspace: at least linear_s8_workspace_bytes(in_f)
+/// bytes, 2-byte aligned (Tiling::workspace_bytes(in_f), what the GEMM-based form took, is
+/// always enough).
 template <class Tiling = default_s8_tiling>
 inline status linear_s8(int batch, int in_f, int out_f, const int8_t* x, const int8_t* w, const int32_t* bias,
                         int8_t* y, const ref::gemm_s8_params& p, void* workspace, size_t workspace_bytes) {
   if (batch < 0 || in_f < 0 || out_f < 0) return status::bad_size;
 #if CTNN_KERNELS_SCALAR
-  // every workspace the GEMM accepts (Tiling::workspace_bytes(in_f)) holds the int16 row
   return scalar::linear_s8(batch, in_f, out_f, x, w, bias, y, p, workspace, workspace_bytes);
-#endif
+#else
   for (int b = 0; b < batch; ++b) {
-    const status s = tiled::gemm_s8_row_channels<Tiling>(out_f, 1, in_f, w, in_f, x != nullptr ? x + b * in_f : nullptr,
-                                                         1, bias, y != nullptr ? y + b * out_f : nullptr, 1, p.b_zp,
-                                                         p.a_zp, p, workspace, workspace_bytes);
+    const status s = gemv_s8(out_f, in_f, w, x != nullptr ? x + b * in_f : nullptr, bias,
+                             y != nullptr ? y + b * out_f : nullptr, p, workspace, workspace_bytes);
     if (s != status::ok) return s;
   }
   return status::ok;
+#endif
 }
 
 /// @brief max pool with a bounds-check-free interior. T: float or int8_t.
@@ -492,11 +517,62 @@ constexpr activation_table make_activation_table(ref::activation a, const ref::a
   return make_unary_table([a](float v) { return ref::apply(a, v); }, p);
 }
 
+namespace detail {
+
+/// y[i] = table[x[i] + 128] for i < n (in place allowed). With AVX-512 VBMI, 64 bytes a step:
+/// the index x + 128 is x ^ 0x80; two vpermi2b look up the 128-byte halves by its low seven
+/// bits and its top bit picks the half. Elsewhere one load per byte.
+inline void lookup_s8(const int8_t* table, int64_t n, const int8_t* x, int8_t* y) {
+  int64_t i = 0;
+#if defined(__AVX512VBMI__) && defined(__AVX512BW__) && !defined(CTNN_PORTABLE_KERNELS)
+  if (n >= 64) {
+    const __m512i t0 = _mm512_loadu_si512(table), t1 = _mm512_loadu_si512(table + 64);
+    const __m512i t2 = _mm512_loadu_si512(table + 128), t3 = _mm512_loadu_si512(table + 192);
+    const __m512i flip = _mm512_set1_epi8(static_cast<char>(0x80));
+    for (; i + 64 <= n; i += 64) {
+      const __m512i u = _mm512_xor_si512(_mm512_loadu_si512(x + i), flip);
+      const __m512i lo = _mm512_permutex2var_epi8(t0, u, t1), hi = _mm512_permutex2var_epi8(t2, u, t3);
+      _mm512_storeu_si512(y + i, _mm512_mask_blend_epi8(_mm512_movepi8_mask(u), lo, hi));
+    }
+  }
+#endif
+  for (; i < n; ++i) y[i] = table[x[i] + 128];
+}
+
+}  // namespace detail
+
 /// @brief int8 activation through a table (bit-exact with ref::activation_s8 by construction).
 inline status activation_s8(const activation_table& t, int64_t n, const int8_t* x, int8_t* y) {
   if (n < 0) return status::bad_size;
   if (n > 0 && (x == nullptr || y == nullptr)) return status::null_pointer;
-  for (int64_t i = 0; i < n; ++i) y[i] = t.v[x[i] + 128];
+  detail::lookup_s8(t.v, n, x, y);
+  return status::ok;
+}
+
+/// @brief batchnorm2d int8, bit-exact with ref::batchnorm2d_s8 (in place allowed): each
+/// channel's output depends on the input byte alone, so a channel of at least 256 elements is
+/// mapped through its 256-entry table (the reference's arithmetic on every byte value, then
+/// detail::lookup_s8); smaller channels run the arithmetic per element.
+inline status batchnorm2d_s8(int64_t c, int64_t hw, const int8_t* x, const int8_t* scale_q, const int32_t* bias,
+                             int8_t* y, const ref::gemm_s8_params& p) {
+  if (c <= 0 || hw <= 0) return status::bad_size;
+  if (x == nullptr || scale_q == nullptr || y == nullptr) return status::null_pointer;
+  if (const status s = ref::check_params(p, static_cast<int>(c)); s != status::ok) return s;
+  const auto one = [&](int32_t v, int64_t ch) {
+    const int32_t acc = (v - p.a_zp) * (scale_q[ch] - p.b_zp) + (bias != nullptr ? bias[ch] : 0);
+    return ref::requantize(acc, static_cast<int>(ch), p);
+  };
+  int8_t table[256];
+  for (int64_t ch = 0; ch < c; ++ch) {
+    const int8_t* xc = x + ch * hw;
+    int8_t* yc = y + ch * hw;
+    if (hw >= 256) {
+      for (int32_t v = -128; v < 128; ++v) table[v + 128] = one(v, ch);
+      detail::lookup_s8(table, hw, xc, yc);
+    } else {
+      for (int64_t i = 0; i < hw; ++i) yc[i] = one(xc[i], ch);
+    }
+  }
   return status::ok;
 }
 

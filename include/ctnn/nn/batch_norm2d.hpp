@@ -137,11 +137,14 @@ struct op_def<op::batch_norm2d> : detail::per_channel_faults {
   static void fill(const runtime::fill_call& f) { detail::fill_affine<T>(f, true); }
   /// Post-training int8 (ctnn-import folds a batch norm that follows a convolution into it instead).
   static kernels::status quantize(const runtime::quantize_call& q) { return detail::quantize_affine(q, true); }
-  template <class T, runtime::backend>
+  template <class T, runtime::backend B>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
     const row& r = *c.r;
     const int64_t hw = r.out.h * r.out.w;
     if constexpr (is_same_v<T, int8_t>) {
+      if constexpr (B == runtime::backend::optimized)  // per-channel tables (kernels/layers.hpp)
+        return runtime::from(
+            kernels::batchnorm2d_s8(r.out.c, hw, c.in[0], c.weights(), c.bias(), c.out, runtime::gemm_params(c)));
       return runtime::from(
           ref::batchnorm2d_s8(r.out.c, hw, c.in[0], c.weights(), c.bias(), c.out, runtime::gemm_params(c)));
     } else {

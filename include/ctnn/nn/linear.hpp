@@ -75,7 +75,7 @@ struct op_def<op::linear> {
       const ref::gemm_s8_params gp = runtime::gemm_params(c);
       using tiling = kernels::default_s8_tiling;
       if constexpr (B == runtime::backend::optimized) {
-        if (tiling::workspace_bytes(in_f) <= sizeof(kernels::detail::static_workspace_s8<tiling>::buf))
+        if (kernels::linear_s8_workspace_bytes(in_f) <= sizeof(kernels::detail::static_workspace_s8<tiling>::buf))
           return runtime::from(kernels::linear_s8<tiling>(1, in_f, out_f, c.in[0], c.weights(), c.bias(), c.out, gp,
                                                           kernels::detail::static_workspace_s8<tiling>::buf,
                                                           sizeof(kernels::detail::static_workspace_s8<tiling>::buf)));
