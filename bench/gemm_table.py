@@ -43,12 +43,15 @@ def main():
           f"load average {ctx.get('load_avg')}, onednn {ctx.get('onednn', '-')} threads {ctx.get('onednn_threads', '-')}")
     print("| case | ctnn | peers (median, min-max) | ctnn / best peer |")
     print("|---|---:|---|---:|")
+    families = ["BM_sgemm", "BM_sgemm_conv", "BM_sgemv", "BM_qgemm"]
+    numbers = lambda case: [int("".join(c for c in part if c.isdigit()) or 0) for part in case.split("/")]
+    order.sort(key=lambda k: (families.index(k[0]) if k[0] in families else len(families), k[0], numbers(k[1])))
     for key in order:
         impls = runs[key]
         med = {i: statistics.median(v) for i, v in impls.items()}
         span = {i: (min(v), max(v)) for i, v in impls.items()}
         ctnn = [i for i in impls if i == "ctnn"]
-        peers = [i for i in impls if not i.startswith("ctnn")]
+        peers = sorted(i for i in impls if not i.startswith("ctnn"))
         if not ctnn or not peers:
             continue
         best = max(peers, key=lambda i: med[i])
