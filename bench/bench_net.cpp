@@ -10,9 +10,9 @@
 // A case is <model>.<dtype>: lenet5.float32, lenet5.int8, resnet18.float32, ..., and with
 // CTNN_BENCH_FASHION_MNIST the trained Fashion-MNIST models fmnist_lenet5 and fmnist_dscnn
 // (imported by ctnn_add_model, int8 calibrated with the mse rule, their parameter blobs).
-// The zoo's parameters are fill_params(seed 1); the input is fill_input(seed 2); the input is placed again before each run
-// (in-place layers overwrite it) outside the timed interval. The checksum (sum of the outputs)
-// lets the caller see that the runs compute something.
+// The zoo's parameters are fill_params(seed 1); the input is fill_input(seed 2), placed again
+// before each run (in-place layers overwrite it) outside the timed interval. The checksum (sum of
+// the outputs) lets the caller see that the runs compute something.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
