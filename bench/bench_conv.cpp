@@ -3,6 +3,8 @@
 // im2col followed by cblas_sgemm, so the ratio isolates the GEMM.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -63,13 +65,30 @@ void bm_conv_f32_openblas(benchmark::State& state, conv_geometry g) {
   std::vector<float> out(size_t(g.out_elems()));
   std::vector<float> col(size_t(ctnn::kernels::conv_scratch_elems(g, g.out_h())) + 1);
   const int M = int(g.out_c), N = int(g.out_h() * g.out_w()), K = int(g.gemm_k());
-  for (auto _ : state) {
+  const auto run = [&] {
     const float* bm = in.data();
     if (!g.pointwise()) {
       ctnn::kernels::detail::im2col_rows<float>(g, in.data(), col.data(), 0.0f, 0, g.out_h());
       bm = col.data();
     }
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, w.data(), K, bm, N, 0.0f, out.data(), N);
+  };
+  // a peer that computes garbage fast is no peer: ctnn's conv2d_f32 (no bias) once, compared
+  run();
+  std::vector<float> want(out.size()), scratch(col.size());
+  ctnn::kernels::conv2d_f32(g, in.data(), w.data(), nullptr, want.data(), g.out_h(), scratch.data(),
+                            scratch.size() * sizeof(float));
+  float scale = 1.0f, diff = 0.0f;
+  for (size_t i = 0; i < want.size(); ++i) {
+    scale = std::max(scale, std::fabs(want[i]));
+    diff = std::max(diff, std::fabs(out[i] - want[i]));
+  }
+  if (diff > 1e-4f * scale) {
+    state.SkipWithError(("output differs from ctnn's: max |diff| " + std::to_string(diff)).c_str());
+    return;
+  }
+  for (auto _ : state) {
+    run();
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }

@@ -1,0 +1,171 @@
+// ctnn_bench_net: whole zoo networks (LeNet-5, ResNet-18, MobileNetV2; float32 and int8, batch 1)
+// through runtime::run<Net, T, backend::optimized>, driven line by line from stdin so that
+// bench/torch_peer.py can interleave its rounds with PyTorch's in one schedule.
+//
+//   ctnn_bench_net [case...]      prepares the cases (all when none given), prints "ready <cases>"
+//   ctnn_bench_net --list         prints the cases, one per line
+//   stdin:  "<case> <budget_seconds>"  -> runs the case until its run time reaches the budget
+//   stdout: "<case> <runs> <seconds of run time> <checksum>"
+//
+// A case is <model>.<dtype>: lenet5.float32, lenet5.int8, resnet18.float32, ..., and with
+// CTNN_BENCH_FASHION_MNIST the trained Fashion-MNIST models fmnist_lenet5 and fmnist_dscnn
+// (imported by ctnn_add_model, int8 calibrated with the mse rule, their parameter blobs).
+// The zoo's parameters are fill_params(seed 1); the input is fill_input(seed 2), placed again
+// before each run (in-place layers overwrite it) outside the timed interval. The checksum (sum of
+// the outputs) lets the caller see that the runs compute something.
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "ctnn/runtime/runtime.hpp"
+#include "ctnn/zoo/lenet5.hpp"
+#include "ctnn/zoo/mobilenet_v2.hpp"
+#include "ctnn/zoo/resnet.hpp"
+#if CTNN_BENCH_FMNIST
+#include "fmnist_dscnn_f32.hpp"
+#include "fmnist_dscnn_i8.hpp"
+#include "fmnist_lenet5_f32.hpp"
+#include "fmnist_lenet5_i8.hpp"
+#endif
+
+namespace {
+
+namespace rt = ctnn::runtime;
+
+struct runner {
+  virtual ~runner() = default;
+  /// Runs until the summed run time reaches `budget` seconds (at least once); false on a fault.
+  virtual bool measure(double budget, long& runs, double& seconds, double& checksum) = 0;
+};
+
+/// A zoo network with fill_params parameters (Model = void) or a ctnn_add_model model (Model =
+/// its <name>_model: its parameter blob in .rodata, its input quantization).
+template <class Net, class T, class Model = void>
+struct net_runner final : runner {
+  static constexpr auto dt = ctnn::dtype_of<T>;
+  static constexpr auto& plan = ctnn::memory::plan_of<Net, dt>;
+  static constexpr auto& layout = rt::param_layout_of<Net, dt>;
+  static constexpr bool imported = !std::is_void_v<Model>;
+  std::vector<uint8_t> arena_v = std::vector<uint8_t>(plan.arena_bytes + 16);
+  std::vector<uint8_t> params_v = std::vector<uint8_t>(imported ? 0 : layout.total_bytes + 16);
+  uint8_t* arena = align(arena_v);
+  const uint8_t* params = imported ? model_params() : align(params_v);
+  bool filled = imported || rt::fill_params<Net, dt>(align(params_v), layout.total_bytes, 1);
+
+  static uint8_t* align(std::vector<uint8_t>& v) {
+    return v.data() + (16 - reinterpret_cast<uintptr_t>(v.data()) % 16) % 16;
+  }
+  static const uint8_t* model_params() {
+    if constexpr (imported) return Model::params();
+    return nullptr;
+  }
+  static rt::tensor_quant input_quant() {
+    if constexpr (imported && dt == ctnn::dtype::int8) return Model::input_quant;
+    else if constexpr (imported) return rt::tensor_quant{};
+    else return rt::default_tensor_quant<Net>(0);
+  }
+
+  bool measure(double budget, long& runs, double& seconds, double& checksum) override {
+    using clock = std::chrono::steady_clock;
+    if (!filled) return false;
+    runs = 0;
+    seconds = 0.0;
+    while (runs == 0 || seconds < budget) {
+      rt::fill_input<T>(reinterpret_cast<T*>(arena + plan.offset_of(0)), Net::input_shape.elems(), 2, input_quant());
+      const auto t0 = clock::now();
+      const rt::run_status s =
+          rt::run<Net, T, rt::backend::optimized>(arena, plan.arena_bytes, params, layout.total_bytes);
+      const auto t1 = clock::now();
+      if (!s.ok()) return false;
+      seconds += std::chrono::duration<double>(t1 - t0).count();
+      ++runs;
+    }
+    const T* out = reinterpret_cast<const T*>(arena + plan.offset_of(Net::output_tensor));
+    checksum = 0.0;
+    for (int64_t i = 0; i < Net::output_shape.elems(); ++i) checksum += static_cast<double>(out[i]);
+    return true;
+  }
+};
+
+using case_list = std::vector<std::pair<std::string, std::unique_ptr<runner>>>;
+
+bool wanted_case(const std::vector<std::string>& wanted, const std::string& c) {
+  if (wanted.empty()) return true;
+  for (const auto& w : wanted)
+    if (w == c) return true;
+  return false;
+}
+
+#if CTNN_BENCH_FMNIST
+/// A trained Fashion-MNIST model of examples/fashion_mnist, imported by ctnn_add_model.
+template <class Model>
+void add_imported(case_list& all, const std::string& name, const std::vector<std::string>& wanted) {
+  using T = std::conditional_t<Model::dtype == ctnn::dtype::int8, int8_t, float>;
+  const std::string c = name + (Model::dtype == ctnn::dtype::int8 ? ".int8" : ".float32");
+  if (wanted_case(wanted, c)) all.emplace_back(c, std::make_unique<net_runner<typename Model::network, T, Model>>());
+}
+#endif
+
+template <class Net>
+void add_model(case_list& all, const std::string& model, const std::vector<std::string>& wanted) {
+  if (wanted_case(wanted, model + ".float32"))
+    all.emplace_back(model + ".float32", std::make_unique<net_runner<Net, float>>());
+  if (wanted_case(wanted, model + ".int8"))
+    all.emplace_back(model + ".int8", std::make_unique<net_runner<Net, int8_t>>());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> wanted(argv + 1, argv + argc);
+  const bool list = wanted.size() == 1 && wanted[0] == "--list";
+  if (list) wanted.clear();
+  case_list cases;
+  add_model<ctnn::zoo::lenet5>(cases, "lenet5", wanted);
+  add_model<ctnn::zoo::resnet18>(cases, "resnet18", wanted);
+  add_model<ctnn::zoo::mobilenet_v2>(cases, "mobilenet_v2", wanted);
+#if CTNN_BENCH_FMNIST
+  add_imported<ctnn_models::fmnist_lenet5_f32_model>(cases, "fmnist_lenet5", wanted);
+  add_imported<ctnn_models::fmnist_lenet5_i8_model>(cases, "fmnist_lenet5", wanted);
+  add_imported<ctnn_models::fmnist_dscnn_f32_model>(cases, "fmnist_dscnn", wanted);
+  add_imported<ctnn_models::fmnist_dscnn_i8_model>(cases, "fmnist_dscnn", wanted);
+#endif
+  if (!wanted.empty() && cases.size() != wanted.size()) {
+    std::fprintf(stderr, "ctnn_bench_net: unknown case among the arguments (--list prints them)\n");
+    return 2;
+  }
+  if (list) {
+    for (const auto& c : cases) std::printf("%s\n", c.first.c_str());
+    return 0;
+  }
+  std::printf("ready");
+  for (const auto& c : cases) std::printf(" %s", c.first.c_str());
+  std::printf("\n");
+  std::fflush(stdout);
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    std::istringstream in(line);
+    std::string name;
+    double budget = 0.0;
+    if (!(in >> name >> budget)) continue;
+    runner* r = nullptr;
+    for (auto& c : cases)
+      if (c.first == name) r = c.second.get();
+    long runs = 0;
+    double seconds = 0.0, checksum = 0.0;
+    if (r == nullptr || !r->measure(budget, runs, seconds, checksum)) {
+      std::printf("error %s\n", name.c_str());
+      std::fflush(stdout);
+      return 1;
+    }
+    std::printf("%s %ld %.9g %.9g\n", name.c_str(), runs, seconds, checksum);
+    std::fflush(stdout);
+  }
+  return 0;
+}

@@ -1,0 +1,296 @@
+#!/usr/bin/python3
+"""ctnn against PyTorch on whole networks: batch 1, one thread, float32 and int8.
+
+Networks: LeNet-5 (ctnn's zoo definition written in PyTorch), ResNet-18 and MobileNetV2
+(torchvision, weights=None, seeded; BatchNorm statistics from one seeded random batch, see
+settle_batch_norm), 224x224. ctnn runs the same zoo types through
+runtime::run<Net, T, backend::optimized> in bench/ctnn_bench_net (one process, driven over a pipe).
+When ctnn_bench_net was built with CTNN_BENCH_FASHION_MNIST, also the trained Fashion-MNIST models
+of examples/fashion_mnist (fmnist_lenet5, fmnist_dscnn: PyTorch loads the ONNX file's weights into
+fmnist.py's modules, ctnn runs the file as ctnn_add_model imported it, int8 calibrated by ctnn-import).
+
+PyTorch configurations (the fastest of a case is the peer):
+  float32  eager                     the nn.Module in inference mode
+           jit_frozen                torch.jit.trace + freeze + optimize_for_inference (oneDNN)
+  int8     fx_<engine>               FX post-training quantization (torch.ao, qconfig mapping of the
+                                     engine, calibrated on 8 seeded inputs), run as a GraphModule
+           fx_<engine>_jit_frozen    the same traced and frozen
+  with engine in onednn and qnnpack (Debian's build has no fbgemm, hence no 'x86' backend).
+
+Every configuration is checked against eager float32 before timing (float: 1e-3 of the largest
+output; int8: relative L2 error <= 0.5, where an all-zero output gives 1 and an unrelated one
+about 1.4; MobileNetV2 with qnnpack's per-tensor weights reaches about 0.37). One that fails is
+left out of the timing and named under the table, and the exit status is then 1. Rounds are
+interleaved: each round runs every implementation of every case once for a fixed time budget (the
+order rotates from round to round); a round's figure is its mean time per run. The table gives per
+case the median over rounds, min-max, and the ratio
+ctnn speed / best peer = median(best peer) / median(ctnn): above 1, ctnn is faster.
+"""
+import argparse
+import copy
+import os
+import platform
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+
+import torch
+import torch.nn as nn
+import torchvision
+
+
+def lenet5():
+    """ctnn::zoo::lenet5 (include/ctnn/zoo/lenet5.hpp) in PyTorch: 1x32x32 -> 10."""
+    return nn.Sequential(
+        nn.Conv2d(1, 6, 5), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(6, 16, 5), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Flatten(), nn.Linear(400, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(), nn.Linear(84, 10))
+
+
+FMNIST_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "fashion_mnist")
+
+
+def fmnist_model(name):
+    """A trained Fashion-MNIST model: examples/fashion_mnist/fmnist.py's module with the weights of
+    models/<name>.onnx (the file ctnn_bench_net's ctnn version is imported from)."""
+    def make():
+        sys.path.insert(0, FMNIST_DIR)
+        import fmnist
+        return fmnist.load_from_onnx(name, os.path.join(FMNIST_DIR, "models", f"{name}.onnx"))
+    return make
+
+
+MODELS = {
+    "lenet5": (lenet5, (1, 1, 32, 32)),
+    "resnet18": (lambda: torchvision.models.resnet18(weights=None), (1, 3, 224, 224)),
+    "mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(weights=None), (1, 3, 224, 224)),
+    "fmnist_lenet5": (fmnist_model("lenet5"), (1, 1, 32, 32)),
+    "fmnist_dscnn": (fmnist_model("dscnn"), (1, 1, 28, 28)),
+}
+TRAINED = ("fmnist_lenet5", "fmnist_dscnn")  # BatchNorm statistics from training: kept
+
+
+def random_input(model, shape, seed):
+    """Seeded input: pixels in [0, 1) for the Fashion-MNIST models (what they were trained on),
+    standard normal for the others."""
+    gen = torch.Generator().manual_seed(seed)
+    return torch.rand(shape, generator=gen) if model in TRAINED else torch.randn(shape, generator=gen)
+ENGINES = [e for e in ("onednn", "qnnpack") if e in torch.backends.quantized.supported_engines]
+
+
+def settle_batch_norm(model, shape):
+    """Random weights with BatchNorm's default running statistics (mean 0, variance 1) let
+    MobileNetV2's activations vanish (outputs ~1e-13, which int8 rounds to zero): set the running
+    statistics from one seeded batch of 8 random inputs, so every network computes O(1) values."""
+    bns = [m for m in model.modules() if isinstance(m, nn.BatchNorm2d)]
+    if not bns:
+        return model
+    for bn in bns:
+        bn.reset_running_stats()
+        bn.momentum = None  # cumulative average: one batch sets the statistics
+    model.train()
+    with torch.no_grad():
+        model(torch.randn((8, *shape[1:]), generator=torch.Generator().manual_seed(3)))
+    return model.eval()
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+class torch_impl:
+    """One PyTorch configuration of a case: a callable and the quantized engine it needs."""
+
+    def __init__(self, name, fn, engine=None):
+        self.name, self.fn, self.engine = name, fn, engine
+
+    def __call__(self, x):
+        if self.engine is not None:
+            torch.backends.quantized.engine = self.engine
+        return self.fn(x)
+
+    def measure(self, x, budget):
+        if self.engine is not None:
+            torch.backends.quantized.engine = self.engine
+        runs, total = 0, 0.0
+        with torch.inference_mode():
+            while runs == 0 or total < budget:
+                t0 = time.perf_counter()
+                self.fn(x)
+                total += time.perf_counter() - t0
+                runs += 1
+        return total / runs
+
+
+class ctnn_impl:
+    """One case of ctnn_bench_net, the process shared by all cases."""
+
+    def __init__(self, proc, case):
+        self.name, self.proc, self.case = "ctnn", proc, case
+
+    def measure(self, _x, budget):
+        self.proc.stdin.write(f"{self.case} {budget}\n")
+        self.proc.stdin.flush()
+        reply = self.proc.stdout.readline().split()
+        if len(reply) != 4 or reply[0] != self.case:
+            raise RuntimeError(f"ctnn_bench_net: unexpected reply {reply!r} for {self.case}")
+        runs, seconds, checksum = int(reply[1]), float(reply[2]), float(reply[3])
+        if runs < 1 or checksum != checksum:  # NaN
+            raise RuntimeError(f"ctnn_bench_net: {self.case}: {runs} runs, checksum {checksum}")
+        return seconds / runs
+
+
+def float_impls(model, x):
+    impls = [torch_impl("eager", model)]
+    with torch.inference_mode():
+        frozen = torch.jit.optimize_for_inference(torch.jit.freeze(torch.jit.trace(model, x).eval()))
+    impls.append(torch_impl("jit_frozen", frozen))
+    return impls
+
+
+def int8_impls(name, model, x, shape):
+    from torch.ao.quantization import get_default_qconfig_mapping
+    from torch.ao.quantization.quantize_fx import convert_fx, prepare_fx
+
+    impls = []
+    calibration = [random_input(name, shape, 100 + i) for i in range(8)]
+    for engine in ENGINES:
+        torch.backends.quantized.engine = engine
+        prepared = prepare_fx(copy.deepcopy(model), get_default_qconfig_mapping(engine), example_inputs=(x,))
+        with torch.inference_mode():
+            for c in calibration:
+                prepared(c)
+        quantized = convert_fx(prepared)
+        impls.append(torch_impl(f"fx_{engine}", quantized, engine))
+        with torch.inference_mode():
+            frozen = torch.jit.freeze(torch.jit.trace(quantized, x).eval())
+        impls.append(torch_impl(f"fx_{engine}_jit_frozen", frozen, engine))
+    return impls
+
+
+def check(impl, x, want, dtype):
+    """A peer that computes garbage fast is no peer: compare with eager float32."""
+    with torch.inference_mode():
+        for _ in range(3):  # the profiling executor settles after a few runs
+            got = impl(x)
+    want, got = want.flatten().double(), got.flatten().double()
+    if dtype == "float32":
+        err = (got - want).abs().max().item()
+        ok = err <= 1e-3 * max(1.0, want.abs().max().item())
+        what = f"max |diff| {err:.3g}"
+    else:
+        err = ((got - want).norm() / want.norm().clamp_min(1e-12)).item()
+        ok = err <= 0.5  # an all-zero output gives 1, an unrelated one about 1.4
+        what = f"relative L2 error {err:.3g} vs float32"
+    return ok, what
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ctnn", required=True, help="path of ctnn_bench_net")
+    ap.add_argument("--models", default=None,
+                    help="comma-separated; default: every model of MODELS that ctnn_bench_net offers "
+                         "(the fmnist_* ones when it was built with CTNN_BENCH_FASHION_MNIST)")
+    ap.add_argument("--dtypes", default="float32,int8")
+    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--budget", type=float, default=0.5, help="seconds per implementation per round")
+    ap.add_argument("--quick", action="store_true",
+                    help="CI smoke run: LeNet-5 only, 3 rounds of 0.02 s (checks structure, not speed)")
+    args = ap.parse_args()
+    if args.quick:
+        args.models, args.rounds, args.budget = "lenet5", 3, 0.02
+    if args.models is None:
+        offered = subprocess.run([args.ctnn, "--list"], check=True, capture_output=True, text=True).stdout.split()
+        args.models = ",".join(m for m in MODELS if f"{m}.float32" in offered)
+    models = [m for m in args.models.split(",") if m]
+    dtypes = [d for d in args.dtypes.split(",") if d]
+    for m in models:
+        if m not in MODELS:
+            sys.exit(f"torch_peer: unknown model {m} (expected one of {', '.join(MODELS)})")
+    for d in dtypes:
+        if d not in ("float32", "int8"):
+            sys.exit(f"torch_peer: unknown dtype {d}")
+
+    torch.set_num_threads(1)
+    torch.set_num_interop_threads(1)
+    cases = [f"{m}.{d}" for m in models for d in dtypes]
+    proc = subprocess.Popen([args.ctnn, *cases], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    ready = proc.stdout.readline().split()
+    if ready[:1] != ["ready"]:
+        sys.exit(f"torch_peer: ctnn_bench_net did not start: {ready!r}")
+
+    print(f"# ctnn vs PyTorch, batch 1, one thread: {cpu_model()}, {os.cpu_count()} logical CPUs")
+    print(f"# torch {torch.__version__}, torchvision {torchvision.__version__}, threads {torch.get_num_threads()}, "
+          f"quantized engines {ENGINES}")
+    print(f"# load average at start {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    print(f"# {shlex.join([sys.executable, *sys.argv])}")
+    print(f"# {args.rounds} interleaved rounds, {args.budget} s per implementation per round")
+
+    failed = []  # (case, config, what): excluded from the timing, and the exit status is 1
+    plan = []  # (case, x, [impls])
+    for m in models:
+        make, shape = MODELS[m]
+        torch.manual_seed(0)
+        model = make().eval() if m in TRAINED else settle_batch_norm(make(), shape).eval()
+        x = random_input(m, shape, 2)
+        with torch.inference_mode():
+            want = model(x)
+        for d in dtypes:
+            case = f"{m}.{d}"
+            impls = float_impls(model, x) if d == "float32" else int8_impls(m, model, x, shape)
+            kept = []
+            for impl in impls:
+                ok, what = check(impl, x, want, d)
+                print(f"# check {case} {impl.name}: {what} {'ok' if ok else 'FAILED (excluded)'}")
+                if ok:
+                    kept.append(impl)
+                else:
+                    failed.append((case, impl.name, what))
+            if not kept:
+                proc.kill()
+                sys.exit(f"torch_peer: no PyTorch configuration of {case} agrees with eager float32")
+            plan.append((case, x, [ctnn_impl(proc, case), *kept]))
+
+    for _, x, impls in plan:  # warm-up, not recorded
+        for impl in impls:
+            impl.measure(x, min(args.budget, 0.1))
+    times = {(case, impl.name): [] for case, _, impls in plan for impl in impls}
+    for r in range(args.rounds):
+        for case, x, impls in plan:
+            k = r % len(impls)
+            for impl in impls[k:] + impls[:k]:
+                times[(case, impl.name)].append(impl.measure(x, args.budget))
+    proc.stdin.close()
+    if proc.wait() != 0:
+        sys.exit("torch_peer: ctnn_bench_net failed")
+
+    print(f"# load average at end {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    print()
+    print("| case | ctnn ms (min-max) | best PyTorch ms (min-max) | best config | ctnn speed / best peer | other configs ms |")
+    print("|---|---:|---:|---|---:|---|")
+    for case, _, impls in plan:
+        med = {i.name: statistics.median(times[(case, i.name)]) * 1e3 for i in impls}
+        span = {i.name: (min(times[(case, i.name)]) * 1e3, max(times[(case, i.name)]) * 1e3) for i in impls}
+        peers = [i.name for i in impls if i.name != "ctnn"]
+        best = min(peers, key=lambda n: med[n])
+        others = ", ".join(f"{n} {med[n]:.3g}" for n in peers if n != best)
+        fmt = lambda n: f"{med[n]:.3g} ({span[n][0]:.3g}-{span[n][1]:.3g})"
+        print(f"| {case} | {fmt('ctnn')} | {fmt(best)} | {best} | {med[best] / med['ctnn']:.2f} | {others} |")
+    if failed:
+        print()
+    for case, name, what in failed:
+        print(f"excluded: {case} {name}, {what} (a peer that computes garbage fast is no peer)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
