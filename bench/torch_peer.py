@@ -20,7 +20,8 @@ PyTorch configurations (the fastest of a case is the peer):
 Every configuration is checked against eager float32 before timing (float: 1e-3 of the largest
 output; int8: relative L2 error <= 0.5, where an all-zero output gives 1 and an unrelated one
 about 1.4; MobileNetV2 with qnnpack's per-tensor weights reaches about 0.37). One that fails is
-left out of the timing and named under the table, and the exit status is then 1. Rounds are
+left out of the timing and named under the table (exit status 0: the table is still measured;
+--strict makes it 1). Rounds are
 interleaved: each round runs every implementation of every case once for a fixed time budget (the
 order rotates from round to round); a round's figure is its mean time per run. The table gives per
 case the median over rounds, min-max, and the ratio
@@ -202,6 +203,7 @@ def main():
                          "(the fmnist_* ones when it was built with CTNN_BENCH_FASHION_MNIST)")
     ap.add_argument("--dtypes", default="float32,int8")
     ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--strict", action="store_true", help="exit 1 when a PyTorch configuration was excluded")
     ap.add_argument("--budget", type=float, default=0.5, help="seconds per implementation per round")
     ap.add_argument("--quick", action="store_true",
                     help="CI smoke run: LeNet-5 only, 3 rounds of 0.02 s (checks structure, not speed)")
@@ -289,7 +291,7 @@ def main():
         print()
     for case, name, what in failed:
         print(f"excluded: {case} {name}, {what} (a peer that computes garbage fast is no peer)")
-    return 1 if failed else 0
+    return 1 if failed and args.strict else 0
 
 
 if __name__ == "__main__":
