@@ -20,6 +20,7 @@ inline constexpr int f32_lanes = vector_bytes / 4;
 
 typedef float vf32 __attribute__((vector_size(vector_bytes)));
 typedef int32_t vs32 __attribute__((vector_size(vector_bytes)));
+typedef uint32_t vu32 __attribute__((vector_size(vector_bytes)));
 
 /// Unaligned vector load/store through memcpy (one instruction after optimization, no aliasing UB).
 /// V may be wider than the target's registers (see -Wpsabi note in tiled.hpp).

@@ -1,0 +1,308 @@
+// Depthwise conv2d on the host, float32 and int8: float vector lanes (simd.hpp: AVX-512, AVX or SSE2
+// widths, GCC/Clang vector extensions) for 3x3 and 5x5 windows, stride 1 and 2, no dilation; the
+// direct loop for every other geometry (dilation, other windows, unequal strides, rows wider than
+// the row buffers) and, on RISC-V (CTNN_KERNELS_SCALAR), for float (int8 runs scalar.hpp there).
+//
+// One channel is a 2-D plane. K input rows live in a ring of padded row buffers (on the stack),
+// each copied once per channel, with the padding written as zeros, so the inner loop has no
+// bounds checks and a row outside the input is the zero row:
+//
+//   P[i] = in[iy][i - pl] for 0 <= i - pl < in_w, else 0          (i < len: the lanes' reach)
+//   stride 1:  out[oy][ox .. ox+L) = sum_{ky,kx} w[ky][kx] . P_{oy - pt + ky}[ox + kx .. ox + kx + L)
+//   stride 2:  P kept de-interleaved, E[j] = P[2j] | O[j] = P[2j + 1]  (each `half` floats), so
+//              P[2 ox + kx] = (kx even ? E : O)[ox + kx / 2]: contiguous lanes again
+//
+//   ring slot iy % K ---> | E: P[0] P[2] P[4] ...      | O: P[1] P[3] P[5] ...      |
+//                         0                            half                        2 half
+//
+// A row's last vector is computed whole (the buffers reach past the output) and stored partially.
+
+#pragma once
+#include "ctnn/kernels/geometry.hpp"
+#include "ctnn/kernels/quant.hpp"
+#include "ctnn/kernels/reference.hpp"
+#include "ctnn/kernels/scalar.hpp"
+#include "ctnn/kernels/simd.hpp"
+#include "ctnn/kernels/status.hpp"
+
+namespace ctnn::kernels {
+
+namespace detail {
+
+/// Range [lo, hi) of outputs whose whole window lies inside [0, in): no bounds checks there.
+inline void interior(int64_t out, int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, int64_t& lo, int64_t& hi) {
+  lo = ceil_div(p, s);  // first o with o s - p >= 0
+  const int64_t last = in - 1 - (k - 1) * d + p;  // o s <= last
+  hi = last < 0 ? 0 : min(out, last / s + 1);
+  if (lo > hi) lo = hi;
+}
+
+/// @brief Direct depthwise conv2d, float, any geometry: the general path (and the kernel the
+/// vector one replaced, kept as the benchmark's baseline).
+inline void depthwise_direct_f32(const conv_geometry& g, const float* in, const float* w, const float* bias,
+                                 float* out) {
+  const int64_t oh = g.out_h(), ow = g.out_w(), mult = g.out_c / g.in_c;
+  int64_t y_lo, y_hi, x_lo, x_hi;
+  interior(oh, g.in_h, g.kh, g.sh, g.pt, g.dh, y_lo, y_hi);
+  interior(ow, g.in_w, g.kw, g.sw, g.pl, g.dw, x_lo, x_hi);
+  for (int64_t oc = 0; oc < g.out_c; ++oc) {
+    const float* plane = in + (oc / mult) * g.in_h * g.in_w;
+    const float* k = w + oc * g.kh * g.kw;
+    float* o = out + oc * oh * ow;
+    const float b = bias != nullptr ? bias[oc] : 0.0f;
+    for (int64_t oy = 0; oy < oh; ++oy) {
+      const bool y_in = oy >= y_lo && oy < y_hi;
+      for (int64_t ox = 0; ox < ow; ++ox) {
+        float acc = 0.0f;
+        if (y_in && ox >= x_lo && ox < x_hi) {
+          const float* base = plane + (oy * g.sh - g.pt) * g.in_w + (ox * g.sw - g.pl);
+          for (int64_t ky = 0; ky < g.kh; ++ky)
+            for (int64_t kx = 0; kx < g.kw; ++kx) acc += base[ky * g.dh * g.in_w + kx * g.dw] * k[ky * g.kw + kx];
+        } else {
+          for (int64_t ky = 0; ky < g.kh; ++ky)
+            for (int64_t kx = 0; kx < g.kw; ++kx) {
+              const int64_t iy = oy * g.sh - g.pt + ky * g.dh, ix = ox * g.sw - g.pl + kx * g.dw;
+              if (iy >= 0 && iy < g.in_h && ix >= 0 && ix < g.in_w) acc += plane[iy * g.in_w + ix] * k[ky * g.kw + kx];
+            }
+        }
+        o[oy * ow + ox] = bias != nullptr ? acc + b : acc;
+      }
+    }
+  }
+}
+
+/// @brief Direct depthwise conv2d, int8, any geometry (p checked by the caller): the general path
+/// and the benchmark's baseline.
+inline void depthwise_direct_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias,
+                                int8_t* out, const ref::gemm_s8_params& p) {
+  const int64_t oh = g.out_h(), ow = g.out_w(), mult = g.out_c / g.in_c;
+  int64_t y_lo, y_hi, x_lo, x_hi;
+  interior(oh, g.in_h, g.kh, g.sh, g.pt, g.dh, y_lo, y_hi);
+  interior(ow, g.in_w, g.kw, g.sw, g.pl, g.dw, x_lo, x_hi);
+  int32_t kbuf[64];
+  for (int64_t oc = 0; oc < g.out_c; ++oc) {
+    const int8_t* plane = in + (oc / mult) * g.in_h * g.in_w;
+    const int8_t* k = w + oc * g.kh * g.kw;
+    const bool small = g.kh * g.kw <= 64;
+    if (small)
+      for (int64_t i = 0; i < g.kh * g.kw; ++i) kbuf[i] = k[i] - p.b_zp;
+    int8_t* o = out + oc * oh * ow;
+    const int32_t b = bias != nullptr ? bias[oc] : 0;
+    for (int64_t oy = 0; oy < oh; ++oy) {
+      const bool y_in = oy >= y_lo && oy < y_hi;
+      for (int64_t ox = 0; ox < ow; ++ox) {
+        uint32_t acc = static_cast<uint32_t>(b);
+        if (small && y_in && ox >= x_lo && ox < x_hi) {
+          const int8_t* base = plane + (oy * g.sh - g.pt) * g.in_w + (ox * g.sw - g.pl);
+          for (int64_t ky = 0; ky < g.kh; ++ky)
+            for (int64_t kx = 0; kx < g.kw; ++kx)
+              acc += static_cast<uint32_t>((base[ky * g.dh * g.in_w + kx * g.dw] - p.a_zp) * kbuf[ky * g.kw + kx]);
+        } else {
+          for (int64_t ky = 0; ky < g.kh; ++ky)
+            for (int64_t kx = 0; kx < g.kw; ++kx) {
+              const int64_t iy = oy * g.sh - g.pt + ky * g.dh, ix = ox * g.sw - g.pl + kx * g.dw;
+              if (iy >= 0 && iy < g.in_h && ix >= 0 && ix < g.in_w)
+                acc += static_cast<uint32_t>((plane[iy * g.in_w + ix] - p.a_zp) * (k[ky * g.kw + kx] - p.b_zp));
+            }
+        }
+        o[oy * ow + ox] = ref::requantize(static_cast<int32_t>(acc), static_cast<int>(oc), p);
+      }
+    }
+  }
+}
+
+namespace dw {
+
+inline constexpr int64_t lanes = simd::f32_lanes;
+/// Floats of one padded row buffer (E and O together for stride 2): wider rows run direct.
+inline constexpr int64_t row_cap = 1024;
+
+/// Output columns rounded up to whole vectors.
+constexpr int64_t padded_out_w(const conv_geometry& g) { return (g.out_w() + lanes - 1) / lanes * lanes; }
+/// Stride 2: floats of E (and of O), the reach of the lanes at kx = K - 1.
+constexpr int64_t half_len(const conv_geometry& g) { return padded_out_w(g) + (g.kw - 1) / 2; }
+/// Floats of one padded row that the lanes read.
+constexpr int64_t row_len(const conv_geometry& g) {
+  return g.sw == 1 ? padded_out_w(g) + g.kw - 1 : 2 * half_len(g);
+}
+
+/// P[i], i < len: the row src (in_w values, minus zp for int8) at offset pl, zeros around it.
+template <class T>
+inline void fill_padded(float* dst, int64_t len, const T* src, int64_t in_w, int64_t pl, int32_t zp) {
+  const int64_t a = min(pl, len), b = min(pl + in_w, len);
+  for (int64_t i = 0; i < a; ++i) dst[i] = 0.0f;
+  if constexpr (is_same_v<T, float>) {
+    (void)zp;
+    if (b > a) __builtin_memcpy(dst + a, src, static_cast<size_t>(b - a) * sizeof(float));
+  } else {
+    for (int64_t i = a; i < b; ++i) dst[i] = static_cast<float>(src[i - pl] - zp);
+  }
+  for (int64_t i = b; i < len; ++i) dst[i] = 0.0f;
+}
+
+/// The ring of K padded input rows of one plane, the zero row, and stride 2's un-split row.
+template <int K, int S>
+struct ring {
+  alignas(64) float row[K][row_cap];
+  alignas(64) float zero[row_cap];
+  alignas(64) float tmp[S == 2 ? row_cap : 1];
+  int64_t tag[K];  // input row held by each slot, -1: none
+};
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
+/// One output row: each vector of L outputs is the sum of the K x K taps' weight times the row
+/// buffers at the tap's offset; finish(acc, x, n) stores outputs [x, x + n) of it.
+template <int K, int S, class Finish>
+inline void row_lanes(const float* const* rows, int64_t half, const simd::vf32* wv, int64_t ow, Finish& finish) {
+  for (int64_t x = 0; x < ow; x += lanes) {
+    simd::vf32 acc = {};
+    for (int ky = 0; ky < K; ++ky) {
+      const float* r = rows[ky] + x;
+      for (int kx = 0; kx < K; ++kx) {
+        const float* src = S == 1 ? r + kx : r + (kx & 1) * half + kx / 2;
+        acc += wv[ky * K + kx] * simd::load<simd::vf32>(src);
+      }
+    }
+    finish(acc, x, min(lanes, ow - x));
+  }
+}
+
+/// One plane (input channel `plane`, one output channel's K x K weights `wk`):
+/// finish(acc, oy, x, n) receives every output vector.
+template <int K, int S, class T, class Finish>
+inline void plane_lanes(const conv_geometry& g, ring<K, S>& rg, const T* plane, int32_t zp, const float* wk,
+                        Finish& finish) {
+  const int64_t oh = g.out_h(), ow = g.out_w(), half = half_len(g), len = row_len(g);
+  simd::vf32 wv[K * K];
+  for (int i = 0; i < K * K; ++i) wv[i] = simd::vf32{} + wk[i];
+  for (int k = 0; k < K; ++k) rg.tag[k] = -1;
+  const float* rows[K];
+  for (int64_t oy = 0; oy < oh; ++oy) {
+    for (int ky = 0; ky < K; ++ky) {
+      const int64_t iy = oy * S - g.pt + ky;
+      if (iy < 0 || iy >= g.in_h) {
+        rows[ky] = rg.zero;
+        continue;
+      }
+      const int64_t slot = iy % K;  // the K rows of a window are K consecutive iy: distinct slots
+      float* dst = rg.row[slot];
+      if (rg.tag[slot] != iy) {
+        const T* src = plane + iy * g.in_w;
+        if constexpr (S == 1) {
+          fill_padded(dst, len, src, g.in_w, g.pl, zp);
+        } else {
+          fill_padded(rg.tmp, len, src, g.in_w, g.pl, zp);
+          for (int64_t j = 0; j < half; ++j) {
+            dst[j] = rg.tmp[2 * j];
+            dst[half + j] = rg.tmp[2 * j + 1];
+          }
+        }
+        rg.tag[slot] = iy;
+      }
+      rows[ky] = dst;
+    }
+    auto row_finish = [&](const simd::vf32& acc, int64_t x, int64_t n) { finish(acc, oy, x, n); };
+    row_lanes<K, S>(rows, half, wv, ow, row_finish);
+  }
+}
+
+/// Stores the first n lanes of v at dst.
+template <class V, class T>
+inline void store_n(T* dst, const V& v, int64_t n) {
+  if (n == lanes) {
+    simd::store(dst, v);
+  } else {
+    T t[lanes];
+    simd::store(t, v);
+    __builtin_memcpy(dst, t, static_cast<size_t>(n) * sizeof(T));
+  }
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+/// Calls fn.template operator()<K, S>() for a geometry of the vector kernel; false otherwise.
+template <class Fn>
+inline bool with_window(const conv_geometry& g, Fn&& fn) {
+  if (g.kh != g.kw || g.sh != g.sw || g.dh != 1 || g.dw != 1 || row_len(g) > row_cap) return false;
+  if (g.kh == 3 && g.sh == 1) return fn.template operator()<3, 1>(), true;
+  if (g.kh == 3 && g.sh == 2) return fn.template operator()<3, 2>(), true;
+  if (g.kh == 5 && g.sh == 1) return fn.template operator()<5, 1>(), true;
+  if (g.kh == 5 && g.sh == 2) return fn.template operator()<5, 2>(), true;
+  return false;
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
+template <int K, int S>
+inline void depthwise_f32(const conv_geometry& g, const float* in, const float* w, const float* bias, float* out) {
+  ring<K, S> rg;
+  for (int64_t i = 0; i < row_cap; ++i) rg.zero[i] = 0.0f;
+  const int64_t oh = g.out_h(), ow = g.out_w(), mult = g.out_c / g.in_c, plane = g.in_h * g.in_w;
+  for (int64_t oc = 0; oc < g.out_c; ++oc) {
+    float* o = out + oc * oh * ow;
+    const bool has_bias = bias != nullptr;
+    const float b = has_bias ? bias[oc] : 0.0f;
+    auto finish = [&](const simd::vf32& acc, int64_t oy, int64_t x, int64_t n) {
+      // the bias last, as the reference adds it
+      store_n(o + oy * ow + x, has_bias ? acc + b : acc, n);
+    };
+    plane_lanes<K, S>(g, rg, in + (oc / mult) * plane, 0, w + oc * K * K, finish);
+  }
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+}  // namespace dw
+
+}  // namespace detail
+
+/// @brief True when depthwise_conv2d_f32 runs g in vector lanes (3x3 or 5x5, equal strides
+/// 1 or 2, no dilation, output rows up to about detail::dw::row_cap wide; not on RISC-V).
+constexpr bool depthwise_vectorized(const conv_geometry& g) {
+  if (CTNN_KERNELS_SCALAR || !g.valid() || !g.depthwise()) return false;
+  return g.kh == g.kw && (g.kh == 3 || g.kh == 5) && g.sh == g.sw && (g.sh == 1 || g.sh == 2) && g.dh == 1 &&
+         g.dw == 1 && detail::dw::row_len(g) <= detail::dw::row_cap;
+}
+
+/// @brief Depthwise conv2d, float (groups == in_c, out_c = in_c * multiplier): vector lanes for
+/// the geometries of depthwise_vectorized, the direct loop otherwise. Within float rounding of
+/// ref::conv2d_f32 (the taps are summed in the same order, possibly with fused multiply-adds).
+inline status depthwise_conv2d_f32(const conv_geometry& g, const float* in, const float* w, const float* bias,
+                                   float* out) {
+  if (!g.valid() || !g.depthwise()) return status::bad_geometry;
+  if (in == nullptr || w == nullptr || out == nullptr) return status::null_pointer;
+  if (depthwise_vectorized(g) &&
+      detail::dw::with_window(g, [&]<int K, int S>() { detail::dw::depthwise_f32<K, S>(g, in, w, bias, out); }))
+    return status::ok;
+  detail::depthwise_direct_f32(g, in, w, bias, out);
+  return status::ok;
+}
+
+/// @brief Depthwise conv2d, int8 (p as in ref::conv2d_s8), bit-exact with ref::conv2d_s8: the
+/// direct loop; on RISC-V
+/// (CTNN_KERNELS_SCALAR) scalar::depthwise_conv2d_s8.
+inline status depthwise_conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias,
+                                  int8_t* out, const ref::gemm_s8_params& p) {
+  if (!g.valid() || !g.depthwise()) return status::bad_geometry;
+  if (in == nullptr || w == nullptr || out == nullptr) return status::null_pointer;
+  if (const status s = ref::check_params(p, static_cast<int>(g.out_c)); s != status::ok) return s;
+#if CTNN_KERNELS_SCALAR
+  return scalar::depthwise_conv2d_s8(g, in, w, bias, out, p);
+#else
+  detail::depthwise_direct_s8(g, in, w, bias, out, p);
+  return status::ok;
+#endif
+}
+
+}  // namespace ctnn::kernels
