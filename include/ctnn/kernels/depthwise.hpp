@@ -1,4 +1,4 @@
-// Depthwise conv2d on the host, float32 and int8: float vector lanes (simd.hpp: AVX-512, AVX or SSE2
+// Depthwise conv2d on the host, float32 and int8: vector lanes (simd.hpp: AVX-512, AVX or SSE2
 // widths, GCC/Clang vector extensions) for 3x3 and 5x5 windows, stride 1 and 2, no dilation; the
 // direct loop for every other geometry (dilation, other windows, unequal strides, rows wider than
 // the row buffers) and, on RISC-V (CTNN_KERNELS_SCALAR), for float (int8 runs scalar.hpp there).
@@ -16,7 +16,11 @@
 //                         0                            half                        2 half
 //
 // A row's last vector is computed whole (the buffers reach past the output) and stored partially.
-
+//
+// int8 runs the same float lanes on (x - a_zp) and (w - b_zp): each is in [-255, 255], so every
+// product and partial sum is an integer below 25 * 255^2 < 2^24, exact in float32 in any order;
+// converted to int32, plus the bias (wrapping) and requantized in lanes (scalar::mbqm's steps),
+// the output is bit-exact with ref::conv2d_s8.
 #pragma once
 #include "ctnn/kernels/geometry.hpp"
 #include "ctnn/kernels/quant.hpp"
@@ -222,6 +226,21 @@ inline void store_n(T* dst, const V& v, int64_t n) {
   }
 }
 
+/// L lanes of scalar::requantize (ref::requantize's arithmetic, in scalar::mbqm's steps).
+inline simd::vs32 requantize_lanes(const simd::vs32& x, const scalar::requant32& r) {
+  using simd::vs32;
+  const simd::vu32 s = __builtin_convertvector(x, simd::vu32) << r.left;  // wraps, as TFLite on hardware
+  const simd::vs64_lanes prod =
+      __builtin_convertvector(__builtin_convertvector(s, vs32), simd::vs64_lanes) * static_cast<int64_t>(r.mult);
+  const vs32 v = __builtin_convertvector((prod + (int64_t{1} << 30)) >> 31, vs32);
+  const vs32 thr = r.half - (v < 0);                                  // (v < 0) is -1 where true
+  vs32 q = (v >> static_cast<int32_t>(r.right)) - ((v & r.mask) > thr);  // + 1 above the threshold
+  const vs32 below = q < r.lo, above = q > r.hi;
+  q = (q & ~below) | (r.lo & below);
+  q = (q & ~above) | (r.hi & above);
+  return q + r.zp;
+}
+
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -259,6 +278,28 @@ inline void depthwise_f32(const conv_geometry& g, const float* in, const float* 
   }
 }
 
+template <int K, int S>
+inline void depthwise_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias, int8_t* out,
+                         const ref::gemm_s8_params& p) {
+  ring<K, S> rg;
+  for (int64_t i = 0; i < row_cap; ++i) rg.zero[i] = 0.0f;
+  const int64_t oh = g.out_h(), ow = g.out_w(), mult = g.out_c / g.in_c, plane = g.in_h * g.in_w;
+  for (int64_t oc = 0; oc < g.out_c; ++oc) {
+    float wk[K * K];
+    for (int i = 0; i < K * K; ++i) wk[i] = static_cast<float>(w[oc * K * K + i] - p.b_zp);
+    const scalar::requant32 rq = scalar::channel_requant(p, static_cast<int32_t>(oc));
+    const uint32_t b = bias != nullptr ? static_cast<uint32_t>(bias[oc]) : 0u;
+    int8_t* o = out + oc * oh * ow;
+    auto finish = [&](const simd::vf32& acc, int64_t oy, int64_t x, int64_t n) {
+      // the sum is an exact integer: to int32, plus the bias modulo 2^32 (the reference's wrap)
+      const simd::vu32 sum = __builtin_convertvector(__builtin_convertvector(acc, simd::vs32), simd::vu32) + b;
+      const simd::vs32 q = requantize_lanes(__builtin_convertvector(sum, simd::vs32), rq);
+      store_n(o + oy * ow + x, __builtin_convertvector(q, simd::vs8_lanes), n);
+    };
+    plane_lanes<K, S>(g, rg, in + (oc / mult) * plane, p.a_zp, wk, finish);
+  }
+}
+
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -267,7 +308,7 @@ inline void depthwise_f32(const conv_geometry& g, const float* in, const float* 
 
 }  // namespace detail
 
-/// @brief True when depthwise_conv2d_f32 runs g in vector lanes (3x3 or 5x5, equal strides
+/// @brief True when depthwise_conv2d_f32 / _s8 run g in vector lanes (3x3 or 5x5, equal strides
 /// 1 or 2, no dilation, output rows up to about detail::dw::row_cap wide; not on RISC-V).
 constexpr bool depthwise_vectorized(const conv_geometry& g) {
   if (CTNN_KERNELS_SCALAR || !g.valid() || !g.depthwise()) return false;
@@ -289,8 +330,8 @@ inline status depthwise_conv2d_f32(const conv_geometry& g, const float* in, cons
   return status::ok;
 }
 
-/// @brief Depthwise conv2d, int8 (p as in ref::conv2d_s8), bit-exact with ref::conv2d_s8: the
-/// direct loop; on RISC-V
+/// @brief Depthwise conv2d, int8 (p as in ref::conv2d_s8), bit-exact with ref::conv2d_s8: vector
+/// lanes for the geometries of depthwise_vectorized, the direct loop otherwise; on RISC-V
 /// (CTNN_KERNELS_SCALAR) scalar::depthwise_conv2d_s8.
 inline status depthwise_conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias,
                                   int8_t* out, const ref::gemm_s8_params& p) {
@@ -300,6 +341,9 @@ inline status depthwise_conv2d_s8(const conv_geometry& g, const int8_t* in, cons
 #if CTNN_KERNELS_SCALAR
   return scalar::depthwise_conv2d_s8(g, in, w, bias, out, p);
 #else
+  if (depthwise_vectorized(g) &&
+      detail::dw::with_window(g, [&]<int K, int S>() { detail::dw::depthwise_s8<K, S>(g, in, w, bias, out, p); }))
+    return status::ok;
   detail::depthwise_direct_s8(g, in, w, bias, out, p);
   return status::ok;
 #endif
