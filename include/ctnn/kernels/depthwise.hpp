@@ -144,7 +144,50 @@ inline void fill_padded(float* dst, int64_t len, const T* src, int64_t in_w, int
   for (int64_t i = b; i < len; ++i) dst[i] = 0.0f;
 }
 
-/// The ring of K padded input rows of one plane, the zero row, and stride 2's un-split row.
+/// Lanes 0, 2, 4, ... (Odd = 0) or 1, 3, 5, ... (Odd = 1) of the 2L floats a:b.
+template <size_t Odd, size_t... I>
+inline simd::vf32 every_other(const simd::vf32& a, const simd::vf32& b, integer_sequence<size_t, I...>) {
+  return __builtin_shufflevector(a, b, static_cast<int>(2 * I + Odd)...);
+}
+
+/// e[j] = src[2j], o[j] = src[2j + 1] for j < n (src: 2n floats).
+inline void deinterleave(float* e, float* o, const float* src, int64_t n) {
+  using seq = make_index_sequence<static_cast<size_t>(lanes)>;
+  int64_t j = 0;
+  for (; j + lanes <= n; j += lanes) {
+    const auto a = simd::load<simd::vf32>(src + 2 * j), b = simd::load<simd::vf32>(src + 2 * j + lanes);
+    simd::store(e + j, every_other<0>(a, b, seq{}));
+    simd::store(o + j, every_other<1>(a, b, seq{}));
+  }
+  for (; j < n; ++j) {
+    e[j] = src[2 * j];
+    o[j] = src[2 * j + 1];
+  }
+}
+
+/// Stride 2's float row: e[j] = P[2j], o[j] = P[2j + 1] for j < n, P the padded row of
+/// fill_padded, straight from the input (whole vectors where 2L inputs lie inside the row).
+inline void fill_deinterleaved(float* e, float* o, int64_t n, const float* src, int64_t in_w, int64_t pl) {
+  using seq = make_index_sequence<static_cast<size_t>(lanes)>;
+  auto one = [&](int64_t i) { return i >= 0 && i < in_w ? src[i] : 0.0f; };
+  int64_t j = 0;
+  for (; j < n && 2 * j < pl; ++j) {
+    e[j] = one(2 * j - pl);
+    o[j] = one(2 * j + 1 - pl);
+  }
+  for (; j + lanes <= n && 2 * j - pl + 2 * lanes <= in_w; j += lanes) {
+    const auto a = simd::load<simd::vf32>(src + 2 * j - pl), b = simd::load<simd::vf32>(src + 2 * j - pl + lanes);
+    simd::store(e + j, every_other<0>(a, b, seq{}));
+    simd::store(o + j, every_other<1>(a, b, seq{}));
+  }
+  for (; j < n; ++j) {
+    e[j] = one(2 * j - pl);
+    o[j] = one(2 * j + 1 - pl);
+  }
+}
+
+/// The ring of K padded input rows of one plane, the zero row, and int8's un-split stride-2 row
+/// (int8 is widened by a loop the compiler vectorizes, then split in lanes).
 template <int K, int S>
 struct ring {
   alignas(64) float row[K][row_cap];
@@ -199,10 +242,11 @@ inline void plane_lanes(const conv_geometry& g, ring<K, S>& rg, const T* plane, 
         if constexpr (S == 1) {
           fill_padded(dst, len, src, g.in_w, g.pl, zp);
         } else {
-          fill_padded(rg.tmp, len, src, g.in_w, g.pl, zp);
-          for (int64_t j = 0; j < half; ++j) {
-            dst[j] = rg.tmp[2 * j];
-            dst[half + j] = rg.tmp[2 * j + 1];
+          if constexpr (is_same_v<T, float>) {
+            fill_deinterleaved(dst, dst + half, half, src, g.in_w, g.pl);
+          } else {
+            fill_padded(rg.tmp, len, src, g.in_w, g.pl, zp);
+            deinterleave(dst, dst + half, rg.tmp, half);
           }
         }
         rg.tag[slot] = iy;
