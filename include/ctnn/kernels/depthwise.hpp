@@ -15,7 +15,9 @@
 //   ring slot iy % K ---> | E: P[0] P[2] P[4] ...      | O: P[1] P[3] P[5] ...      |
 //                         0                            half                        2 half
 //
-// A row's last vector is computed whole (the buffers reach past the output) and stored partially.
+// A row's last vector is computed whole (the buffers reach past the output) and stored whole too
+// while the output buffer reaches that far: its extra lanes fall on later outputs, written after.
+// Each window row is its own chain of multiply-adds (K chains in flight), summed at the end.
 //
 // int8 runs the same float lanes on (x - a_zp) and (w - b_zp): each is in [-255, 255], so every
 // product and partial sum is an integer below 25 * 255^2 < 2^24, exact in float32 in any order;
@@ -206,14 +208,17 @@ struct ring {
 template <int K, int S, class Finish>
 inline void row_lanes(const float* const* rows, int64_t half, const simd::vf32* wv, int64_t ow, Finish& finish) {
   for (int64_t x = 0; x < ow; x += lanes) {
-    simd::vf32 acc = {};
+    simd::vf32 part[K];  // one chain of multiply-adds per window row: K in flight, not K * K in a row
     for (int ky = 0; ky < K; ++ky) {
       const float* r = rows[ky] + x;
+      part[ky] = simd::vf32{};
       for (int kx = 0; kx < K; ++kx) {
         const float* src = S == 1 ? r + kx : r + (kx & 1) * half + kx / 2;
-        acc += wv[ky * K + kx] * simd::load<simd::vf32>(src);
+        part[ky] += wv[ky * K + kx] * simd::load<simd::vf32>(src);
       }
     }
+    simd::vf32 acc = part[0];
+    for (int ky = 1; ky < K; ++ky) acc += part[ky];
     finish(acc, x, min(lanes, ow - x));
   }
 }
@@ -258,15 +263,17 @@ inline void plane_lanes(const conv_geometry& g, ring<K, S>& rg, const T* plane, 
   }
 }
 
-/// Stores the first n lanes of v at dst.
+/// Stores the first n lanes of v at dst, or all of them when the buffer reaches dst + L
+/// (`end`): the lanes beyond n fall on outputs written later (the next row, the next channel),
+/// which overwrite them.
 template <class V, class T>
-inline void store_n(T* dst, const V& v, int64_t n) {
-  if (n == lanes) {
+inline void store_n(T* dst, const V& v, int64_t n, const T* end) {
+  if (n == lanes || end - dst >= lanes) {
     simd::store(dst, v);
   } else {
     T t[lanes];
     simd::store(t, v);
-    __builtin_memcpy(dst, t, static_cast<size_t>(n) * sizeof(T));
+    for (int64_t i = 0; i < n; ++i) dst[i] = t[i];
   }
 }
 
@@ -310,13 +317,14 @@ inline void depthwise_f32(const conv_geometry& g, const float* in, const float* 
   ring<K, S> rg;
   for (int64_t i = 0; i < row_cap; ++i) rg.zero[i] = 0.0f;
   const int64_t oh = g.out_h(), ow = g.out_w(), mult = g.out_c / g.in_c, plane = g.in_h * g.in_w;
+  const float* end = out + g.out_elems();
   for (int64_t oc = 0; oc < g.out_c; ++oc) {
     float* o = out + oc * oh * ow;
     const bool has_bias = bias != nullptr;
     const float b = has_bias ? bias[oc] : 0.0f;
     auto finish = [&](const simd::vf32& acc, int64_t oy, int64_t x, int64_t n) {
       // the bias last, as the reference adds it
-      store_n(o + oy * ow + x, has_bias ? acc + b : acc, n);
+      store_n(o + oy * ow + x, has_bias ? acc + b : acc, n, end);
     };
     plane_lanes<K, S>(g, rg, in + (oc / mult) * plane, 0, w + oc * K * K, finish);
   }
@@ -328,6 +336,7 @@ inline void depthwise_s8(const conv_geometry& g, const int8_t* in, const int8_t*
   ring<K, S> rg;
   for (int64_t i = 0; i < row_cap; ++i) rg.zero[i] = 0.0f;
   const int64_t oh = g.out_h(), ow = g.out_w(), mult = g.out_c / g.in_c, plane = g.in_h * g.in_w;
+  const int8_t* end = out + g.out_elems();
   for (int64_t oc = 0; oc < g.out_c; ++oc) {
     float wk[K * K];
     for (int i = 0; i < K * K; ++i) wk[i] = static_cast<float>(w[oc * K * K + i] - p.b_zp);
@@ -338,7 +347,7 @@ inline void depthwise_s8(const conv_geometry& g, const int8_t* in, const int8_t*
       // the sum is an exact integer: to int32, plus the bias modulo 2^32 (the reference's wrap)
       const simd::vu32 sum = __builtin_convertvector(__builtin_convertvector(acc, simd::vs32), simd::vu32) + b;
       const simd::vs32 q = requantize_lanes(__builtin_convertvector(sum, simd::vs32), rq);
-      store_n(o + oy * ow + x, __builtin_convertvector(q, simd::vs8_lanes), n);
+      store_n(o + oy * ow + x, __builtin_convertvector(q, simd::vs8_lanes), n, end);
     };
     plane_lanes<K, S>(g, rg, in + (oc / mult) * plane, p.a_zp, wk, finish);
   }
@@ -362,7 +371,9 @@ constexpr bool depthwise_vectorized(const conv_geometry& g) {
 
 /// @brief Depthwise conv2d, float (groups == in_c, out_c = in_c * multiplier): vector lanes for
 /// the geometries of depthwise_vectorized, the direct loop otherwise. Within float rounding of
-/// ref::conv2d_f32 (the taps are summed in the same order, possibly with fused multiply-adds).
+/// ref::conv2d_f32 (the taps summed per window row, then the rows, possibly with fused
+/// multiply-adds; the bias last, as there). Writes only the output buffer, but may write a lane of
+/// it before its final value.
 inline status depthwise_conv2d_f32(const conv_geometry& g, const float* in, const float* w, const float* bias,
                                    float* out) {
   if (!g.valid() || !g.depthwise()) return status::bad_geometry;
