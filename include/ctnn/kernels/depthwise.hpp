@@ -133,17 +133,20 @@ constexpr int64_t row_len(const conv_geometry& g) {
 }
 
 /// P[i], i < len: the row src (in_w values, minus zp for int8) at offset pl, zeros around it.
+/// Whole vectors (dst holds row_cap floats, a multiple of L), no library call: rows are short.
 template <class T>
 inline void fill_padded(float* dst, int64_t len, const T* src, int64_t in_w, int64_t pl, int32_t zp) {
-  const int64_t a = min(pl, len), b = min(pl + in_w, len);
-  for (int64_t i = 0; i < a; ++i) dst[i] = 0.0f;
+  for (int64_t i = 0; i < len; i += lanes) simd::store(dst + i, simd::vf32{});
+  const int64_t n = min(in_w, len - pl);  // inputs the lanes reach
+  float* d = dst + pl;
   if constexpr (is_same_v<T, float>) {
     (void)zp;
-    if (b > a) __builtin_memcpy(dst + a, src, static_cast<size_t>(b - a) * sizeof(float));
+    int64_t x = 0;
+    for (; x + lanes <= n; x += lanes) simd::store(d + x, simd::load<simd::vf32>(src + x));
+    for (; x < n; ++x) d[x] = src[x];
   } else {
-    for (int64_t i = a; i < b; ++i) dst[i] = static_cast<float>(src[i - pl] - zp);
+    for (int64_t x = 0; x < n; ++x) d[x] = static_cast<float>(src[x] - zp);
   }
-  for (int64_t i = b; i < len; ++i) dst[i] = 0.0f;
 }
 
 /// Lanes 0, 2, 4, ... (Odd = 0) or 1, 3, 5, ... (Odd = 1) of the 2L floats a:b.
