@@ -191,14 +191,14 @@ inline void fill_deinterleaved(float* e, float* o, int64_t n, const float* src, 
   }
 }
 
-/// The ring of K padded input rows of one plane, the zero row, and int8's un-split stride-2 row
+/// The ring of K + S padded input rows of one plane (two output rows' windows), the zero row, and int8's un-split stride-2 row
 /// (int8 is widened by a loop the compiler vectorizes, then split in lanes).
 template <int K, int S>
 struct ring {
-  alignas(64) float row[K][row_cap];
+  alignas(64) float row[K + S][row_cap];
   alignas(64) float zero[row_cap];
   alignas(64) float tmp[S == 2 ? row_cap : 1];
-  int64_t tag[K];  // input row held by each slot, -1: none
+  int64_t tag[K + S];  // input row held by each slot, -1: none
 };
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -226,24 +226,51 @@ inline void row_lanes(const float* const* rows, int64_t half, const simd::vf32* 
   }
 }
 
-/// One plane (input channel `plane`, one output channel's K x K weights `wk`):
-/// finish(acc, oy, x, n) receives every output vector.
+/// Two output rows at once: K + S input rows, each vector of a row loaded once for both (rows[i]
+/// is tap row i of the first output row and tap row i - S of the second). The vectors are walked
+/// from the row's end, so a whole last vector of the first row, which may spill into the second
+/// row's first outputs, is stored before them.
+template <int K, int S, class Finish>
+inline void row2_lanes(const float* const* rows, int64_t half, const simd::vf32* wv, int64_t ow, Finish& finish) {
+  for (int64_t x = (ow - 1) / lanes * lanes; x >= 0; x -= lanes) {
+    simd::vf32 p0[K], p1[K];
+    for (int ky = 0; ky < K; ++ky) p0[ky] = p1[ky] = simd::vf32{};
+    for (int i = 0; i < K + S; ++i) {
+      const float* r = rows[i] + x;
+      for (int kx = 0; kx < K; ++kx) {
+        const auto v = simd::load<simd::vf32>(S == 1 ? r + kx : r + (kx & 1) * half + kx / 2);
+        if (i < K) p0[i] += wv[i * K + kx] * v;
+        if (i >= S && i - S < K) p1[i - S] += wv[(i - S) * K + kx] * v;
+      }
+    }
+    simd::vf32 a0 = p0[0], a1 = p1[0];
+    for (int ky = 1; ky < K; ++ky) a0 += p0[ky], a1 += p1[ky];
+    const int64_t n = min(lanes, ow - x);
+    finish(a0, int64_t{0}, x, n);
+    finish(a1, int64_t{1}, x, n);
+  }
+}
+
+/// One plane (input channel `plane`, one output channel's K x K weights `wk`), two output rows
+/// at a time: finish(acc, oy, x, n) receives every output vector.
 template <int K, int S, class T, class Finish>
 inline void plane_lanes(const conv_geometry& g, ring<K, S>& rg, const T* plane, int32_t zp, const float* wk,
                         Finish& finish) {
+  constexpr int R = K + S;  // ring slots: the input rows of two output rows
   const int64_t oh = g.out_h(), ow = g.out_w(), half = half_len(g), len = row_len(g);
   simd::vf32 wv[K * K];
   for (int i = 0; i < K * K; ++i) wv[i] = simd::vf32{} + wk[i];
-  for (int k = 0; k < K; ++k) rg.tag[k] = -1;
-  const float* rows[K];
-  for (int64_t oy = 0; oy < oh; ++oy) {
-    for (int ky = 0; ky < K; ++ky) {
-      const int64_t iy = oy * S - g.pt + ky;
+  for (int k = 0; k < R; ++k) rg.tag[k] = -1;
+  const float* rows[R];
+  for (int64_t oy = 0; oy < oh; oy += 2) {
+    const bool two = oy + 1 < oh;
+    for (int i = 0; i < (two ? R : K); ++i) {
+      const int64_t iy = oy * S - g.pt + i;
       if (iy < 0 || iy >= g.in_h) {
-        rows[ky] = rg.zero;
+        rows[i] = rg.zero;
         continue;
       }
-      const int64_t slot = iy % K;  // the K rows of a window are K consecutive iy: distinct slots
+      const int64_t slot = iy % R;  // the rows of two windows are R consecutive iy: distinct slots
       float* dst = rg.row[slot];
       if (rg.tag[slot] != iy) {
         const T* src = plane + iy * g.in_w;
@@ -259,10 +286,15 @@ inline void plane_lanes(const conv_geometry& g, ring<K, S>& rg, const T* plane, 
         }
         rg.tag[slot] = iy;
       }
-      rows[ky] = dst;
+      rows[i] = dst;
     }
-    auto row_finish = [&](const simd::vf32& acc, int64_t x, int64_t n) { finish(acc, oy, x, n); };
-    row_lanes<K, S>(rows, half, wv, ow, row_finish);
+    if (two) {
+      auto rows_finish = [&](const simd::vf32& acc, int64_t dy, int64_t x, int64_t n) { finish(acc, oy + dy, x, n); };
+      row2_lanes<K, S>(rows, half, wv, ow, rows_finish);
+    } else {
+      auto row_finish = [&](const simd::vf32& acc, int64_t x, int64_t n) { finish(acc, oy, x, n); };
+      row_lanes<K, S>(rows, half, wv, ow, row_finish);
+    }
   }
 }
 
@@ -280,15 +312,36 @@ inline void store_n(T* dst, const V& v, int64_t n, const T* end) {
   }
 }
 
+/// One channel's scalar::requant32 in lanes, made once per channel: the output loop then reads
+/// vectors instead of broadcasting the fields again for each vector.
+struct requant_lanes {
+  simd::vs64_lanes mult;
+  simd::vs32 half, mask, lo, hi, zp;
+  uint32_t left;
+  int32_t right;
+};
+
+inline requant_lanes make_requant_lanes(const scalar::requant32& r) {
+  requant_lanes q{};
+  q.mult = simd::vs64_lanes{} + static_cast<int64_t>(r.mult);
+  q.half = simd::vs32{} + r.half;
+  q.mask = simd::vs32{} + r.mask;
+  q.lo = simd::vs32{} + r.lo;
+  q.hi = simd::vs32{} + r.hi;
+  q.zp = simd::vs32{} + r.zp;
+  q.left = r.left;
+  q.right = static_cast<int32_t>(r.right);
+  return q;
+}
+
 /// L lanes of scalar::requantize (ref::requantize's arithmetic, in scalar::mbqm's steps).
-inline simd::vs32 requantize_lanes(const simd::vs32& x, const scalar::requant32& r) {
+inline simd::vs32 requantize_lanes(const simd::vs32& x, const requant_lanes& r) {
   using simd::vs32;
   const simd::vu32 s = __builtin_convertvector(x, simd::vu32) << r.left;  // wraps, as TFLite on hardware
-  const simd::vs64_lanes prod =
-      __builtin_convertvector(__builtin_convertvector(s, vs32), simd::vs64_lanes) * static_cast<int64_t>(r.mult);
+  const simd::vs64_lanes prod = __builtin_convertvector(__builtin_convertvector(s, vs32), simd::vs64_lanes) * r.mult;
   const vs32 v = __builtin_convertvector((prod + (int64_t{1} << 30)) >> 31, vs32);
-  const vs32 thr = r.half - (v < 0);                                  // (v < 0) is -1 where true
-  vs32 q = (v >> static_cast<int32_t>(r.right)) - ((v & r.mask) > thr);  // + 1 above the threshold
+  const vs32 thr = r.half - (v < 0);                      // (v < 0) is -1 where true
+  vs32 q = (v >> r.right) - ((v & r.mask) > thr);         // + 1 above the threshold
   const vs32 below = q < r.lo, above = q > r.hi;
   q = (q & ~below) | (r.lo & below);
   q = (q & ~above) | (r.hi & above);
@@ -343,7 +396,7 @@ inline void depthwise_s8(const conv_geometry& g, const int8_t* in, const int8_t*
   for (int64_t oc = 0; oc < g.out_c; ++oc) {
     float wk[K * K];
     for (int i = 0; i < K * K; ++i) wk[i] = static_cast<float>(w[oc * K * K + i] - p.b_zp);
-    const scalar::requant32 rq = scalar::channel_requant(p, static_cast<int32_t>(oc));
+    const requant_lanes rq = make_requant_lanes(scalar::channel_requant(p, static_cast<int32_t>(oc)));
     const uint32_t b = bias != nullptr ? static_cast<uint32_t>(bias[oc]) : 0u;
     int8_t* o = out + oc * oh * ow;
     auto finish = [&](const simd::vf32& acc, int64_t oy, int64_t x, int64_t n) {
