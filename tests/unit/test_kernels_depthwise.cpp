@@ -115,6 +115,12 @@ TEST_CASE("depthwise: vector lanes equal the reference on 3x3 / 5x5, stride 1 / 
                                               r.range(0, 2), r.range(0, 2));
           if (g.valid()) check_depthwise(g, r, res);
         }
+        // wider rows: several whole vectors of 16 lanes and a last one overlapping them
+        for (int it = 0; it < 12; ++it) {
+          const conv_geometry g = dw_geometry(2, mult, r.range(1, 6), r.range(41, 130), k, s, r.range(0, 2),
+                                              r.range(0, 2), r.range(0, 2), r.range(0, 2));
+          if (g.valid()) check_depthwise(g, r, res);
+        }
         // every height and every padding of each side, random width
         for (int64_t h = 1; h <= 9; ++h)
           for (int64_t pad = 0; pad < 81; pad += 1 + r.range(0, 3)) {

@@ -185,9 +185,22 @@ inline void fill_deinterleaved(float* e, float* o, int64_t n, const float* src, 
     simd::store(e + j, every_other<0>(a, b, seq{}));
     simd::store(o + j, every_other<1>(a, b, seq{}));
   }
-  for (; j < n; ++j) {
+  // the last whole vector inside the row, overlapping the previous one (same values again)
+  const int64_t j_last = (in_w + pl) / 2 - lanes;
+  if (j < n && 2 * j_last >= pl && j_last + lanes <= n && j_last + lanes > j) {
+    const auto a = simd::load<simd::vf32>(src + 2 * j_last - pl);
+    const auto b = simd::load<simd::vf32>(src + 2 * j_last - pl + lanes);
+    simd::store(e + j_last, every_other<0>(a, b, seq{}));
+    simd::store(o + j_last, every_other<1>(a, b, seq{}));
+    j = j_last + lanes;
+  }
+  for (; j < n && 2 * j + 1 - pl < in_w; ++j) {  // both inside the row (2 j >= pl past the head)
+    e[j] = src[2 * j - pl];
+    o[j] = src[2 * j + 1 - pl];
+  }
+  for (; j < n; ++j) {  // the right padding and the lanes' reach
     e[j] = one(2 * j - pl);
-    o[j] = one(2 * j + 1 - pl);
+    o[j] = 0.0f;
   }
 }
 
