@@ -3,21 +3,23 @@
 // direct loop for every other geometry (dilation, other windows, unequal strides, rows wider than
 // the row buffers) and, on RISC-V (CTNN_KERNELS_SCALAR), for float (int8 runs scalar.hpp there).
 //
-// One channel is a 2-D plane. K input rows live in a ring of padded row buffers (on the stack),
-// each copied once per channel, with the padding written as zeros, so the inner loop has no
-// bounds checks and a row outside the input is the zero row:
+// One channel is a 2-D plane, computed two output rows at a time from the K + S input rows their
+// windows cover, kept in a ring of padded row buffers (on the stack): each input row is copied
+// once per channel, with the padding written as zeros, so the inner loop has no bounds checks and
+// a row outside the input is the zero row:
 //
 //   P[i] = in[iy][i - pl] for 0 <= i - pl < in_w, else 0          (i < len: the lanes' reach)
 //   stride 1:  out[oy][ox .. ox+L) = sum_{ky,kx} w[ky][kx] . P_{oy - pt + ky}[ox + kx .. ox + kx + L)
 //   stride 2:  P kept de-interleaved, E[j] = P[2j] | O[j] = P[2j + 1]  (each `half` floats), so
 //              P[2 ox + kx] = (kx even ? E : O)[ox + kx / 2]: contiguous lanes again
 //
-//   ring slot iy % K ---> | E: P[0] P[2] P[4] ...      | O: P[1] P[3] P[5] ...      |
-//                         0                            half                        2 half
+//   ring slot iy % (K + S):  | E: P[0] P[2] P[4] ...   | O: P[1] P[3] P[5] ...   |
+//                            0                         half                      2 half
 //
 // A row's last vector is computed whole (the buffers reach past the output) and stored whole too
 // while the output buffer reaches that far: its extra lanes fall on later outputs, written after.
-// Each window row is its own chain of multiply-adds (K chains in flight), summed at the end.
+// Each window row of each output row is its own chain of multiply-adds (2K chains in flight, every
+// loaded vector used by both output rows), the chains summed at the end.
 //
 // int8 runs the same float lanes on (x - a_zp) and (w - b_zp): each is in [-255, 255], so every
 // product and partial sum is an integer below 25 * 255^2 < 2^24, exact in float32 in any order;
