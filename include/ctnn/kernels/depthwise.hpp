@@ -4,9 +4,9 @@
 // the row buffers) and, on RISC-V (CTNN_KERNELS_SCALAR), for float (int8 runs scalar.hpp there).
 //
 // One channel is a 2-D plane, computed two output rows at a time from the K + S input rows their
-// windows cover, kept in a ring of padded row buffers (on the stack): each input row is copied
-// once per channel, with the padding written as zeros, so the inner loop has no bounds checks and
-// a row outside the input is the zero row:
+// windows cover, kept in a ring of padded row buffers (on the stack, 36 KiB at most): each input
+// row is copied once per channel, with the padding written as zeros, so the inner loop has no
+// bounds checks and a row outside the input is the zero row:
 //
 //   P[i] = in[iy][i - pl] for 0 <= i - pl < in_w, else 0          (i < len: the lanes' reach)
 //   stride 1:  out[oy][ox .. ox+L) = sum_{ky,kx} w[ky][kx] . P_{oy - pt + ky}[ox + kx .. ox + kx + L)
@@ -486,9 +486,11 @@ inline status depthwise_conv2d_f32(const conv_geometry& g, const float* in, cons
                                    float* out) {
   if (!g.valid() || !g.depthwise()) return status::bad_geometry;
   if (in == nullptr || w == nullptr || out == nullptr) return status::null_pointer;
+#if !CTNN_KERNELS_SCALAR  // RISC-V: not even instantiated (the ring's stack frame, the code size)
   if (depthwise_vectorized(g) &&
       detail::dw::with_window(g, [&]<int K, int S>() { detail::dw::depthwise_f32<K, S>(g, in, w, bias, out); }))
     return status::ok;
+#endif
   detail::depthwise_direct_f32(g, in, w, bias, out);
   return status::ok;
 }
