@@ -243,8 +243,8 @@ inline void fill_deinterleaved(float* e, float* o, int64_t n, const float* src, 
   }
 }
 
-/// The ring of K + S padded input rows of one plane (two output rows' windows), the zero row, and int8's un-split stride-2 row
-/// (int8 is widened by a loop the compiler vectorizes, then split in lanes).
+/// The ring of K + S padded input rows of one plane (two output rows' windows), the zero row,
+/// and int8's stride-2 row before its split (widened into it by widen_lanes, then split in lanes).
 template <int K, int S>
 struct ring {
   alignas(64) float row[K + S][row_cap];
