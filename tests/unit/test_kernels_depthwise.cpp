@@ -38,7 +38,10 @@ struct qcase {
     for (size_t i = 0; i < mult.size(); ++i) {
       // small (2^-31 .. 2^-20: right shifts up to 31), usual, and large (left shifts that wrap)
       const int kind = r.range(0, 3);
-      const int e = kind == 0 ? r.range(-31, -20) : kind == 1 ? r.range(-14, -6) : kind == 2 ? r.range(-5, 3) : r.range(4, 29);
+      const int e = kind == 0   ? r.range(-31, -20)
+                    : kind == 1 ? r.range(-14, -6)
+                    : kind == 2 ? r.range(-5, 3)
+                                : r.range(4, 29);
       const auto q = ctnn::quant::quantize_multiplier(std::ldexp(double(r.real(0.5f, 1.0f)), e));
       mult[i] = q.multiplier;
       shift[i] = q.shift;
