@@ -33,8 +33,9 @@
 #include "ctnn/kernels/simd.hpp"
 #include "ctnn/kernels/status.hpp"
 
-// int8 -> float widening of a row in one instruction per vector (GCC 12 lowers the vector
-// extensions' int8 -> int32 __builtin_convertvector lane by lane); the portable loop otherwise.
+// int8 -> float widening of a row in one instruction per vector and AVX2's int32 -> int8
+// narrowing by packs (GCC 12 lowers these __builtin_convertvector lane by lane); the portable
+// vector extensions otherwise.
 #if (defined(__AVX512F__) || defined(__AVX2__)) && !defined(CTNN_PORTABLE_KERNELS)
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
@@ -371,6 +372,7 @@ struct requant_lanes {
   simd::vs32 half, mask, lo, hi, zp;
   uint32_t left;
   int32_t right;
+  int32_t mult32;
 };
 
 inline requant_lanes make_requant_lanes(const scalar::requant32& r) {
@@ -383,6 +385,7 @@ inline requant_lanes make_requant_lanes(const scalar::requant32& r) {
   q.zp = simd::vs32{} + r.zp;
   q.left = r.left;
   q.right = static_cast<int32_t>(r.right);
+  q.mult32 = r.mult;
   return q;
 }
 
@@ -390,8 +393,22 @@ inline requant_lanes make_requant_lanes(const scalar::requant32& r) {
 inline simd::vs32 requantize_lanes(const simd::vs32& x, const requant_lanes& r) {
   using simd::vs32;
   const simd::vu32 s = __builtin_convertvector(x, simd::vu32) << r.left;  // wraps, as TFLite on hardware
+#if CTNN_DW_WIDEN_X86 && !defined(__AVX512F__)
+  // AVX2 has no 64-bit lane multiply: vpmuldq on the even and the odd lanes, and bits 31..62 of
+  // (s m + 2^30) are the low half of its logical shift by 31
+  static_assert(lanes == 8, "AVX2: 8 int32 lanes");
+  __m256i sv;
+  __builtin_memcpy(&sv, &s, sizeof sv);
+  const __m256i m = _mm256_set1_epi32(r.mult32), nudge = _mm256_set1_epi64x(int64_t{1} << 30);
+  const __m256i even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(sv, m), nudge), 31);
+  const __m256i odd = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(sv, 32), m), nudge), 31);
+  const __m256i high = _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
+  vs32 v;
+  __builtin_memcpy(&v, &high, sizeof v);
+#else
   const simd::vs64_lanes prod = __builtin_convertvector(__builtin_convertvector(s, vs32), simd::vs64_lanes) * r.mult;
   const vs32 v = __builtin_convertvector((prod + (int64_t{1} << 30)) >> 31, vs32);
+#endif
   const vs32 thr = r.half - (v < 0);                      // (v < 0) is -1 where true
   vs32 q = (v >> r.right) - ((v & r.mask) > thr);         // + 1 above the threshold
   const vs32 below = q < r.lo, above = q > r.hi;
@@ -403,6 +420,23 @@ inline simd::vs32 requantize_lanes(const simd::vs32& x, const requant_lanes& r) 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
+
+/// int32 lanes already in [-128, 127] as int8 lanes: AVX2 packs them (two saturating packs, exact
+/// here; GCC 12 lowers __builtin_convertvector's narrowing lane by lane without AVX-512's vpmovdb).
+inline simd::vs8_lanes narrow_s8(const simd::vs32& q) {
+#if CTNN_DW_WIDEN_X86 && !defined(__AVX512F__)
+  static_assert(lanes == 8, "AVX2: 8 int32 lanes");
+  __m256i v;
+  __builtin_memcpy(&v, &q, sizeof v);
+  const __m128i p16 = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  const __m128i p8 = _mm_packs_epi16(p16, p16);
+  simd::vs8_lanes b;
+  __builtin_memcpy(&b, &p8, sizeof b);
+  return b;
+#else
+  return __builtin_convertvector(q, simd::vs8_lanes);
+#endif
+}
 
 /// Calls fn.template operator()<K, S>() for a geometry of the vector kernel; false otherwise.
 template <class Fn>
@@ -455,7 +489,7 @@ inline void depthwise_s8(const conv_geometry& g, const int8_t* in, const int8_t*
       // the sum is an exact integer: to int32, plus the bias modulo 2^32 (the reference's wrap)
       const simd::vu32 sum = __builtin_convertvector(__builtin_convertvector(acc, simd::vs32), simd::vu32) + b;
       const simd::vs32 q = requantize_lanes(__builtin_convertvector(sum, simd::vs32), rq);
-      store_n(o + oy * ow + x, __builtin_convertvector(q, simd::vs8_lanes), n, end);
+      store_n(o + oy * ow + x, narrow_s8(q), n, end);
     };
     plane_lanes<K, S>(g, rg, in + (oc / mult) * plane, p.a_zp, wk, finish);
   }
