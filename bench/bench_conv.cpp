@@ -1,6 +1,8 @@
 // Convolutions with ResNet-50 layer shapes (batch 1, 224x224 input), float32 and int8:
 // BM_conv_f32/<layer>/<impl> and BM_conv_s8/<layer>/ctnn. The OpenBLAS peer runs the same
-// im2col followed by cblas_sgemm, so the ratio isolates the GEMM.
+// im2col followed by cblas_sgemm, so the ratio isolates the GEMM. Depthwise convolutions with
+// MobileNetV2's 3x3 shapes and EfficientNet-B0's 5x5 ones: BM_dw_f32 / BM_dw_s8/<layer>/<impl>,
+// impl = ctnn (depthwise.hpp's vector lanes) or direct (the scalar loop it replaced).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -151,6 +153,71 @@ void register_direct() {
                                    l.g)->Unit(benchmark::kMillisecond);
 }
 
-const int registered = (register_all(), register_direct(), 0);
+// MobileNetV2 (torchvision, 224x224) depthwise 3x3 layers, padding 1, and EfficientNet-B0's 5x5
+// ones, padding 2: <channels>_<input size>
+const named_conv depthwise_layers[] = {
+    {"3x3_32_112", {32, 112, 112, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 32}},
+    {"3x3s2_96_112", {96, 112, 112, 96, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 96}},
+    {"3x3_144_56", {144, 56, 56, 144, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 144}},
+    {"3x3s2_144_56", {144, 56, 56, 144, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 144}},
+    {"3x3_192_28", {192, 28, 28, 192, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 192}},
+    {"3x3_384_14", {384, 14, 14, 384, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 384}},
+    {"3x3_576_14", {576, 14, 14, 576, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 576}},
+    {"3x3_960_7", {960, 7, 7, 960, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 960}},
+    {"5x5s2_144_56", {144, 56, 56, 144, 5, 5, 2, 2, 2, 2, 2, 2, 1, 1, 144}},
+    {"5x5_240_28", {240, 28, 28, 240, 5, 5, 1, 1, 2, 2, 2, 2, 1, 1, 240}},
+};
+
+void bm_dw_f32(benchmark::State& state, conv_geometry g, bool direct) {
+  const auto in = ctnn_bench::random_f32(size_t(g.in_elems()), 1);
+  const auto w = ctnn_bench::random_f32(size_t(g.weight_elems()), 2);
+  const auto b = ctnn_bench::random_f32(size_t(g.out_c), 3);
+  std::vector<float> out(size_t(g.out_elems()));
+  for (auto _ : state) {
+    if (direct)
+      ctnn::kernels::detail::depthwise_direct_f32(g, in.data(), w.data(), b.data(), out.data());
+    else
+      ctnn::kernels::depthwise_conv2d_f32(g, in.data(), w.data(), b.data(), out.data());
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  ctnn_bench::set_rate(state, "GFLOP/s", 2.0 * double(g.macs()));
+}
+
+void bm_dw_s8(benchmark::State& state, conv_geometry g, bool direct) {
+  const auto in = ctnn_bench::random_s8(size_t(g.in_elems()), 1);
+  const auto w = ctnn_bench::random_s8(size_t(g.weight_elems()), 2);
+  std::vector<int32_t> bias(size_t(g.out_c), 100);
+  std::vector<int32_t> mult(size_t(g.out_c)), shift(size_t(g.out_c));
+  for (size_t i = 0; i < mult.size(); ++i) {
+    const auto q = ctnn::quant::quantize_multiplier(1.0 / (128.0 * double(g.gemm_k()) + double(i)));
+    mult[i] = q.multiplier;
+    shift[i] = q.shift;
+  }
+  const ctnn::ref::gemm_s8_params p{-3, 0, 2, mult.data(), shift.data(), true, 2, 127};
+  std::vector<int8_t> out(size_t(g.out_elems()));
+  for (auto _ : state) {
+    if (direct)
+      ctnn::kernels::detail::depthwise_direct_s8(g, in.data(), w.data(), bias.data(), out.data(), p);
+    else
+      ctnn::kernels::depthwise_conv2d_s8(g, in.data(), w.data(), bias.data(), out.data(), p);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  ctnn_bench::set_rate(state, "GOP/s", 2.0 * double(g.macs()));
+}
+
+void register_depthwise() {
+  for (const auto& l : depthwise_layers)
+    for (bool direct : {false, true}) {
+      const std::string impl = direct ? "/direct" : "/ctnn";
+      benchmark::RegisterBenchmark((std::string("BM_dw_f32/") + l.name + impl).c_str(), bm_dw_f32, l.g, direct)
+          ->Unit(benchmark::kMicrosecond);
+      benchmark::RegisterBenchmark((std::string("BM_dw_s8/") + l.name + impl).c_str(), bm_dw_s8, l.g, direct)
+          ->Unit(benchmark::kMicrosecond);
+    }
+}
+
+const int registered = (register_all(), register_direct(), register_depthwise(), 0);
 
 }  // namespace

@@ -1,11 +1,13 @@
-// Whole-network runs through the executor: LeNet-5 and one ResNet-18 BasicBlock (64x56x56 ->
-// 128x28x28, projection shortcut), float32 and int8, optimized and reference backends.
+// Whole-network runs through the executor: LeNet-5, one ResNet-18 BasicBlock (64x56x56 ->
+// 128x28x28, projection shortcut) and MobileNetV2 (224x224), float32 and int8, optimized and
+// reference backends.
 #include <cstdint>
 #include <vector>
 
 #include "bench_common.hpp"
 #include "ctnn/runtime/runtime.hpp"
 #include "ctnn/zoo/lenet5.hpp"
+#include "ctnn/zoo/mobilenet_v2.hpp"
 #include "ctnn/zoo/resnet.hpp"
 
 namespace {
@@ -53,6 +55,8 @@ const int registered = [] {
   add<ctnn::zoo::lenet5, int8_t>("lenet5", "int8");
   add<resnet18_block, float>("resnet18_block", "float32");
   add<resnet18_block, int8_t>("resnet18_block", "int8");
+  add<ctnn::zoo::mobilenet_v2, float>("mobilenet_v2", "float32");
+  add<ctnn::zoo::mobilenet_v2, int8_t>("mobilenet_v2", "int8");
   return 0;
 }();
 

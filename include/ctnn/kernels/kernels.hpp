@@ -1,6 +1,7 @@
 // Umbrella header of the kernels: quantization, reference and optimized GEMMs and layers,
 // fixed-tile splitting. Freestanding (only <stdint.h>, <stddef.h> and compiler builtins).
 #pragma once
+#include "ctnn/kernels/depthwise.hpp"
 #include "ctnn/kernels/fixed_tile.hpp"
 #include "ctnn/kernels/geometry.hpp"
 #include "ctnn/kernels/layers.hpp"

@@ -1,6 +1,7 @@
 // Optimized layer kernels, each tested against its reference in ref_layers.hpp (int8 bit-exact):
-// conv2d through im2col + tiled GEMM, a direct depthwise conv, linear as matrix-vector products,
-// pooling with a bounds-check-free interior, int8 activations and softmax through tables,
+// conv2d through im2col + tiled GEMM, depthwise in vector lanes (depthwise.hpp), linear as
+// matrix-vector products (gemv.hpp), pooling with a bounds-check-free interior, int8 activations,
+// BatchNorm and softmax through tables,
 // elementwise add / multiply in vector lanes, concat by block copies. On RISC-V
 // (CTNN_KERNELS_SCALAR) the int8 conv2d, depthwise, linear and add run the scalar kernels of
 // scalar.hpp instead (32-bit indices, register-blocked, no GEMM packing).
@@ -28,6 +29,7 @@
 // scratch: it depends on the tiling only, and is passed as `workspace` (nullptr: the static
 // workspace of tiled.hpp, not reentrant).
 #pragma once
+#include "ctnn/kernels/depthwise.hpp"
 #include "ctnn/kernels/geometry.hpp"
 #include "ctnn/kernels/gemv.hpp"
 #include "ctnn/kernels/quant.hpp"
@@ -77,100 +79,6 @@ inline void im2col_rows(const conv_geometry& g, const T* in_group, T* col, T pad
       }
   }
 }
-
-/// Range [lo, hi) of outputs whose whole window lies inside [0, in): no bounds checks there.
-inline void interior(int64_t out, int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, int64_t& lo, int64_t& hi) {
-  lo = ceil_div(p, s);  // first o with o s - p >= 0
-  const int64_t last = in - 1 - (k - 1) * d + p;  // o s <= last
-  hi = last < 0 ? 0 : min(out, last / s + 1);
-  if (lo > hi) lo = hi;
-}
-
-}  // namespace detail
-
-/// @brief Direct depthwise conv2d, float (groups == in_c, out_c = in_c * multiplier).
-inline status depthwise_conv2d_f32(const conv_geometry& g, const float* in, const float* w, const float* bias,
-                                   float* out) {
-  if (!g.valid() || !g.depthwise()) return status::bad_geometry;
-  if (in == nullptr || w == nullptr || out == nullptr) return status::null_pointer;
-  const int64_t oh = g.out_h(), ow = g.out_w(), mult = g.out_c / g.in_c;
-  int64_t y_lo, y_hi, x_lo, x_hi;
-  detail::interior(oh, g.in_h, g.kh, g.sh, g.pt, g.dh, y_lo, y_hi);
-  detail::interior(ow, g.in_w, g.kw, g.sw, g.pl, g.dw, x_lo, x_hi);
-  for (int64_t oc = 0; oc < g.out_c; ++oc) {
-    const float* plane = in + (oc / mult) * g.in_h * g.in_w;
-    const float* k = w + oc * g.kh * g.kw;
-    float* o = out + oc * oh * ow;
-    const float b = bias != nullptr ? bias[oc] : 0.0f;
-    for (int64_t oy = 0; oy < oh; ++oy) {
-      const bool y_in = oy >= y_lo && oy < y_hi;
-      for (int64_t ox = 0; ox < ow; ++ox) {
-        float acc = 0.0f;
-        if (y_in && ox >= x_lo && ox < x_hi) {
-          const float* base = plane + (oy * g.sh - g.pt) * g.in_w + (ox * g.sw - g.pl);
-          for (int64_t ky = 0; ky < g.kh; ++ky)
-            for (int64_t kx = 0; kx < g.kw; ++kx) acc += base[ky * g.dh * g.in_w + kx * g.dw] * k[ky * g.kw + kx];
-        } else {
-          for (int64_t ky = 0; ky < g.kh; ++ky)
-            for (int64_t kx = 0; kx < g.kw; ++kx) {
-              const int64_t iy = oy * g.sh - g.pt + ky * g.dh, ix = ox * g.sw - g.pl + kx * g.dw;
-              if (iy >= 0 && iy < g.in_h && ix >= 0 && ix < g.in_w) acc += plane[iy * g.in_w + ix] * k[ky * g.kw + kx];
-            }
-        }
-        o[oy * ow + ox] = bias != nullptr ? acc + b : acc;
-      }
-    }
-  }
-  return status::ok;
-}
-
-/// @brief Direct depthwise conv2d, int8 (p as in ref::conv2d_s8).
-inline status depthwise_conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias,
-                                  int8_t* out, const ref::gemm_s8_params& p) {
-  if (!g.valid() || !g.depthwise()) return status::bad_geometry;
-  if (in == nullptr || w == nullptr || out == nullptr) return status::null_pointer;
-  if (const status s = ref::check_params(p, static_cast<int>(g.out_c)); s != status::ok) return s;
-#if CTNN_KERNELS_SCALAR
-  return scalar::depthwise_conv2d_s8(g, in, w, bias, out, p);
-#endif
-  const int64_t oh = g.out_h(), ow = g.out_w(), mult = g.out_c / g.in_c;
-  int64_t y_lo, y_hi, x_lo, x_hi;
-  detail::interior(oh, g.in_h, g.kh, g.sh, g.pt, g.dh, y_lo, y_hi);
-  detail::interior(ow, g.in_w, g.kw, g.sw, g.pl, g.dw, x_lo, x_hi);
-  int32_t kbuf[64];
-  for (int64_t oc = 0; oc < g.out_c; ++oc) {
-    const int8_t* plane = in + (oc / mult) * g.in_h * g.in_w;
-    const int8_t* k = w + oc * g.kh * g.kw;
-    const bool small = g.kh * g.kw <= 64;
-    if (small)
-      for (int64_t i = 0; i < g.kh * g.kw; ++i) kbuf[i] = k[i] - p.b_zp;
-    int8_t* o = out + oc * oh * ow;
-    const int32_t b = bias != nullptr ? bias[oc] : 0;
-    for (int64_t oy = 0; oy < oh; ++oy) {
-      const bool y_in = oy >= y_lo && oy < y_hi;
-      for (int64_t ox = 0; ox < ow; ++ox) {
-        uint32_t acc = static_cast<uint32_t>(b);
-        if (small && y_in && ox >= x_lo && ox < x_hi) {
-          const int8_t* base = plane + (oy * g.sh - g.pt) * g.in_w + (ox * g.sw - g.pl);
-          for (int64_t ky = 0; ky < g.kh; ++ky)
-            for (int64_t kx = 0; kx < g.kw; ++kx)
-              acc += static_cast<uint32_t>((base[ky * g.dh * g.in_w + kx * g.dw] - p.a_zp) * kbuf[ky * g.kw + kx]);
-        } else {
-          for (int64_t ky = 0; ky < g.kh; ++ky)
-            for (int64_t kx = 0; kx < g.kw; ++kx) {
-              const int64_t iy = oy * g.sh - g.pt + ky * g.dh, ix = ox * g.sw - g.pl + kx * g.dw;
-              if (iy >= 0 && iy < g.in_h && ix >= 0 && ix < g.in_w)
-                acc += static_cast<uint32_t>((plane[iy * g.in_w + ix] - p.a_zp) * (k[ky * g.kw + kx] - p.b_zp));
-            }
-        }
-        o[oy * ow + ox] = ref::requantize(static_cast<int32_t>(acc), static_cast<int>(oc), p);
-      }
-    }
-  }
-  return status::ok;
-}
-
-namespace detail {
 
 /// Window taps [lo, hi) of one axis that fall inside [0, in) for the window starting at `start`.
 inline void tap_range(int64_t start, int64_t k, int64_t d, int64_t in, int64_t& lo, int64_t& hi) {

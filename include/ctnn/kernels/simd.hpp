@@ -20,6 +20,11 @@ inline constexpr int f32_lanes = vector_bytes / 4;
 
 typedef float vf32 __attribute__((vector_size(vector_bytes)));
 typedef int32_t vs32 __attribute__((vector_size(vector_bytes)));
+typedef uint32_t vu32 __attribute__((vector_size(vector_bytes)));
+/// As many int64 (two vectors' worth) and int8 (a quarter vector) lanes as vf32 has: widening
+/// multiplies and narrowing stores of int32 lanes (__builtin_convertvector).
+typedef int64_t vs64_lanes __attribute__((vector_size(2 * vector_bytes)));
+typedef int8_t vs8_lanes __attribute__((vector_size(vector_bytes / 4)));
 
 /// Unaligned vector load/store through memcpy (one instruction after optimization, no aliasing UB).
 /// V may be wider than the target's registers (see -Wpsabi note in tiled.hpp).

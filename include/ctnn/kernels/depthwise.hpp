@@ -1,0 +1,551 @@
+// Depthwise conv2d on the host, float32 and int8: vector lanes (simd.hpp: AVX-512, AVX or SSE2
+// widths, GCC/Clang vector extensions) for 3x3 and 5x5 windows, stride 1 and 2, no dilation; the
+// direct loop for every other geometry (dilation, other windows, unequal strides, rows wider than
+// the row buffers) and, on RISC-V (CTNN_KERNELS_SCALAR), for float (int8 runs scalar.hpp there).
+//
+// One channel is a 2-D plane, computed two output rows at a time from the K + S input rows their
+// windows cover, kept in a ring of padded row buffers (on the stack, 36 KiB at most): each input
+// row is copied once per channel, with the padding written as zeros, so the inner loop has no
+// bounds checks and a row outside the input is the zero row:
+//
+//   P[i] = in[iy][i - pl] for 0 <= i - pl < in_w, else 0          (i < len: the lanes' reach)
+//   stride 1:  out[oy][ox .. ox+L) = sum_{ky,kx} w[ky][kx] . P_{oy - pt + ky}[ox + kx .. ox + kx + L)
+//   stride 2:  P kept de-interleaved, E[j] = P[2j] | O[j] = P[2j + 1]  (each `half` floats), so
+//              P[2 ox + kx] = (kx even ? E : O)[ox + kx / 2]: contiguous lanes again
+//
+//   ring slot iy % (K + S):  | E: P[0] P[2] P[4] ...   | O: P[1] P[3] P[5] ...   |
+//                            0                         half                      2 half
+//
+// A row's last vector is computed whole (the buffers reach past the output) and stored whole too
+// while the output buffer reaches that far: its extra lanes fall on later outputs, written after.
+// Each window row of each output row is its own chain of multiply-adds (2K chains in flight, every
+// loaded vector used by both output rows), the chains summed at the end.
+//
+// int8 runs the same float lanes on (x - a_zp) and (w - b_zp): each is in [-255, 255], so every
+// product and partial sum is an integer below 25 * 255^2 < 2^24, exact in float32 in any order;
+// converted to int32, plus the bias (wrapping) and requantized in lanes (scalar::mbqm's steps),
+// the output is bit-exact with ref::conv2d_s8.
+#pragma once
+#include "ctnn/kernels/geometry.hpp"
+#include "ctnn/kernels/quant.hpp"
+#include "ctnn/kernels/reference.hpp"
+#include "ctnn/kernels/scalar.hpp"
+#include "ctnn/kernels/simd.hpp"
+#include "ctnn/kernels/status.hpp"
+
+// int8 -> float widening of a row in one instruction per vector and AVX2's int32 -> int8
+// narrowing by packs (GCC 12 lowers these __builtin_convertvector lane by lane); the portable
+// vector extensions otherwise.
+#if (defined(__AVX512F__) || defined(__AVX2__)) && !defined(CTNN_PORTABLE_KERNELS)
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include <immintrin.h>
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#define CTNN_DW_WIDEN_X86 1
+#else
+#define CTNN_DW_WIDEN_X86 0
+#endif
+
+namespace ctnn::kernels {
+
+namespace detail {
+
+/// Range [lo, hi) of outputs whose whole window lies inside [0, in): no bounds checks there.
+inline void interior(int64_t out, int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, int64_t& lo, int64_t& hi) {
+  lo = ceil_div(p, s);  // first o with o s - p >= 0
+  const int64_t last = in - 1 - (k - 1) * d + p;  // o s <= last
+  hi = last < 0 ? 0 : min(out, last / s + 1);
+  if (lo > hi) lo = hi;
+}
+
+/// @brief Direct depthwise conv2d, float, any geometry: the general path (and the kernel the
+/// vector one replaced, kept as the benchmark's baseline).
+inline void depthwise_direct_f32(const conv_geometry& g, const float* in, const float* w, const float* bias,
+                                 float* out) {
+  const int64_t oh = g.out_h(), ow = g.out_w(), mult = g.out_c / g.in_c;
+  int64_t y_lo, y_hi, x_lo, x_hi;
+  interior(oh, g.in_h, g.kh, g.sh, g.pt, g.dh, y_lo, y_hi);
+  interior(ow, g.in_w, g.kw, g.sw, g.pl, g.dw, x_lo, x_hi);
+  for (int64_t oc = 0; oc < g.out_c; ++oc) {
+    const float* plane = in + (oc / mult) * g.in_h * g.in_w;
+    const float* k = w + oc * g.kh * g.kw;
+    float* o = out + oc * oh * ow;
+    const float b = bias != nullptr ? bias[oc] : 0.0f;
+    for (int64_t oy = 0; oy < oh; ++oy) {
+      const bool y_in = oy >= y_lo && oy < y_hi;
+      for (int64_t ox = 0; ox < ow; ++ox) {
+        float acc = 0.0f;
+        if (y_in && ox >= x_lo && ox < x_hi) {
+          const float* base = plane + (oy * g.sh - g.pt) * g.in_w + (ox * g.sw - g.pl);
+          for (int64_t ky = 0; ky < g.kh; ++ky)
+            for (int64_t kx = 0; kx < g.kw; ++kx) acc += base[ky * g.dh * g.in_w + kx * g.dw] * k[ky * g.kw + kx];
+        } else {
+          for (int64_t ky = 0; ky < g.kh; ++ky)
+            for (int64_t kx = 0; kx < g.kw; ++kx) {
+              const int64_t iy = oy * g.sh - g.pt + ky * g.dh, ix = ox * g.sw - g.pl + kx * g.dw;
+              if (iy >= 0 && iy < g.in_h && ix >= 0 && ix < g.in_w) acc += plane[iy * g.in_w + ix] * k[ky * g.kw + kx];
+            }
+        }
+        o[oy * ow + ox] = bias != nullptr ? acc + b : acc;
+      }
+    }
+  }
+}
+
+/// @brief Direct depthwise conv2d, int8, any geometry (p checked by the caller): the general path
+/// and the benchmark's baseline.
+inline void depthwise_direct_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias,
+                                int8_t* out, const ref::gemm_s8_params& p) {
+  const int64_t oh = g.out_h(), ow = g.out_w(), mult = g.out_c / g.in_c;
+  int64_t y_lo, y_hi, x_lo, x_hi;
+  interior(oh, g.in_h, g.kh, g.sh, g.pt, g.dh, y_lo, y_hi);
+  interior(ow, g.in_w, g.kw, g.sw, g.pl, g.dw, x_lo, x_hi);
+  int32_t kbuf[64];
+  for (int64_t oc = 0; oc < g.out_c; ++oc) {
+    const int8_t* plane = in + (oc / mult) * g.in_h * g.in_w;
+    const int8_t* k = w + oc * g.kh * g.kw;
+    const bool small = g.kh * g.kw <= 64;
+    if (small)
+      for (int64_t i = 0; i < g.kh * g.kw; ++i) kbuf[i] = k[i] - p.b_zp;
+    int8_t* o = out + oc * oh * ow;
+    const int32_t b = bias != nullptr ? bias[oc] : 0;
+    for (int64_t oy = 0; oy < oh; ++oy) {
+      const bool y_in = oy >= y_lo && oy < y_hi;
+      for (int64_t ox = 0; ox < ow; ++ox) {
+        uint32_t acc = static_cast<uint32_t>(b);
+        if (small && y_in && ox >= x_lo && ox < x_hi) {
+          const int8_t* base = plane + (oy * g.sh - g.pt) * g.in_w + (ox * g.sw - g.pl);
+          for (int64_t ky = 0; ky < g.kh; ++ky)
+            for (int64_t kx = 0; kx < g.kw; ++kx)
+              acc += static_cast<uint32_t>((base[ky * g.dh * g.in_w + kx * g.dw] - p.a_zp) * kbuf[ky * g.kw + kx]);
+        } else {
+          for (int64_t ky = 0; ky < g.kh; ++ky)
+            for (int64_t kx = 0; kx < g.kw; ++kx) {
+              const int64_t iy = oy * g.sh - g.pt + ky * g.dh, ix = ox * g.sw - g.pl + kx * g.dw;
+              if (iy >= 0 && iy < g.in_h && ix >= 0 && ix < g.in_w)
+                acc += static_cast<uint32_t>((plane[iy * g.in_w + ix] - p.a_zp) * (k[ky * g.kw + kx] - p.b_zp));
+            }
+        }
+        o[oy * ow + ox] = ref::requantize(static_cast<int32_t>(acc), static_cast<int>(oc), p);
+      }
+    }
+  }
+}
+
+namespace dw {
+
+inline constexpr int64_t lanes = simd::f32_lanes;
+/// Floats of one padded row buffer (E and O together for stride 2): wider rows run direct.
+inline constexpr int64_t row_cap = 1024;
+
+/// Output columns rounded up to whole vectors.
+constexpr int64_t padded_out_w(const conv_geometry& g) { return (g.out_w() + lanes - 1) / lanes * lanes; }
+/// Stride 2: floats of E (and of O), the reach of the lanes at kx = K - 1.
+constexpr int64_t half_len(const conv_geometry& g) { return padded_out_w(g) + (g.kw - 1) / 2; }
+/// Floats of one padded row that the lanes read.
+constexpr int64_t row_len(const conv_geometry& g) {
+  return g.sw == 1 ? padded_out_w(g) + g.kw - 1 : 2 * half_len(g);
+}
+
+/// d[i] = src[i] - zp, i < L, as floats.
+inline void widen_lanes(float* d, const int8_t* src, int32_t zp) {
+#if CTNN_DW_WIDEN_X86 && defined(__AVX512F__)
+  static_assert(lanes == 16, "AVX-512: 16 float lanes");
+  const __m512i x = _mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src)));
+  _mm512_storeu_ps(d, _mm512_cvtepi32_ps(_mm512_sub_epi32(x, _mm512_set1_epi32(zp))));
+#elif CTNN_DW_WIDEN_X86
+  static_assert(lanes == 8, "AVX2: 8 float lanes");
+  const __m256i x = _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(src)));
+  _mm256_storeu_ps(d, _mm256_cvtepi32_ps(_mm256_sub_epi32(x, _mm256_set1_epi32(zp))));
+#else
+  for (int64_t i = 0; i < lanes; ++i) d[i] = static_cast<float>(src[i] - zp);
+#endif
+}
+
+/// P[i], i < len: the row src (in_w values, minus zp for int8) at offset pl, zeros around it.
+/// Whole vectors (dst holds row_cap floats, a multiple of L), no library call: rows are short.
+template <class T>
+inline void fill_padded(float* dst, int64_t len, const T* src, int64_t in_w, int64_t pl, int32_t zp) {
+  for (int64_t i = 0; i < len; i += lanes) simd::store(dst + i, simd::vf32{});
+  const int64_t n = min(in_w, len - pl);  // inputs the lanes reach
+  float* d = dst + pl;
+  if constexpr (is_same_v<T, float>) {
+    (void)zp;
+    int64_t x = 0;
+    for (; x + lanes <= n; x += lanes) simd::store(d + x, simd::load<simd::vf32>(src + x));
+    for (; x < n; ++x) d[x] = src[x];
+  } else {
+    int64_t x = 0;
+    if (n >= lanes) {
+      for (; x + lanes <= n; x += lanes) widen_lanes(d + x, src + x, zp);
+      if (x < n) widen_lanes(d + n - lanes, src + n - lanes, zp);  // overlapping: the same values again
+      x = n;
+    }
+    for (; x < n; ++x) d[x] = static_cast<float>(src[x] - zp);
+  }
+}
+
+/// Lanes 0, 2, 4, ... (Odd = 0) or 1, 3, 5, ... (Odd = 1) of the 2L floats a:b.
+template <size_t Odd, size_t... I>
+inline simd::vf32 every_other(const simd::vf32& a, const simd::vf32& b, integer_sequence<size_t, I...>) {
+  return __builtin_shufflevector(a, b, static_cast<int>(2 * I + Odd)...);
+}
+
+/// e[j] = src[2j], o[j] = src[2j + 1] for j < n (src: 2n floats).
+inline void deinterleave(float* e, float* o, const float* src, int64_t n) {
+  using seq = make_index_sequence<static_cast<size_t>(lanes)>;
+  int64_t j = 0;
+  for (; j + lanes <= n; j += lanes) {
+    const auto a = simd::load<simd::vf32>(src + 2 * j), b = simd::load<simd::vf32>(src + 2 * j + lanes);
+    simd::store(e + j, every_other<0>(a, b, seq{}));
+    simd::store(o + j, every_other<1>(a, b, seq{}));
+  }
+  for (; j < n; ++j) {
+    e[j] = src[2 * j];
+    o[j] = src[2 * j + 1];
+  }
+}
+
+/// Stride 2's float row: e[j] = P[2j], o[j] = P[2j + 1] for j < n, P the padded row of
+/// fill_padded, straight from the input (whole vectors where 2L inputs lie inside the row).
+inline void fill_deinterleaved(float* e, float* o, int64_t n, const float* src, int64_t in_w, int64_t pl) {
+  using seq = make_index_sequence<static_cast<size_t>(lanes)>;
+  auto one = [&](int64_t i) { return i >= 0 && i < in_w ? src[i] : 0.0f; };
+  int64_t j = 0;
+  for (; j < n && 2 * j < pl; ++j) {
+    e[j] = one(2 * j - pl);
+    o[j] = one(2 * j + 1 - pl);
+  }
+  for (; j + lanes <= n && 2 * j - pl + 2 * lanes <= in_w; j += lanes) {
+    const auto a = simd::load<simd::vf32>(src + 2 * j - pl), b = simd::load<simd::vf32>(src + 2 * j - pl + lanes);
+    simd::store(e + j, every_other<0>(a, b, seq{}));
+    simd::store(o + j, every_other<1>(a, b, seq{}));
+  }
+  // the last whole vector inside the row, overlapping the previous one (same values again)
+  const int64_t j_last = (in_w + pl) / 2 - lanes;
+  if (j < n && 2 * j_last >= pl && j_last + lanes <= n && j_last + lanes > j) {
+    const auto a = simd::load<simd::vf32>(src + 2 * j_last - pl);
+    const auto b = simd::load<simd::vf32>(src + 2 * j_last - pl + lanes);
+    simd::store(e + j_last, every_other<0>(a, b, seq{}));
+    simd::store(o + j_last, every_other<1>(a, b, seq{}));
+    j = j_last + lanes;
+  }
+  for (; j < n && 2 * j + 1 - pl < in_w; ++j) {  // both inside the row (2 j >= pl past the head)
+    e[j] = src[2 * j - pl];
+    o[j] = src[2 * j + 1 - pl];
+  }
+  for (; j < n; ++j) {  // the right padding and the lanes' reach
+    e[j] = one(2 * j - pl);
+    o[j] = 0.0f;
+  }
+}
+
+/// The ring of K + S padded input rows of one plane (two output rows' windows), the zero row,
+/// and int8's stride-2 row before its split (widened into it by widen_lanes, then split in lanes).
+template <int K, int S>
+struct ring {
+  alignas(64) float row[K + S][row_cap];
+  alignas(64) float zero[row_cap];
+  alignas(64) float tmp[S == 2 ? row_cap : 1];
+  int64_t tag[K + S];  // input row held by each slot, -1: none
+};
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
+/// One output row: each vector of L outputs is the sum of the K x K taps' weight times the row
+/// buffers at the tap's offset; finish(acc, x, n) stores outputs [x, x + n) of it.
+template <int K, int S, class Finish>
+inline void row_lanes(const float* const* rows, int64_t half, const simd::vf32* wv, int64_t ow, Finish& finish) {
+  for (int64_t x = 0; x < ow; x += lanes) {
+    simd::vf32 part[K];  // one chain of multiply-adds per window row: K in flight, not K * K in a row
+    for (int ky = 0; ky < K; ++ky) {
+      const float* r = rows[ky] + x;
+      part[ky] = simd::vf32{};
+      for (int kx = 0; kx < K; ++kx) {
+        const float* src = S == 1 ? r + kx : r + (kx & 1) * half + kx / 2;
+        part[ky] += wv[ky * K + kx] * simd::load<simd::vf32>(src);
+      }
+    }
+    simd::vf32 acc = part[0];
+    for (int ky = 1; ky < K; ++ky) acc += part[ky];
+    finish(acc, x, min(lanes, ow - x));
+  }
+}
+
+/// Two output rows at once: K + S input rows, each vector of a row loaded once for both (rows[i]
+/// is tap row i of the first output row and tap row i - S of the second). The vectors are walked
+/// from the row's end, so a whole last vector of the first row, which may spill into the second
+/// row's first outputs, is stored before them.
+template <int K, int S, class Finish>
+inline void row2_lanes(const float* const* rows, int64_t half, const simd::vf32* wv, int64_t ow, Finish& finish) {
+  for (int64_t x = (ow - 1) / lanes * lanes; x >= 0; x -= lanes) {
+    simd::vf32 p0[K], p1[K];
+    for (int ky = 0; ky < K; ++ky) p0[ky] = p1[ky] = simd::vf32{};
+    for (int i = 0; i < K + S; ++i) {
+      const float* r = rows[i] + x;
+      for (int kx = 0; kx < K; ++kx) {
+        const auto v = simd::load<simd::vf32>(S == 1 ? r + kx : r + (kx & 1) * half + kx / 2);
+        if (i < K) p0[i] += wv[i * K + kx] * v;
+        if (i >= S && i - S < K) p1[i - S] += wv[(i - S) * K + kx] * v;
+      }
+    }
+    simd::vf32 a0 = p0[0], a1 = p1[0];
+    for (int ky = 1; ky < K; ++ky) a0 += p0[ky], a1 += p1[ky];
+    const int64_t n = min(lanes, ow - x);
+    finish(a0, int64_t{0}, x, n);
+    finish(a1, int64_t{1}, x, n);
+  }
+}
+
+/// One plane (input channel `plane`, one output channel's K x K weights `wk`), two output rows
+/// at a time: finish(acc, oy, x, n) receives every output vector.
+template <int K, int S, class T, class Finish>
+inline void plane_lanes(const conv_geometry& g, ring<K, S>& rg, const T* plane, int32_t zp, const float* wk,
+                        Finish& finish) {
+  constexpr int R = K + S;  // ring slots: the input rows of two output rows
+  const int64_t oh = g.out_h(), ow = g.out_w(), half = half_len(g), len = row_len(g);
+  simd::vf32 wv[K * K];
+  for (int i = 0; i < K * K; ++i) wv[i] = simd::vf32{} + wk[i];
+  for (int k = 0; k < R; ++k) rg.tag[k] = -1;
+  const float* rows[R];
+  for (int64_t oy = 0; oy < oh; oy += 2) {
+    const bool two = oy + 1 < oh;
+    for (int i = 0; i < (two ? R : K); ++i) {
+      const int64_t iy = oy * S - g.pt + i;
+      if (iy < 0 || iy >= g.in_h) {
+        rows[i] = rg.zero;
+        continue;
+      }
+      const int64_t slot = iy % R;  // the rows of two windows are R consecutive iy: distinct slots
+      float* dst = rg.row[slot];
+      if (rg.tag[slot] != iy) {
+        const T* src = plane + iy * g.in_w;
+        if constexpr (S == 1) {
+          fill_padded(dst, len, src, g.in_w, g.pl, zp);
+        } else {
+          if constexpr (is_same_v<T, float>) {
+            fill_deinterleaved(dst, dst + half, half, src, g.in_w, g.pl);
+          } else {
+            fill_padded(rg.tmp, len, src, g.in_w, g.pl, zp);
+            deinterleave(dst, dst + half, rg.tmp, half);
+          }
+        }
+        rg.tag[slot] = iy;
+      }
+      rows[i] = dst;
+    }
+    if (two) {
+      auto rows_finish = [&](const simd::vf32& acc, int64_t dy, int64_t x, int64_t n) { finish(acc, oy + dy, x, n); };
+      row2_lanes<K, S>(rows, half, wv, ow, rows_finish);
+    } else {
+      auto row_finish = [&](const simd::vf32& acc, int64_t x, int64_t n) { finish(acc, oy, x, n); };
+      row_lanes<K, S>(rows, half, wv, ow, row_finish);
+    }
+  }
+}
+
+/// Stores the first n lanes of v at dst, or all of them when the buffer reaches dst + L
+/// (`end`): the lanes beyond n fall on outputs written later (the next row, the next channel),
+/// which overwrite them.
+template <class V, class T>
+inline void store_n(T* dst, const V& v, int64_t n, const T* end) {
+  if (n == lanes || end - dst >= lanes) {
+    simd::store(dst, v);
+  } else {
+    T t[lanes];
+    simd::store(t, v);
+    for (int64_t i = 0; i < n; ++i) dst[i] = t[i];
+  }
+}
+
+/// One channel's scalar::requant32 in lanes, made once per channel: the output loop then reads
+/// vectors instead of broadcasting the fields again for each vector.
+struct requant_lanes {
+  simd::vs64_lanes mult;
+  simd::vs32 half, mask, lo, hi, zp;
+  uint32_t left;
+  int32_t right;
+  int32_t mult32;
+};
+
+inline requant_lanes make_requant_lanes(const scalar::requant32& r) {
+  requant_lanes q{};
+  q.mult = simd::vs64_lanes{} + static_cast<int64_t>(r.mult);
+  q.half = simd::vs32{} + r.half;
+  q.mask = simd::vs32{} + r.mask;
+  q.lo = simd::vs32{} + r.lo;
+  q.hi = simd::vs32{} + r.hi;
+  q.zp = simd::vs32{} + r.zp;
+  q.left = r.left;
+  q.right = static_cast<int32_t>(r.right);
+  q.mult32 = r.mult;
+  return q;
+}
+
+/// L lanes of scalar::requantize (ref::requantize's arithmetic, in scalar::mbqm's steps).
+inline simd::vs32 requantize_lanes(const simd::vs32& x, const requant_lanes& r) {
+  using simd::vs32;
+  const simd::vu32 s = __builtin_convertvector(x, simd::vu32) << r.left;  // wraps, as TFLite on hardware
+#if CTNN_DW_WIDEN_X86 && !defined(__AVX512F__)
+  // AVX2 has no 64-bit lane multiply: vpmuldq on the even and the odd lanes, and bits 31..62 of
+  // (s m + 2^30) are the low half of its logical shift by 31
+  static_assert(lanes == 8, "AVX2: 8 int32 lanes");
+  __m256i sv;
+  __builtin_memcpy(&sv, &s, sizeof sv);
+  const __m256i m = _mm256_set1_epi32(r.mult32), nudge = _mm256_set1_epi64x(int64_t{1} << 30);
+  const __m256i even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(sv, m), nudge), 31);
+  const __m256i odd = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(sv, 32), m), nudge), 31);
+  const __m256i high = _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
+  vs32 v;
+  __builtin_memcpy(&v, &high, sizeof v);
+#else
+  const simd::vs64_lanes prod = __builtin_convertvector(__builtin_convertvector(s, vs32), simd::vs64_lanes) * r.mult;
+  const vs32 v = __builtin_convertvector((prod + (int64_t{1} << 30)) >> 31, vs32);
+#endif
+  const vs32 thr = r.half - (v < 0);                      // (v < 0) is -1 where true
+  vs32 q = (v >> r.right) - ((v & r.mask) > thr);         // + 1 above the threshold
+  const vs32 below = q < r.lo, above = q > r.hi;
+  q = (q & ~below) | (r.lo & below);
+  q = (q & ~above) | (r.hi & above);
+  return q + r.zp;
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+/// int32 lanes already in [-128, 127] as int8 lanes: AVX2 packs them (two saturating packs, exact
+/// here; GCC 12 lowers __builtin_convertvector's narrowing lane by lane without AVX-512's vpmovdb).
+inline simd::vs8_lanes narrow_s8(const simd::vs32& q) {
+#if CTNN_DW_WIDEN_X86 && !defined(__AVX512F__)
+  static_assert(lanes == 8, "AVX2: 8 int32 lanes");
+  __m256i v;
+  __builtin_memcpy(&v, &q, sizeof v);
+  const __m128i p16 = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  const __m128i p8 = _mm_packs_epi16(p16, p16);
+  simd::vs8_lanes b;
+  __builtin_memcpy(&b, &p8, sizeof b);
+  return b;
+#else
+  return __builtin_convertvector(q, simd::vs8_lanes);
+#endif
+}
+
+/// Calls fn.template operator()<K, S>() for a geometry of the vector kernel; false otherwise.
+template <class Fn>
+inline bool with_window(const conv_geometry& g, Fn&& fn) {
+  if (g.kh != g.kw || g.sh != g.sw || g.dh != 1 || g.dw != 1 || row_len(g) > row_cap) return false;
+  if (g.kh == 3 && g.sh == 1) return fn.template operator()<3, 1>(), true;
+  if (g.kh == 3 && g.sh == 2) return fn.template operator()<3, 2>(), true;
+  if (g.kh == 5 && g.sh == 1) return fn.template operator()<5, 1>(), true;
+  if (g.kh == 5 && g.sh == 2) return fn.template operator()<5, 2>(), true;
+  return false;
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
+template <int K, int S>
+inline void depthwise_f32(const conv_geometry& g, const float* in, const float* w, const float* bias, float* out) {
+  ring<K, S> rg;
+  for (int64_t i = 0; i < row_cap; ++i) rg.zero[i] = 0.0f;
+  const int64_t oh = g.out_h(), ow = g.out_w(), mult = g.out_c / g.in_c, plane = g.in_h * g.in_w;
+  const float* end = out + g.out_elems();
+  for (int64_t oc = 0; oc < g.out_c; ++oc) {
+    float* o = out + oc * oh * ow;
+    const bool has_bias = bias != nullptr;
+    const float b = has_bias ? bias[oc] : 0.0f;
+    auto finish = [&](const simd::vf32& acc, int64_t oy, int64_t x, int64_t n) {
+      // the bias last, as the reference adds it
+      store_n(o + oy * ow + x, has_bias ? acc + b : acc, n, end);
+    };
+    plane_lanes<K, S>(g, rg, in + (oc / mult) * plane, 0, w + oc * K * K, finish);
+  }
+}
+
+template <int K, int S>
+inline void depthwise_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias, int8_t* out,
+                         const ref::gemm_s8_params& p) {
+  ring<K, S> rg;
+  for (int64_t i = 0; i < row_cap; ++i) rg.zero[i] = 0.0f;
+  const int64_t oh = g.out_h(), ow = g.out_w(), mult = g.out_c / g.in_c, plane = g.in_h * g.in_w;
+  const int8_t* end = out + g.out_elems();
+  for (int64_t oc = 0; oc < g.out_c; ++oc) {
+    float wk[K * K];
+    for (int i = 0; i < K * K; ++i) wk[i] = static_cast<float>(w[oc * K * K + i] - p.b_zp);
+    const requant_lanes rq = make_requant_lanes(scalar::channel_requant(p, static_cast<int32_t>(oc)));
+    const uint32_t b = bias != nullptr ? static_cast<uint32_t>(bias[oc]) : 0u;
+    int8_t* o = out + oc * oh * ow;
+    auto finish = [&](const simd::vf32& acc, int64_t oy, int64_t x, int64_t n) {
+      // the sum is an exact integer: to int32, plus the bias modulo 2^32 (the reference's wrap)
+      const simd::vu32 sum = __builtin_convertvector(__builtin_convertvector(acc, simd::vs32), simd::vu32) + b;
+      const simd::vs32 q = requantize_lanes(__builtin_convertvector(sum, simd::vs32), rq);
+      store_n(o + oy * ow + x, narrow_s8(q), n, end);
+    };
+    plane_lanes<K, S>(g, rg, in + (oc / mult) * plane, p.a_zp, wk, finish);
+  }
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+}  // namespace dw
+
+}  // namespace detail
+
+/// @brief True when depthwise_conv2d_f32 / _s8 run g in vector lanes (3x3 or 5x5, equal strides
+/// 1 or 2, no dilation, output rows up to about detail::dw::row_cap wide; not on RISC-V).
+constexpr bool depthwise_vectorized(const conv_geometry& g) {
+  if (CTNN_KERNELS_SCALAR || !g.valid() || !g.depthwise()) return false;
+  return g.kh == g.kw && (g.kh == 3 || g.kh == 5) && g.sh == g.sw && (g.sh == 1 || g.sh == 2) && g.dh == 1 &&
+         g.dw == 1 && detail::dw::row_len(g) <= detail::dw::row_cap;
+}
+
+/// @brief Depthwise conv2d, float (groups == in_c, out_c = in_c * multiplier): vector lanes for
+/// the geometries of depthwise_vectorized, the direct loop otherwise. Within float rounding of
+/// ref::conv2d_f32 (the taps summed per window row, then the rows, possibly with fused
+/// multiply-adds; the bias last, as there). Writes only the output buffer, but may write a lane of
+/// it before its final value.
+inline status depthwise_conv2d_f32(const conv_geometry& g, const float* in, const float* w, const float* bias,
+                                   float* out) {
+  if (!g.valid() || !g.depthwise()) return status::bad_geometry;
+  if (in == nullptr || w == nullptr || out == nullptr) return status::null_pointer;
+#if !CTNN_KERNELS_SCALAR  // RISC-V: not even instantiated (the ring's stack frame, the code size)
+  if (depthwise_vectorized(g) &&
+      detail::dw::with_window(g, [&]<int K, int S>() { detail::dw::depthwise_f32<K, S>(g, in, w, bias, out); }))
+    return status::ok;
+#endif
+  detail::depthwise_direct_f32(g, in, w, bias, out);
+  return status::ok;
+}
+
+/// @brief Depthwise conv2d, int8 (p as in ref::conv2d_s8), bit-exact with ref::conv2d_s8: vector
+/// lanes for the geometries of depthwise_vectorized, the direct loop otherwise; on RISC-V
+/// (CTNN_KERNELS_SCALAR) scalar::depthwise_conv2d_s8.
+inline status depthwise_conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias,
+                                  int8_t* out, const ref::gemm_s8_params& p) {
+  if (!g.valid() || !g.depthwise()) return status::bad_geometry;
+  if (in == nullptr || w == nullptr || out == nullptr) return status::null_pointer;
+  if (const status s = ref::check_params(p, static_cast<int>(g.out_c)); s != status::ok) return s;
+#if CTNN_KERNELS_SCALAR
+  return scalar::depthwise_conv2d_s8(g, in, w, bias, out, p);
+#else
+  if (depthwise_vectorized(g) &&
+      detail::dw::with_window(g, [&]<int K, int S>() { detail::dw::depthwise_s8<K, S>(g, in, w, bias, out, p); }))
+    return status::ok;
+  detail::depthwise_direct_s8(g, in, w, bias, out, p);
+  return status::ok;
+#endif
+}
+
+}  // namespace ctnn::kernels
