@@ -32,19 +32,12 @@
 #include "ctnn/kernels/scalar.hpp"
 #include "ctnn/kernels/simd.hpp"
 #include "ctnn/kernels/status.hpp"
+#include "ctnn/kernels/x86.hpp"
 
 // int8 -> float widening of a row in one instruction per vector and AVX2's int32 -> int8
 // narrowing by packs (GCC 12 lowers these __builtin_convertvector lane by lane); the portable
 // vector extensions otherwise.
-#if (defined(__AVX512F__) || defined(__AVX2__)) && !defined(CTNN_PORTABLE_KERNELS)
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <immintrin.h>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+#if CTNN_KERNELS_X86
 #define CTNN_DW_WIDEN_X86 1
 #else
 #define CTNN_DW_WIDEN_X86 0

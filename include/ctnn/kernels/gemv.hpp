@@ -16,17 +16,8 @@
 #include "ctnn/kernels/reference.hpp"
 #include "ctnn/kernels/simd.hpp"
 #include "ctnn/kernels/status.hpp"
+#include "ctnn/kernels/x86.hpp"
 
-#if (defined(__AVX512BW__) || defined(__AVX2__)) && !defined(CTNN_PORTABLE_KERNELS)
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <immintrin.h>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-#endif
 
 namespace ctnn::kernels {
 

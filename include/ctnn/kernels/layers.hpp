@@ -37,6 +37,7 @@
 #include "ctnn/kernels/scalar.hpp"
 #include "ctnn/kernels/status.hpp"
 #include "ctnn/kernels/tiled.hpp"
+#include "ctnn/kernels/x86.hpp"
 
 namespace ctnn::kernels {
 

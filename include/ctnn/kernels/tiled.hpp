@@ -25,18 +25,9 @@
 #include "ctnn/kernels/reference.hpp"
 #include "ctnn/kernels/simd.hpp"
 #include "ctnn/kernels/status.hpp"
+#include "ctnn/kernels/x86.hpp"
 
-#if defined(__AVX512VNNI__) && defined(__AVX512F__) && !defined(CTNN_PORTABLE_KERNELS)
-// GCC 12's AVX-512 intrinsics trip -Wmaybe-uninitialized on their own _mm512_undefined_*
-// (GCC bug 105593); the diagnostic is located in the intrinsic header, so it is silenced there.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <immintrin.h>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+#if defined(__AVX512VNNI__) && defined(__AVX512F__) && CTNN_KERNELS_X86
 #define CTNN_KERNELS_VNNI 1
 #else
 #define CTNN_KERNELS_VNNI 0

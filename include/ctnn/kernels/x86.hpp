@@ -1,0 +1,20 @@
+// <immintrin.h> for the x86 paths of the kernels (tiled.hpp, gemv.hpp, depthwise.hpp), included
+// once, when the target has AVX2 or AVX-512 and CTNN_PORTABLE_KERNELS is not set. GCC 12's
+// AVX-512 intrinsics trip -Wmaybe-uninitialized on their own _mm512_undefined_* (GCC bug
+// 105593); the diagnostic is located in the intrinsic header, so it is silenced there.
+// Elsewhere (SSE2 builds, RISC-V) this header includes nothing.
+#pragma once
+
+#if (defined(__AVX2__) || defined(__AVX512F__)) && !defined(CTNN_PORTABLE_KERNELS)
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include <immintrin.h>
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#define CTNN_KERNELS_X86 1
+#else
+#define CTNN_KERNELS_X86 0
+#endif
