@@ -129,8 +129,8 @@ TEST_CASE("tiled float GEMM matches the reference within tolerance") {
   run_f32_cases<k::gemm_tiling<3, 2 * ctnn::kernels::simd::f32_lanes, 5, 6, 4 * ctnn::kernels::simd::f32_lanes>>(31, 800, 20);
   run_f32_cases<k::gemm_tiling<4, ctnn::kernels::simd::f32_lanes, 8, 8, ctnn::kernels::simd::f32_lanes>>(32, 800, 20);
   run_f32_cases<k::default_f32_tiling>(33, 60, 60);
-  // MR = 12 (edge tiles of 4 and 8 rows), several MC, NC and KC blocks: A packed or read in
-  // place (fewer than 4 NR-panels in the B block), B packed or read in place (M <= MC)
+  // MR = 12 (edge tiles of 4 and 8 rows), several MC, NC and KC blocks: A packed (a whole NC
+  // block, 4 NR-panels) or read in place, B packed or read in place (M <= MC)
   using L = std::integral_constant<int, ctnn::kernels::simd::f32_lanes>;
   run_f32_cases<k::gemm_tiling<12, 2 * L::value, 7, 24, 8 * L::value>>(34, 300, 80);
 }
@@ -142,7 +142,7 @@ TEST_CASE("tiled float GEMM on convolution-like shapes, every packing path") {
   std::vector<float> ws(k::default_f32_tiling::workspace_elems);
   const shape3 shapes[] = {{64, 200, 300}, {64, 49, 600},  {20, 49, 300},  {150, 49, 70},  {13, 100, 33},
                            {130, 260, 270}, {200, 17, 520}, {1, 300, 9},    {7, 33, 1},     {300, 70, 40},
-                           {64, 3136 / 16, 576}, {24, 96, 260}};
+                           {64, 3136 / 16, 576}, {24, 96, 260}, {24, 1030, 70}, {150, 1030, 20}};
   for (const shape3& s : shapes)
     for (int pad = 0; pad < 2; ++pad)
       for (int row_bias = 0; row_bias < 2; ++row_bias)

@@ -7,7 +7,7 @@
 //     for pc in K step KC            (int8: one pass over all of K)
 //       pack B                       float: only when M > MC (else read in place)
 //       for ic in M step MC          A block [MC x KC] -> Ap: MC/MR panels, each KC x MR
-//         pack A                     float: only when the B block has >= 4 NR-panels
+//         pack A                     float: only when the B block has >= 32 NR-panels
 //         for jr in NC step NR
 //           for ir in MC step MR     micro-kernel: C[ir.., jr..] (+)= Ap panel . Bp panel
 //
@@ -75,7 +75,7 @@ struct qgemm_tiling {
 };
 
 #if defined(__AVX512F__)
-using default_f32_tiling = gemm_tiling<12, 32, 256, 120, 2048>;
+using default_f32_tiling = gemm_tiling<12, 32, 256, 144, 2048>;
 using default_s8_tiling = qgemm_tiling<8, 32, 128, 512, 4608>;
 #elif defined(__AVX__)
 using default_f32_tiling = gemm_tiling<6, 16, 256, 96, 1024>;
@@ -143,17 +143,18 @@ inline void pack_b_f32(int kc, int nc, const float* b, int ldb, float* bp) {
 #define CTNN_UNROLL_PRAGMA_TEXT(x) #x
 #endif
 
-/// C tile (+)= A panel . B panel (+ bias) on the first Rows rows of an MR x NR tile.
+/// C tile (+)= A panel . B panel (+ bias) on the first Rows x Cols of an MR x NR tile.
 /// PA: A packed (a[k * MR + i], pack_a_f32) or read in place (a[i * lda + k], Rows real rows).
 /// PB: B packed (b[k * NR + j], pack_b_f32) or read in place (b[k * ldb + j], NR real columns).
 /// load_c: accumulate onto C (not the first K block). BiasRows: bias[i] per row (conv: output
 /// channel = row); otherwise bias[j] per column.
-template <int MR, int NR, int Rows, bool PA, bool PB, bool BiasRows>
+template <int MR, int NR, int Rows, int Cols, bool PA, bool PB, bool BiasRows>
 inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const float* __restrict b, ptrdiff_t ldb,
                       float* c, int ldc, int m_valid, int n_valid, bool load_c, const float* bias) {
   using simd::vf32;
   constexpr int lanes = simd::f32_lanes;
-  constexpr int nv = NR / lanes;
+  constexpr int nv = Cols / lanes;
+  static_assert(Cols % lanes == 0 && Cols <= NR, "micro_f32: Cols must be whole vectors of the NR tile");
   const ptrdiff_t a_row = PA ? 1 : lda, a_step = PA ? MR : 1, b_step = PB ? NR : ldb;
   vf32 acc[Rows][nv];
   CTNN_UNROLL_VECTOR_LOOP(32)
@@ -173,7 +174,7 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
     a += a_step;
     b += b_step;
   }
-  if (m_valid == Rows && n_valid == NR) {
+  if (m_valid == Rows && n_valid == Cols) {
     CTNN_UNROLL_VECTOR_LOOP(32)
     for (int i = 0; i < Rows; ++i) {
       float* crow = c + static_cast<ptrdiff_t>(i) * ldc;
@@ -191,11 +192,24 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
       }
     }
   } else {
-    float tile[Rows][NR];
+    // Edge tile: whole vectors where n_valid covers them, the last columns one by one.
+    const int n_vec = n_valid / lanes;
+    float tile[Rows][Cols];
     __builtin_memcpy(tile, acc, sizeof(tile));
     for (int i = 0; i < m_valid; ++i) {
       float* crow = c + static_cast<ptrdiff_t>(i) * ldc;
-      for (int j = 0; j < n_valid; ++j) {
+      for (int j = 0; j < n_vec; ++j) {
+        vf32 v = acc[i][j];
+        if (load_c) v += simd::load<vf32>(crow + j * lanes);
+        if (bias != nullptr) {
+          if constexpr (BiasRows)
+            v += bias[i];
+          else
+            v += simd::load<vf32>(bias + j * lanes);
+        }
+        simd::store(crow + j * lanes, v);
+      }
+      for (int j = n_vec * lanes; j < n_valid; ++j) {
         float v = tile[i][j];
         if (load_c) v += crow[j];
         if (bias != nullptr) v += bias[BiasRows ? i : j];
@@ -215,17 +229,33 @@ struct f32_row_tiers {
 
 /// One micro-tile with the row tier chosen for m_valid. In-place A (PA false) needs every row
 /// of the tier to exist, so the caller packs an edge panel whose m_valid is below the tier.
-template <int MR, int NR, bool PA, bool PB, bool BiasRows>
+template <int MR, int NR, int Cols, bool PA, bool PB, bool BiasRows>
 inline void micro_f32_rows(int kc, const float* a, ptrdiff_t lda, const float* b, ptrdiff_t ldb, float* c, int ldc,
                            int m_valid, int n_valid, bool load_c, const float* bias) {
   using tiers = f32_row_tiers<MR>;
-  if constexpr (tiers::split) {
+  if constexpr (tiers::split && PA) {
     if (m_valid <= tiers::t1)
-      return micro_f32<MR, NR, tiers::t1, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias);
+      return micro_f32<MR, NR, tiers::t1, Cols, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
+                                                                  bias);
     if (m_valid <= tiers::t2)
-      return micro_f32<MR, NR, tiers::t2, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias);
+      return micro_f32<MR, NR, tiers::t2, Cols, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
+                                                                  bias);
   }
-  micro_f32<MR, NR, MR, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias);
+  micro_f32<MR, NR, MR, Cols, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias);
+}
+
+/// One micro-tile with the row and column tiers for m_valid x n_valid: an edge panel of
+/// n_valid <= NR / 2 columns (packed, so zero-padded) runs half the vectors (N = 196 = 6 x 32 + 4,
+/// 784 = 24 x 32 + 16).
+template <int MR, int NR, bool PA, bool PB, bool BiasRows>
+inline void micro_f32_tile(int kc, const float* a, ptrdiff_t lda, const float* b, ptrdiff_t ldb, float* c, int ldc,
+                           int m_valid, int n_valid, bool load_c, const float* bias) {
+  constexpr int half = NR / 2;
+  if constexpr (PB && half % simd::f32_lanes == 0 && half > 0) {
+    if (n_valid <= half)
+      return micro_f32_rows<MR, NR, half, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias);
+  }
+  micro_f32_rows<MR, NR, NR, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias);
 }
 
 // ---- int8 ----------------------------------------------------------------------------------
@@ -506,15 +536,17 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
   return status::ok;
 }
 
-/// A block is packed when the B block has at least this many NR-panels to reuse it.
-inline constexpr int f32_pack_a_min_panels = 4;
+/// A block is packed when the B block has at least this many NR-panels (or is a whole NC block
+/// of fewer): below, reading A's rows in place measured as fast or faster (AVX-512, NR = 32:
+/// N = 49 1.6x, 128^3 1.1x), and packing costs about one micro-tile's time per A panel.
+inline constexpr int f32_pack_a_min_panels = 32;
 /// B block is packed when at least this many MC-blocks of A reuse it.
 inline constexpr int f32_pack_b_min_blocks = 2;
 
 /// Float driver. Packing is skipped where it would not pay:
-/// - A (MC x KC) is packed only when the B block has pack_a_min_panels NR-panels or more; with
-///   fewer (a 7x7 or 14x14 output: N = 49, 196) the micro-kernel reads A's rows in place and
-///   packing would cost as much as the arithmetic. An edge panel (rows < MR) is packed anyway.
+/// - A (MC x KC) is packed only when the B block has f32_pack_a_min_panels NR-panels or more;
+///   with fewer (a 7x7 or 14x14 output: N = 49, 196) the micro-kernel reads A's rows in place
+///   (the rows of a conv's weights are contiguous). An edge panel (rows < MR) is packed anyway.
 /// - B (KC x NC) is packed only when several MC-blocks of A reuse it (M > MC); otherwise (64 or
 ///   128 output channels over a big im2col matrix) B is read in place, and only an edge panel
 ///   (columns < NR) is packed.
@@ -535,7 +567,7 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
   const bool pack_b = (M + MC - 1) / MC >= f32_pack_b_min_blocks;
   for (int jc = 0; jc < N; jc += NC) {
     const int nc = min(NC, N - jc);
-    const bool pack_a = (nc + NR - 1) / NR >= f32_pack_a_min_panels;
+    const bool pack_a = (nc + NR - 1) / NR >= min(f32_pack_a_min_panels, NC / NR);
     for (int pc = 0; pc < K; pc += KC) {
       const int kc = min(KC, K - pc);
       const bool first = pc == 0, last = pc + kc == K;
@@ -563,14 +595,14 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
             const float* apan = pack_a ? ap + static_cast<ptrdiff_t>(ir) * kc : a_packed ? ap : ablk + static_cast<ptrdiff_t>(ir) * lda;
             if (a_packed) {
               if (b_packed)
-                micro_f32_rows<MR, NR, true, true, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first, bias_t);
+                micro_f32_tile<MR, NR, true, true, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first, bias_t);
               else
-                micro_f32_rows<MR, NR, true, false, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first, bias_t);
+                micro_f32_tile<MR, NR, true, false, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first, bias_t);
             } else {
               if (b_packed)
-                micro_f32<MR, NR, MR, false, true, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first, bias_t);
+                micro_f32_tile<MR, NR, false, true, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first, bias_t);
               else
-                micro_f32<MR, NR, MR, false, false, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first, bias_t);
+                micro_f32_tile<MR, NR, false, false, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first, bias_t);
             }
           }
         }
