@@ -5,7 +5,7 @@
 //
 //   for jc in N step NC            B block  [KC x NC]  -> Bp: NC/NR panels, each KC x NR
 //     for pc in K step KC            (int8: one pass over all of K)
-//       pack B                       float: only when M > MC (else read in place)
+//       pack B                       float: only when M > 2 MC (else read in place)
 //       for ic in M step MC          A block [MC x KC] -> Ap: MC/MR panels, each KC x MR
 //         pack A                     float: only when the B block has >= 32 NR-panels
 //         for jr in NC step NR
@@ -540,15 +540,17 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
 /// of fewer): below, reading A's rows in place measured as fast or faster (AVX-512, NR = 32:
 /// N = 49 1.6x, 128^3 1.1x), and packing costs about one micro-tile's time per A panel.
 inline constexpr int f32_pack_a_min_panels = 32;
-/// B block is packed when at least this many MC-blocks of A reuse it.
-inline constexpr int f32_pack_b_min_blocks = 2;
+/// B block is packed when at least this many MC-blocks of A reuse it (AVX-512: 512 and 1024
+/// rows, N = 49; in place measured faster for 64-256 rows over N = 3136, e.g. 256x3136x64 1.1x).
+inline constexpr int f32_pack_b_min_blocks = 3;
 
 /// Float driver. Packing is skipped where it would not pay:
 /// - A (MC x KC) is packed only when the B block has f32_pack_a_min_panels NR-panels or more;
 ///   with fewer (a 7x7 or 14x14 output: N = 49, 196) the micro-kernel reads A's rows in place
 ///   (the rows of a conv's weights are contiguous). An edge panel (rows < MR) is packed anyway.
-/// - B (KC x NC) is packed only when several MC-blocks of A reuse it (M > MC); otherwise (64 or
-///   128 output channels over a big im2col matrix) B is read in place, and only an edge panel
+/// - B (KC x NC) is packed only when f32_pack_b_min_blocks MC-blocks of A or more reuse it;
+///   otherwise (64-256 output channels over a big im2col matrix) B is read in place, each
+///   KC x NR panel reused from cache by the MC / MR tiles of its column, and only an edge panel
 ///   (columns < NR) is packed.
 template <class Tiling, bool BiasRows>
 inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const float* B, int ldb, const float* bias,
