@@ -566,6 +566,8 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
   if (workspace == nullptr) return status::null_pointer;
   float* ap = workspace;
   float* bp = workspace + static_cast<ptrdiff_t>(MC) * KC;
+  using tiers = f32_row_tiers<MR>;
+  static_assert(!tiers::split || 2 * tiers::t2 >= MR + tiers::t1, "gemm_f32: the row tail must fit two panels");
   const bool pack_b = (M + MC - 1) / MC >= f32_pack_b_min_blocks;
   for (int jc = 0; jc < N; jc += NC) {
     const int nc = min(NC, N - jc);
@@ -578,10 +580,20 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
       for (int ic = 0; ic < M; ic += MC) {
         const int mc = min(MC, M - ic);
         const float* ablk = A + static_cast<ptrdiff_t>(ic) * lda + pc;
-        if (pack_a) pack_a_f32<MR>(mc, kc, ablk, lda, ap);
+        // Rows [0, m_main) in MR-row panels, the last one possibly short (its tier of rows);
+        // a remainder of 1..MR/3 rows after a full panel instead joins it in a tail of two
+        // 2MR/3-row panels (MR = 12: 64 = 4 x 12 + 8 + 8, not 5 x 12 + 4: a 4-row tile does a
+        // third of the work of a 12-row one at well under a third of its speed).
+        const int rem = mc % MR;
+        const int m_tail = (tiers::split && rem > 0 && rem <= tiers::t1 && mc > MR) ? MR + rem : 0;
+        const int m_main = mc - m_tail;
+        if (pack_a) pack_a_f32<MR>(m_main, kc, ablk, lda, ap);
         // In-place A: only the last panel may be short; it is packed at ap once per block.
-        const int m_full = mc - mc % MR;
-        if (!pack_a && m_full < mc) pack_a_f32<MR>(mc - m_full, kc, ablk + static_cast<ptrdiff_t>(m_full) * lda, lda, ap);
+        const int m_full = m_main - m_main % MR;
+        if (!pack_a && m_full < m_main)
+          pack_a_f32<MR>(m_main - m_full, kc, ablk + static_cast<ptrdiff_t>(m_full) * lda, lda, ap);
+        float* at = pack_a ? ap + static_cast<ptrdiff_t>(m_main) * kc : ap;
+        if (m_tail > 0) pack_a_f32<tiers::t2>(m_tail, kc, ablk + static_cast<ptrdiff_t>(m_main) * lda, lda, at);
         for (int jr = 0; jr < nc; jr += NR) {
           const int n_valid = min(NR, nc - jr);
           const float* bias_j = (last && bias != nullptr) ? (BiasRows ? bias + ic : bias + jc + jr) : nullptr;
@@ -589,8 +601,20 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
           const bool b_packed = pack_b || n_valid < NR;
           const float* bpan = pack_b ? bp + static_cast<ptrdiff_t>(jr) * kc : b_packed ? bp : bblk + jr;
           if (!pack_b && n_valid < NR) pack_b_f32<NR>(kc, n_valid, bblk + jr, ldb, bp);
-          for (int ir = 0; ir < mc; ir += MR) {
-            const int m_valid = min(MR, mc - ir);
+          for (int ir = 0; ir < m_tail; ir += tiers::t2) {
+            const int m_valid = min(tiers::t2, m_tail - ir);
+            float* ct = C + static_cast<ptrdiff_t>(ic + m_main + ir) * ldc + jc + jr;
+            const float* bias_t = (BiasRows && bias_j != nullptr) ? bias_j + m_main + ir : bias_j;
+            const float* apan = at + static_cast<ptrdiff_t>(ir) * kc;
+            if (b_packed)
+              micro_f32_tile<tiers::t2, NR, true, true, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid,
+                                                                  !first, bias_t);
+            else
+              micro_f32_tile<tiers::t2, NR, true, false, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid,
+                                                                   !first, bias_t);
+          }
+          for (int ir = 0; ir < m_main; ir += MR) {
+            const int m_valid = min(MR, m_main - ir);
             float* ct = C + static_cast<ptrdiff_t>(ic + ir) * ldc + jc + jr;
             const float* bias_t = (BiasRows && bias_j != nullptr) ? bias_j + ir : bias_j;
             const bool a_packed = pack_a || m_valid < MR;
