@@ -4,7 +4,7 @@
 // Loop nest (BLIS order for float; int8 packs the whole K so it can requantize in one pass):
 //
 //   for jc in N step NC            B block  [KC x NC]  -> Bp: NC/NR panels, each KC x NR
-//     for pc in K step KC            (int8: one pass over all of K)
+//     for pc in K step KC            (int8, and float when B is read in place and A is small: all of K)
 //       pack B                       float: only when M > 2 MC (else read in place)
 //       for ic in M step MC          A block [MC x KC] -> Ap: MC/MR panels, each KC x MR
 //         pack A                     float: only when the B block has >= 32 NR-panels
@@ -540,6 +540,9 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
 /// of fewer): below, reading A's rows in place measured as fast or faster (AVX-512, NR = 32:
 /// N = 49 1.6x, 128^3 1.1x), and packing costs about one micro-tile's time per A panel.
 inline constexpr int f32_pack_a_min_panels = 32;
+/// With B read in place, K runs in one block when A has at most this many floats (640 KiB, A
+/// stays in L2): 64x3136x576 242 -> 251, 128x784x1152 237 -> 251 GFLOP/s (AVX-512, medians of 4).
+inline constexpr int64_t f32_whole_k_max_elems = 160 * 1024;
 /// B block is packed when at least this many MC-blocks of A reuse it (AVX-512: 512 and 1024
 /// rows, N = 49; in place measured faster for 64-256 rows over N = 3136, e.g. 256x3136x64 1.1x).
 inline constexpr int f32_pack_b_min_blocks = 3;
@@ -569,11 +572,16 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
   using tiers = f32_row_tiers<MR>;
   static_assert(!tiers::split || 2 * tiers::t2 >= MR + tiers::t1, "gemm_f32: the row tail must fit two panels");
   const bool pack_b = (M + MC - 1) / MC >= f32_pack_b_min_blocks;
+  // B in place and all of A small enough to stay in cache: each tile runs the whole K at once
+  // (C written once instead of once per KC block), A read in place, its edge panels packed.
+  const bool whole_k = !pack_b && K > KC && static_cast<int64_t>(M) * K <= f32_whole_k_max_elems &&
+                       2 * static_cast<int64_t>(MR) * K <= static_cast<int64_t>(MC) * KC;
+  const int kc_step = whole_k ? K : KC;
   for (int jc = 0; jc < N; jc += NC) {
     const int nc = min(NC, N - jc);
-    const bool pack_a = (nc + NR - 1) / NR >= min(f32_pack_a_min_panels, NC / NR);
-    for (int pc = 0; pc < K; pc += KC) {
-      const int kc = min(KC, K - pc);
+    const bool pack_a = !whole_k && (nc + NR - 1) / NR >= min(f32_pack_a_min_panels, NC / NR);
+    for (int pc = 0; pc < K; pc += kc_step) {
+      const int kc = min(kc_step, K - pc);
       const bool first = pc == 0, last = pc + kc == K;
       const float* bblk = B + static_cast<ptrdiff_t>(pc) * ldb + jc;
       if (pack_b) pack_b_f32<NR>(kc, nc, bblk, ldb, bp);
