@@ -135,6 +135,8 @@ TEST_CASE("tiled float GEMM matches the reference within tolerance") {
   run_f32_cases<k::gemm_tiling<12, 2 * L::value, 7, 24, 8 * L::value>>(34, 300, 80);
   // K in one block past KC (B in place, 2 MR K <= MC KC: 16 < K <= 32)
   run_f32_cases<k::gemm_tiling<12, 2 * L::value, 16, 48, 4 * L::value>>(36, 300, 40);
+  // ... but not when B's edge panel over all of K would overflow a narrow B block (NC = NR)
+  run_f32_cases<k::gemm_tiling<3, L::value, 16, 48, L::value>>(37, 200, 40);
 }
 
 TEST_CASE("tiled float GEMM on convolution-like shapes, every packing path") {

@@ -574,8 +574,10 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
   const bool pack_b = (M + MC - 1) / MC >= f32_pack_b_min_blocks;
   // B in place and all of A small enough to stay in cache: each tile runs the whole K at once
   // (C written once instead of once per KC block), A read in place, its edge panels packed.
+  // (The edge panels packed over all of K must fit the workspace: A's at ap, B's at bp.)
   const bool whole_k = !pack_b && K > KC && static_cast<int64_t>(M) * K <= f32_whole_k_max_elems &&
-                       2 * static_cast<int64_t>(MR) * K <= static_cast<int64_t>(MC) * KC;
+                       2 * static_cast<int64_t>(MR) * K <= static_cast<int64_t>(MC) * KC &&
+                       static_cast<int64_t>(NR) * K <= static_cast<int64_t>(KC) * NC;
   const int kc_step = whole_k ? K : KC;
   for (int jc = 0; jc < N; jc += NC) {
     const int nc = min(NC, N - jc);
