@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "ctnn/kernels/reference.hpp"
@@ -67,6 +68,34 @@ int run_s8_cases(uint64_t seed, int cases, int max_dim) {
   return checked;
 }
 
+/// One float GEMM against the reference; row_bias: gemm_f32_row_bias (bias[m]), else bias[n].
+template <class Tiling>
+void check_f32(ctnn_test::rng& r, int M, int N, int K, int lda, int ldb, int ldc, bool use_bias, bool row_bias,
+               std::vector<float>& ws) {
+  const auto A = r.f32(size_t(M) * size_t(lda)), B = r.f32(size_t(K) * size_t(ldb));
+  const auto bias = r.f32(size_t(row_bias ? M : N));
+  const float* bp = use_bias ? bias.data() : nullptr;
+  std::vector<float> want(size_t(M) * size_t(ldc), 5.0f), got(want);
+  REQUIRE(ctnn::ref::try_gemm_f32(M, N, K, A.data(), lda, B.data(), ldb, row_bias ? nullptr : bp, want.data(), ldc) ==
+          status::ok);
+  if (row_bias && bp != nullptr)
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) want[size_t(m) * size_t(ldc) + size_t(n)] += bp[m];
+  if (row_bias)
+    REQUIRE(k::tiled::gemm_f32_row_bias<Tiling>(M, N, K, A.data(), lda, B.data(), ldb, bp, got.data(), ldc,
+                                                ws.data()) == status::ok);
+  else
+    REQUIRE(k::tiled::gemm_f32<Tiling>(M, N, K, A.data(), lda, B.data(), ldb, bp, got.data(), ldc, ws.data()) ==
+            status::ok);
+  INFO("M=" << M << " N=" << N << " K=" << K << " lda=" << lda << " ldb=" << ldb << " ldc=" << ldc
+            << " row_bias=" << row_bias);
+  // Tolerance: both sums have |terms| <= 1 and K + 1 of them; reordering and FMA contraction
+  // change each partial sum by at most one rounding: |err| <= 2 (K + 1) 2^-24 (K + 1).
+  // (The row bias is added to the reference afterwards: one rounding more, inside the same bound.)
+  const float tol = 2.0f * float(K + 1) * float(K + 1) * 5.97e-8f + 1e-6f;
+  for (size_t i = 0; i < want.size(); ++i) REQUIRE(std::fabs(got[i] - want[i]) <= tol);
+}
+
 template <class Tiling>
 void run_f32_cases(uint64_t seed, int cases, int max_dim) {
   ctnn_test::rng r(seed);
@@ -74,16 +103,8 @@ void run_f32_cases(uint64_t seed, int cases, int max_dim) {
   for (int c = 0; c < cases; ++c) {
     const auto [M, N, K] = random_shape(r, max_dim);
     const int lda = K + r.range(0, 3), ldb = N + r.range(0, 3), ldc = N + r.range(0, 3);
-    const auto A = r.f32(size_t(M) * size_t(lda)), B = r.f32(size_t(K) * size_t(ldb)), bias = r.f32(size_t(N));
-    const float* bp = r.range(0, 1) ? bias.data() : nullptr;
-    std::vector<float> want(size_t(M) * size_t(ldc), 5.0f), got(want);
-    REQUIRE(ctnn::ref::try_gemm_f32(M, N, K, A.data(), lda, B.data(), ldb, bp, want.data(), ldc) == status::ok);
-    REQUIRE(k::tiled::gemm_f32<Tiling>(M, N, K, A.data(), lda, B.data(), ldb, bp, got.data(), ldc, ws.data()) ==
-            status::ok);
-    // Tolerance: both sums have |terms| <= 1 and K + 1 of them; reordering and FMA contraction
-    // change each partial sum by at most one rounding: |err| <= 2 (K + 1) 2^-24 (K + 1).
-    const float tol = 2.0f * float(K + 1) * float(K + 1) * 5.97e-8f + 1e-6f;
-    for (size_t i = 0; i < want.size(); ++i) REQUIRE(std::fabs(got[i] - want[i]) <= tol);
+    const bool use_bias = r.range(0, 1) == 1, row_bias = r.range(0, 1) == 1;
+    check_f32<Tiling>(r, M, N, K, lda, ldb, ldc, use_bias, row_bias, ws);
   }
 }
 
@@ -108,6 +129,29 @@ TEST_CASE("tiled float GEMM matches the reference within tolerance") {
   run_f32_cases<k::gemm_tiling<3, 2 * ctnn::kernels::simd::f32_lanes, 5, 6, 4 * ctnn::kernels::simd::f32_lanes>>(31, 800, 20);
   run_f32_cases<k::gemm_tiling<4, ctnn::kernels::simd::f32_lanes, 8, 8, ctnn::kernels::simd::f32_lanes>>(32, 800, 20);
   run_f32_cases<k::default_f32_tiling>(33, 60, 60);
+  // MR = 12 (edge tiles of 4 and 8 rows), several MC, NC and KC blocks: A packed (a whole NC
+  // block, 4 NR-panels) or read in place, B packed or read in place (M <= MC)
+  using L = std::integral_constant<int, ctnn::kernels::simd::f32_lanes>;
+  run_f32_cases<k::gemm_tiling<12, 2 * L::value, 7, 24, 8 * L::value>>(34, 300, 80);
+  // K in one block past KC (B in place, 2 MR K <= MC KC: 16 < K <= 32)
+  run_f32_cases<k::gemm_tiling<12, 2 * L::value, 16, 48, 4 * L::value>>(36, 300, 40);
+  // ... but not when B's edge panel over all of K would overflow a narrow B block (NC = NR)
+  run_f32_cases<k::gemm_tiling<3, L::value, 16, 48, L::value>>(37, 200, 40);
+}
+
+TEST_CASE("tiled float GEMM on convolution-like shapes, every packing path") {
+  // small M (in-place B), M not a multiple of MR, N not a multiple of NR, K not a multiple of
+  // KC, N with fewer than 4 NR-panels (in-place A), M above MC (packed B), strides above the width
+  ctnn_test::rng r(35);
+  std::vector<float> ws(k::default_f32_tiling::workspace_elems);
+  const shape3 shapes[] = {{64, 200, 300}, {64, 49, 600},  {20, 49, 300},  {150, 49, 70},  {13, 100, 33},
+                           {130, 260, 270}, {200, 17, 520}, {1, 300, 9},    {7, 33, 1},     {300, 70, 40},
+                           {64, 3136 / 16, 576}, {24, 96, 260}, {24, 1030, 70}, {150, 1030, 20}};
+  for (const shape3& s : shapes)
+    for (int pad = 0; pad < 2; ++pad)
+      for (int row_bias = 0; row_bias < 2; ++row_bias)
+        check_f32<k::default_f32_tiling>(r, s.M, s.N, s.K, s.K + 5 * pad, s.N + 3 * pad, s.N + 7 * pad,
+                                         pad == 0 || row_bias == 1, row_bias == 1, ws);
 }
 
 TEST_CASE("tiled GEMMs: static workspace overloads, K = 0, bad arguments") {

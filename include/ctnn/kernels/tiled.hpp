@@ -4,15 +4,17 @@
 // Loop nest (BLIS order for float; int8 packs the whole K so it can requantize in one pass):
 //
 //   for jc in N step NC            B block  [KC x NC]  -> Bp: NC/NR panels, each KC x NR
-//     for pc in K step KC            (int8: one pass over all of K)
-//       pack B
+//     for pc in K step KC            (int8, and float when B is read in place and A is small: all of K)
+//       pack B                       float: only when M > 2 MC (else read in place)
 //       for ic in M step MC          A block [MC x KC] -> Ap: MC/MR panels, each KC x MR
-//         pack A
+//         pack A                     float: only when the B block has >= 32 NR-panels
 //         for jr in NC step NR
 //           for ir in MC step MR     micro-kernel: C[ir.., jr..] (+)= Ap panel . Bp panel
 //
 // Edges: packing pads panels with zeros to MR/NR, the micro-kernel computes a full tile and
-// stores only the valid m_valid x n_valid corner.
+// stores only the valid m_valid x n_valid corner. Float: an operand read in place has its edge
+// panel packed alone, and an edge tile of m_valid rows runs a micro-kernel of MR/3 or 2MR/3
+// rows when that suffices (MR = 12: 64 rows = 5 x 12 + 4).
 //
 // int8 packing: A is stored as u8 (a + 128) and both panels in groups of 4 consecutive k, the
 // operand layout of AVX512-VNNI vpdpbusd (u8 x s8 -> s32). The zero points are applied once per
@@ -64,7 +66,7 @@ struct qgemm_tiling {
 };
 
 #if defined(__AVX512F__)
-using default_f32_tiling = gemm_tiling<12, 32, 256, 120, 2048>;
+using default_f32_tiling = gemm_tiling<12, 32, 256, 144, 2048>;
 using default_s8_tiling = qgemm_tiling<8, 32, 128, 512, 4608>;
 #elif defined(__AVX__)
 using default_f32_tiling = gemm_tiling<6, 16, 256, 96, 1024>;
@@ -83,15 +85,21 @@ namespace detail {
 // ---- float ---------------------------------------------------------------------------------
 
 /// Packs A[0:mc, 0:kc] (row-major, lda) into MR-row panels: ap[p][k][i], zero-padded rows.
+/// Row by row: the source (a conv's weights, K floats a row) is read sequentially.
 template <int MR>
 inline void pack_a_f32(int mc, int kc, const float* a, int lda, float* ap) {
   for (int p = 0; p < mc; p += MR) {
     const int rows = min(MR, mc - p);
-    for (int k = 0; k < kc; ++k) {
-      for (int i = 0; i < rows; ++i) ap[i] = a[static_cast<ptrdiff_t>(p + i) * lda + k];
-      for (int i = rows; i < MR; ++i) ap[i] = 0.0f;
-      ap += MR;
+    for (int i = 0; i < MR; ++i) {
+      float* dst = ap + i;
+      if (i >= rows) {
+        for (int k = 0; k < kc; ++k) dst[static_cast<ptrdiff_t>(k) * MR] = 0.0f;
+        continue;
+      }
+      const float* arow = a + static_cast<ptrdiff_t>(p + i) * lda;
+      for (int k = 0; k < kc; ++k) dst[static_cast<ptrdiff_t>(k) * MR] = arow[k];
     }
+    ap += static_cast<ptrdiff_t>(kc) * MR;
   }
 }
 
@@ -126,35 +134,40 @@ inline void pack_b_f32(int kc, int nc, const float* b, int ldb, float* bp) {
 #define CTNN_UNROLL_PRAGMA_TEXT(x) #x
 #endif
 
-/// C tile (+)= Ap panel . Bp panel (+ bias). load_c: accumulate onto C (not the first K block).
-/// BiasRows: bias[i] per row (conv: output channel = row); otherwise bias[j] per column.
-template <int MR, int NR, bool BiasRows = false>
-inline void micro_f32(int kc, const float* __restrict ap, const float* __restrict bp, float* c, int ldc,
-                      int m_valid, int n_valid, bool load_c, const float* bias) {
+/// C tile (+)= A panel . B panel (+ bias) on the first Rows x Cols of an MR x NR tile.
+/// PA: A packed (a[k * MR + i], pack_a_f32) or read in place (a[i * lda + k], Rows real rows).
+/// PB: B packed (b[k * NR + j], pack_b_f32) or read in place (b[k * ldb + j], NR real columns).
+/// load_c: accumulate onto C (not the first K block). BiasRows: bias[i] per row (conv: output
+/// channel = row); otherwise bias[j] per column.
+template <int MR, int NR, int Rows, int Cols, bool PA, bool PB, bool BiasRows>
+inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const float* __restrict b, ptrdiff_t ldb,
+                      float* c, int ldc, int m_valid, int n_valid, bool load_c, const float* bias) {
   using simd::vf32;
   constexpr int lanes = simd::f32_lanes;
-  constexpr int nv = NR / lanes;
-  vf32 acc[MR][nv];
+  constexpr int nv = Cols / lanes;
+  static_assert(Cols % lanes == 0 && Cols <= NR, "micro_f32: Cols must be whole vectors of the NR tile");
+  const ptrdiff_t a_row = PA ? 1 : lda, a_step = PA ? MR : 1, b_step = PB ? NR : ldb;
+  vf32 acc[Rows][nv];
   CTNN_UNROLL_VECTOR_LOOP(32)
-  for (int i = 0; i < MR; ++i)
+  for (int i = 0; i < Rows; ++i)
     CTNN_UNROLL_VECTOR_LOOP(8)
     for (int j = 0; j < nv; ++j) acc[i][j] = vf32{};
   for (int k = 0; k < kc; ++k) {
-    vf32 b[nv];
+    vf32 bv[nv];
     CTNN_UNROLL_VECTOR_LOOP(8)
-    for (int j = 0; j < nv; ++j) b[j] = simd::load<vf32>(bp + j * lanes);
+    for (int j = 0; j < nv; ++j) bv[j] = simd::load<vf32>(b + j * lanes);
     CTNN_UNROLL_VECTOR_LOOP(32)
-    for (int i = 0; i < MR; ++i) {
-      const float a = ap[i];
+    for (int i = 0; i < Rows; ++i) {
+      const float av = a[i * a_row];
       CTNN_UNROLL_VECTOR_LOOP(8)
-      for (int j = 0; j < nv; ++j) acc[i][j] += a * b[j];
+      for (int j = 0; j < nv; ++j) acc[i][j] += av * bv[j];
     }
-    ap += MR;
-    bp += NR;
+    a += a_step;
+    b += b_step;
   }
-  if (m_valid == MR && n_valid == NR) {
+  if (m_valid == Rows && n_valid == Cols) {
     CTNN_UNROLL_VECTOR_LOOP(32)
-    for (int i = 0; i < MR; ++i) {
+    for (int i = 0; i < Rows; ++i) {
       float* crow = c + static_cast<ptrdiff_t>(i) * ldc;
       CTNN_UNROLL_VECTOR_LOOP(8)
       for (int j = 0; j < nv; ++j) {
@@ -170,11 +183,24 @@ inline void micro_f32(int kc, const float* __restrict ap, const float* __restric
       }
     }
   } else {
-    float tile[MR][NR];
+    // Edge tile: whole vectors where n_valid covers them, the last columns one by one.
+    const int n_vec = n_valid / lanes;
+    float tile[Rows][Cols];
     __builtin_memcpy(tile, acc, sizeof(tile));
     for (int i = 0; i < m_valid; ++i) {
       float* crow = c + static_cast<ptrdiff_t>(i) * ldc;
-      for (int j = 0; j < n_valid; ++j) {
+      for (int j = 0; j < n_vec; ++j) {
+        vf32 v = acc[i][j];
+        if (load_c) v += simd::load<vf32>(crow + j * lanes);
+        if (bias != nullptr) {
+          if constexpr (BiasRows)
+            v += bias[i];
+          else
+            v += simd::load<vf32>(bias + j * lanes);
+        }
+        simd::store(crow + j * lanes, v);
+      }
+      for (int j = n_vec * lanes; j < n_valid; ++j) {
         float v = tile[i][j];
         if (load_c) v += crow[j];
         if (bias != nullptr) v += bias[BiasRows ? i : j];
@@ -182,6 +208,45 @@ inline void micro_f32(int kc, const float* __restrict ap, const float* __restric
       }
     }
   }
+}
+
+/// Row tiers of the float micro-kernel: an edge tile of m_valid < MR rows runs the smallest
+/// tier >= m_valid (MR = 12: 4, 8 or 12 rows), so 64 output channels cost 64 rows, not 72.
+template <int MR>
+struct f32_row_tiers {
+  static constexpr bool split = MR >= 6 && MR % 3 == 0;
+  static constexpr int t1 = split ? MR / 3 : MR, t2 = split ? 2 * MR / 3 : MR;
+};
+
+/// One micro-tile with the row tier chosen for m_valid. In-place A (PA false) needs every row
+/// of the tier to exist, so the caller packs an edge panel whose m_valid is below the tier.
+template <int MR, int NR, int Cols, bool PA, bool PB, bool BiasRows>
+inline void micro_f32_rows(int kc, const float* a, ptrdiff_t lda, const float* b, ptrdiff_t ldb, float* c, int ldc,
+                           int m_valid, int n_valid, bool load_c, const float* bias) {
+  using tiers = f32_row_tiers<MR>;
+  if constexpr (tiers::split && PA) {
+    if (m_valid <= tiers::t1)
+      return micro_f32<MR, NR, tiers::t1, Cols, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
+                                                                  bias);
+    if (m_valid <= tiers::t2)
+      return micro_f32<MR, NR, tiers::t2, Cols, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
+                                                                  bias);
+  }
+  micro_f32<MR, NR, MR, Cols, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias);
+}
+
+/// One micro-tile with the row and column tiers for m_valid x n_valid: an edge panel of
+/// n_valid <= NR / 2 columns (packed, so zero-padded) runs half the vectors (N = 196 = 6 x 32 + 4,
+/// 784 = 24 x 32 + 16).
+template <int MR, int NR, bool PA, bool PB, bool BiasRows>
+inline void micro_f32_tile(int kc, const float* a, ptrdiff_t lda, const float* b, ptrdiff_t ldb, float* c, int ldc,
+                           int m_valid, int n_valid, bool load_c, const float* bias) {
+  constexpr int half = NR / 2;
+  if constexpr (PB && half % simd::f32_lanes == 0 && half > 0) {
+    if (n_valid <= half)
+      return micro_f32_rows<MR, NR, half, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias);
+  }
+  micro_f32_rows<MR, NR, NR, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias);
 }
 
 // ---- int8 ----------------------------------------------------------------------------------
@@ -462,6 +527,25 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
   return status::ok;
 }
 
+/// A block is packed when the B block has at least this many NR-panels (or is a whole NC block
+/// of fewer): below, reading A's rows in place measured as fast or faster (AVX-512, NR = 32:
+/// N = 49 1.6x, 128^3 1.1x), and packing costs about one micro-tile's time per A panel.
+inline constexpr int f32_pack_a_min_panels = 32;
+/// With B read in place, K runs in one block when A has at most this many floats (640 KiB, A
+/// stays in L2): 64x3136x576 242 -> 251, 128x784x1152 237 -> 251 GFLOP/s (AVX-512, medians of 4).
+inline constexpr int64_t f32_whole_k_max_elems = 160 * 1024;
+/// B block is packed when at least this many MC-blocks of A reuse it (AVX-512: 512 and 1024
+/// rows, N = 49; in place measured faster for 64-256 rows over N = 3136, e.g. 256x3136x64 1.1x).
+inline constexpr int f32_pack_b_min_blocks = 3;
+
+/// Float driver. Packing is skipped where it would not pay:
+/// - A (MC x KC) is packed only when the B block has f32_pack_a_min_panels NR-panels or more;
+///   with fewer (a 7x7 or 14x14 output: N = 49, 196) the micro-kernel reads A's rows in place
+///   (the rows of a conv's weights are contiguous). An edge panel (rows < MR) is packed anyway.
+/// - B (KC x NC) is packed only when f32_pack_b_min_blocks MC-blocks of A or more reuse it;
+///   otherwise (64-256 output channels over a big im2col matrix) B is read in place, each
+///   KC x NR panel reused from cache by the MC / MR tiles of its column, and only an edge panel
+///   (columns < NR) is packed.
 template <class Tiling, bool BiasRows>
 inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const float* B, int ldb, const float* bias,
                        float* C, int ldc, float* workspace) {
@@ -476,22 +560,77 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
   if (workspace == nullptr) return status::null_pointer;
   float* ap = workspace;
   float* bp = workspace + static_cast<ptrdiff_t>(MC) * KC;
+  using tiers = f32_row_tiers<MR>;
+  static_assert(!tiers::split || 2 * tiers::t2 >= MR + tiers::t1, "gemm_f32: the row tail must fit two panels");
+  const bool pack_b = (M + MC - 1) / MC >= f32_pack_b_min_blocks;
+  // B in place and all of A small enough to stay in cache: each tile runs the whole K at once
+  // (C written once instead of once per KC block), A read in place, its edge panels packed.
+  // (The edge panels packed over all of K must fit the workspace: A's at ap, B's at bp.)
+  const bool whole_k = !pack_b && K > KC && static_cast<int64_t>(M) * K <= f32_whole_k_max_elems &&
+                       2 * static_cast<int64_t>(MR) * K <= static_cast<int64_t>(MC) * KC &&
+                       static_cast<int64_t>(NR) * K <= static_cast<int64_t>(KC) * NC;
+  const int kc_step = whole_k ? K : KC;
   for (int jc = 0; jc < N; jc += NC) {
     const int nc = min(NC, N - jc);
-    for (int pc = 0; pc < K; pc += KC) {
-      const int kc = min(KC, K - pc);
+    const bool pack_a = !whole_k && (nc + NR - 1) / NR >= min(f32_pack_a_min_panels, NC / NR);
+    for (int pc = 0; pc < K; pc += kc_step) {
+      const int kc = min(kc_step, K - pc);
       const bool first = pc == 0, last = pc + kc == K;
-      pack_b_f32<NR>(kc, nc, B + static_cast<ptrdiff_t>(pc) * ldb + jc, ldb, bp);
+      const float* bblk = B + static_cast<ptrdiff_t>(pc) * ldb + jc;
+      if (pack_b) pack_b_f32<NR>(kc, nc, bblk, ldb, bp);
       for (int ic = 0; ic < M; ic += MC) {
         const int mc = min(MC, M - ic);
-        pack_a_f32<MR>(mc, kc, A + static_cast<ptrdiff_t>(ic) * lda + pc, lda, ap);
+        const float* ablk = A + static_cast<ptrdiff_t>(ic) * lda + pc;
+        // Rows [0, m_main) in MR-row panels, the last one possibly short (its tier of rows);
+        // a remainder of 1..MR/3 rows after a full panel instead joins it in a tail of two
+        // 2MR/3-row panels (MR = 12: 64 = 4 x 12 + 8 + 8, not 5 x 12 + 4: a 4-row tile does a
+        // third of the work of a 12-row one at well under a third of its speed).
+        const int rem = mc % MR;
+        const int m_tail = (tiers::split && rem > 0 && rem <= tiers::t1 && mc > MR) ? MR + rem : 0;
+        const int m_main = mc - m_tail;
+        if (pack_a) pack_a_f32<MR>(m_main, kc, ablk, lda, ap);
+        // In-place A: only the last panel may be short; it is packed at ap once per block.
+        const int m_full = m_main - m_main % MR;
+        if (!pack_a && m_full < m_main)
+          pack_a_f32<MR>(m_main - m_full, kc, ablk + static_cast<ptrdiff_t>(m_full) * lda, lda, ap);
+        float* at = pack_a ? ap + static_cast<ptrdiff_t>(m_main) * kc : ap;
+        if (m_tail > 0) pack_a_f32<tiers::t2>(m_tail, kc, ablk + static_cast<ptrdiff_t>(m_main) * lda, lda, at);
         for (int jr = 0; jr < nc; jr += NR) {
+          const int n_valid = min(NR, nc - jr);
           const float* bias_j = (last && bias != nullptr) ? (BiasRows ? bias + ic : bias + jc + jr) : nullptr;
-          for (int ir = 0; ir < mc; ir += MR) {
-            micro_f32<MR, NR, BiasRows>(kc, ap + static_cast<ptrdiff_t>(ir) * kc, bp + static_cast<ptrdiff_t>(jr) * kc,
-                                      C + static_cast<ptrdiff_t>(ic + ir) * ldc + jc + jr, ldc, min(MR, mc - ir),
-                                      min(NR, nc - jr), !first,
-                                      (BiasRows && bias_j != nullptr) ? bias_j + ir : bias_j);
+          // B panel: packed block, in place, or (in-place edge panel) packed alone at bp.
+          const bool b_packed = pack_b || n_valid < NR;
+          const float* bpan = pack_b ? bp + static_cast<ptrdiff_t>(jr) * kc : b_packed ? bp : bblk + jr;
+          if (!pack_b && n_valid < NR) pack_b_f32<NR>(kc, n_valid, bblk + jr, ldb, bp);
+          for (int ir = 0; ir < m_tail; ir += tiers::t2) {
+            const int m_valid = min(tiers::t2, m_tail - ir);
+            float* ct = C + static_cast<ptrdiff_t>(ic + m_main + ir) * ldc + jc + jr;
+            const float* bias_t = (BiasRows && bias_j != nullptr) ? bias_j + m_main + ir : bias_j;
+            const float* apan = at + static_cast<ptrdiff_t>(ir) * kc;
+            if (b_packed)
+              micro_f32_tile<tiers::t2, NR, true, true, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid,
+                                                                  !first, bias_t);
+            else
+              micro_f32_tile<tiers::t2, NR, true, false, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid,
+                                                                   !first, bias_t);
+          }
+          for (int ir = 0; ir < m_main; ir += MR) {
+            const int m_valid = min(MR, m_main - ir);
+            float* ct = C + static_cast<ptrdiff_t>(ic + ir) * ldc + jc + jr;
+            const float* bias_t = (BiasRows && bias_j != nullptr) ? bias_j + ir : bias_j;
+            const bool a_packed = pack_a || m_valid < MR;
+            const float* apan = pack_a ? ap + static_cast<ptrdiff_t>(ir) * kc : a_packed ? ap : ablk + static_cast<ptrdiff_t>(ir) * lda;
+            if (a_packed) {
+              if (b_packed)
+                micro_f32_tile<MR, NR, true, true, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first, bias_t);
+              else
+                micro_f32_tile<MR, NR, true, false, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first, bias_t);
+            } else {
+              if (b_packed)
+                micro_f32_tile<MR, NR, false, true, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first, bias_t);
+              else
+                micro_f32_tile<MR, NR, false, false, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first, bias_t);
+            }
           }
         }
       }
@@ -499,7 +638,6 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
   }
   return status::ok;
 }
-
 template <class Tiling>
 struct static_workspace_f32 {
   alignas(64) static inline float buf[Tiling::workspace_elems];
