@@ -1,11 +1,11 @@
 // Standalone float GEMM timing on cubes and convolution shapes (M = output channels, N = output
 // pixels, K = in_c * kh * kw; A = weights, B = im2col panel, both row-major), ctnn beside
-// OpenBLAS and oneDNN when compiled in. Not built by CMake (it links oneDNN, which the bench does
-// not require); best of 7 samples of many calls each, steady_clock, GFLOP/s = 2 M N K / t:
+// OpenBLAS and oneDNN when compiled in (bench/CMakeLists.txt: target ctnn_sgemm_shapes, with each
+// peer whose package is installed); best of 7 samples of many calls each, steady_clock,
+// GFLOP/s = 2 M N K / t:
 //
-//   g++ -std=c++20 -O3 -march=native -DWITH_BLAS -DWITH_DNNL -Iinclude bench/sgemm_shapes.cpp
-//       -o sgemm_shapes -lopenblas -ldnnl      (one command line)
-//   OMP_NUM_THREADS=1 ./sgemm_shapes [substring of a shape]      # or SHAPE=64x3136x576 ./sgemm_shapes
+//   cmake --build build/release --target ctnn_sgemm_shapes
+//   OMP_NUM_THREADS=1 build/release/bench/ctnn_sgemm_shapes [substring of a shape]   # or SHAPE=64x3136x576
 //
 // Convolution shapes go through gemm_f32_row_bias (bias per row, as conv2d_f32 calls it), cubes
 // through gemm_f32 without bias; maxerr is ctnn's largest difference from ref::gemm_f32.
