@@ -130,6 +130,7 @@ inline constexpr uint64_t owned_kinds = [] {
 template <Network Net>
 struct fusable_table {
   bool at[Net::leaf_count > 0 ? Net::leaf_count : 1] = {};
+  bool any = false;  ///< a network without such a pair compiles no fused path
 };
 template <Network Net>
 inline constexpr fusable_table<Net> fusable_of = [] {
@@ -146,6 +147,7 @@ inline constexpr fusable_table<Net> fusable_of = [] {
       for (int32_t j = 0; j < q.n_inputs; ++j) uses += q.inputs[j] == r.output ? 1 : 0;
     }
     t.at[i] = uses == 1 && (next.inputs[0] == r.output || next.inputs[1] == r.output);
+    t.any = t.any || t.at[i];
   }
   return t;
 }();
@@ -218,7 +220,7 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
   for (int32_t i = 0; i < Net::leaf_count; ++i) {
     const row& r = Net::layer(i);
     const leaf_call<T> c = make_call(i, 0);
-    if constexpr (is_same_v<T, int8_t> && fused_offload_hook<Offload, T>) {
+    if constexpr (is_same_v<T, int8_t> && fused_offload_hook<Offload, T> && fusable_of<Net>.any) {
       if (callback == nullptr && fusable_of<Net>.at[static_cast<size_t>(i)]) {
         const leaf_call<T> add = make_call(i + 1, 1);
         // the device reads the producer's inputs while it writes the add's output: no overlap
