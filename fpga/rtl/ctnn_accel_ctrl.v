@@ -192,8 +192,10 @@ module ctnn_accel_ctrl #(
   function automatic shift_ok(input [7:0] sh);
     shift_ok = $signed(sh) >= -8'sd31 && $signed(sh) <= 8'sd30;
   endfunction
-  // CFG.RES_ADD: the add's three shifts, and a left shift of at most 22 (ctnn::ref::valid)
-  wire        bad_res_shift = j_res && (!shift_ok(j_res_shift[7:0]) || !shift_ok(j_res_shift[15:8]) ||
+  // CFG.RES_ADD (ctnn::ref::valid(add_s8_params)): the inputs' shifts in [-31, 0], the output's
+  // in [-31, 30], a left shift of at most 22
+  wire        bad_res_shift = j_res && (!shift_ok(j_res_shift[7:0]) || $signed(j_res_shift[7:0]) > 8'sd0 ||
+                                        !shift_ok(j_res_shift[15:8]) || $signed(j_res_shift[15:8]) > 8'sd0 ||
                                         !shift_ok(j_res_shift[23:16]) || j_res_zp[28:24] > 5'd22);
   wire        bad_shift = (!j_perch && (shift_s < -8'sd31 || shift_s > 8'sd30)) || bad_res_shift;
   // the residual is read as C is written: by words (aligned like C) unless C is written by bytes

@@ -267,7 +267,7 @@ localparam [31:0] CTNN_ACCEL_RES_MULT_OUT_RESET = 32'h40000000;
 localparam integer CTNN_ACCEL_RES_MULT_OUT_VALUE_LSB = 0;  // rw, bits 31:0
 localparam integer CTNN_ACCEL_RES_MULT_OUT_VALUE_MSB = 31;
 
-// RES_SHIFT: CFG.RES_ADD: the three shifts, signed, TFLite convention, each in [-31, 30]
+// RES_SHIFT: CFG.RES_ADD: the three shifts, signed, TFLite convention: Y and R in [-31, 0] (as ctnn::ref::valid(add_s8_params)), OUT in [-31, 30]; others stop the job with BAD_SHIFT
 localparam [11:0] CTNN_ACCEL_RES_SHIFT_OFFSET = 12'h08c;
 localparam [31:0] CTNN_ACCEL_RES_SHIFT_RESET = 32'h00000000;
 localparam integer CTNN_ACCEL_RES_SHIFT_Y_LSB = 0;  // rw, bits 7:0

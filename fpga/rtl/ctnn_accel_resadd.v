@@ -97,14 +97,15 @@ module ctnn_accel_resadd #(
   genvar gl;
   generate
     for (gl = 0; gl < 4; gl = gl + 1) begin : g_lane
-      wire [31:0] yd = {{24{h_y[8*gl+7]}}, h_y[8*gl +: 8]} - {{24{y_zp_i[7]}}, y_zp_i};
-      wire [31:0] rd = {{24{h_r[8*gl+7]}}, h_r[8*gl +: 8]} - {{24{r_zp_i[7]}}, r_zp_i};
+      // y - Y_ZP and r - R_ZP fit 9 bits; the inputs' MBQM multiply them 9 x 32, then shift by L
+      wire [8:0]  yd = {h_y[8*gl+7], h_y[8*gl +: 8]} - {y_zp_i[7], y_zp_i};
+      wire [8:0]  rd = {h_r[8*gl+7], h_r[8*gl +: 8]} - {r_zp_i[7], r_zp_i};
       wire [31:0] sa, sb, so;
-      ctnn_accel_mbqm u_a (
-        .clk_i(clk_i), .rst_ni(rst_ni), .en_i(en), .x_i(yd << lshift_i), .mult_i(mult_y_i),
+      ctnn_accel_mbqm_in u_a (
+        .clk_i(clk_i), .rst_ni(rst_ni), .en_i(en), .d_i(yd), .lshift_i(lshift_i), .mult_i(mult_y_i),
         .shift_i(shift_y_i), .y_o(sa));
-      ctnn_accel_mbqm u_b (
-        .clk_i(clk_i), .rst_ni(rst_ni), .en_i(en), .x_i(rd << lshift_i), .mult_i(mult_r_i),
+      ctnn_accel_mbqm_in u_b (
+        .clk_i(clk_i), .rst_ni(rst_ni), .en_i(en), .d_i(rd), .lshift_i(lshift_i), .mult_i(mult_r_i),
         .shift_i(shift_r_i), .y_o(sb));
       ctnn_accel_mbqm u_o (
         .clk_i(clk_i), .rst_ni(rst_ni), .en_i(en), .x_i(sa + sb), .mult_i(mult_out_i),

@@ -481,6 +481,7 @@ void test_errors(accel_sim& sim, std::mt19937& rng) {
       expect_error(sim, j, cause::addr_range, "residual beyond RAM"); }
     { gemm_job j = r.job; j.res_shift_y = -32; expect_error(sim, j, cause::bad_shift, "residual shift -32"); }
     { gemm_job j = r.job; j.res_shift_out = 31; expect_error(sim, j, cause::bad_shift, "residual out shift 31"); }
+    { gemm_job j = r.job; j.res_shift_r = 1; expect_error(sim, j, cause::bad_shift, "residual input shift 1 (ref: <= 0)"); }
     { gemm_job j = r.job; j.res_left = 23; expect_error(sim, j, cause::bad_shift, "residual left shift 23"); }
     {
       sim.poison((r.job.res_addr & ~3u) + 4u);

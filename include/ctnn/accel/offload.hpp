@@ -83,17 +83,16 @@ struct offloader {
                                       add.q_in[1].zero_point, add.q_out.scale, add.q_out.zero_point, act.min,
                                       act.max) != ctnn::kernels::status::ok)
       return result_type::declined();
-    residual res;
-    res.p = p;
-    res.r = add.in[y_first ? 1 : 0];
+    res_.p = p;
     if (!y_first) {  // the device's first input is y: swap (the sum is symmetric)
-      res.p.a_zp = p.b_zp;
-      res.p.b_zp = p.a_zp;
-      res.p.a = p.b;
-      res.p.b = p.a;
+      res_.p.a_zp = p.b_zp;
+      res_.p.b_zp = p.a_zp;
+      res_.p.a = p.b;
+      res_.p.b = p.a;
     }
-    const result_type o = c.r->kind == ctnn::op::conv2d ? conv(c, add.out, &res)
-                          : c.r->kind == ctnn::op::linear ? linear(c, add.out, &res)
+    const int8_t* r = add.in[y_first ? 1 : 0];
+    const result_type o = c.r->kind == ctnn::op::conv2d ? conv(c, add.out, r)
+                          : c.r->kind == ctnn::op::linear ? linear(c, add.out, r)
                                                           : result_type::declined();
     if (o.v == result_type::verdict::done) {
       ++leaves;   // the add
@@ -103,20 +102,20 @@ struct offloader {
   }
 
  private:
+  residual res_{};               ///< the residual of the fused job being started (offload_fused)
+
   /// Runs the rows [0, m) of one GEMM in jobs of at most max_rows rows.
-  /// res: the residual of C's element 0 (R laid out as C), or nullptr.
+  /// r: the residual of C's element 0 (R laid out as C; the add's parameters in res_), or nullptr.
   result_type rows(job j, int64_t m, const int8_t* a, int8_t* out, const int32_t* bias, const int32_t* mult,
-                   const int32_t* shift, const residual* res) {
-    residual rj;
+                   const int32_t* shift, const int8_t* r) {
     for (int64_t m0 = 0; m0 < m; m0 += max_rows) {
       const int64_t rows_here = m - m0 < max_rows ? m - m0 : max_rows;
       j.m = static_cast<int>(rows_here);
       j.a = a + m0 * j.lda;
       j.c = out + m0 * j.ldc;
-      if (res != nullptr) {
-        rj = *res;
-        rj.r = res->r + m0 * j.ldc;
-        j.res = &rj;
+      if (r != nullptr) {
+        res_.r = r + m0 * j.ldc;
+        j.res = &res_;
       }
       j.bias = bias != nullptr ? bias + m0 : nullptr;
       j.q.multiplier = mult + m0;
@@ -152,8 +151,8 @@ struct offloader {
     return j;
   }
 
-  /// out: C (the leaf's output, or a fused add's); res: the residual at out's offset 0, or nullptr.
-  result_type conv(const leaf& c, int8_t* out, const residual* res) {
+  /// out: C (the leaf's output, or a fused add's); res_r: the residual at out's offset 0, or nullptr.
+  result_type conv(const leaf& c, int8_t* out, const int8_t* res_r) {
     const ctnn::row& r = *c.r;
     const ctnn::layer_geometry& g = r.geometry;
     // the op's GEMM view (op_def<op::conv2d>::gemm): per group M = Cout/groups, N = OH*OW, K = Cin/groups*KH*KW
@@ -187,19 +186,14 @@ struct offloader {
     for (int64_t grp = 0; grp < groups; ++grp) {
       const int64_t ch = grp * m;  // first output channel of the group
       j.b = c.in[0] + grp * cin_g * plane;
-      residual rg;
-      if (res != nullptr) {
-        rg = *res;
-        rg.r = res->r + ch * n;
-      }
       const result_type o = rows(j, m, c.weights() + ch * k, out + ch * n, c.bias() != nullptr ? c.bias() + ch : nullptr,
-                                 c.multipliers() + ch, c.shifts() + ch, res != nullptr ? &rg : nullptr);
+                                 c.multipliers() + ch, c.shifts() + ch, res_r != nullptr ? res_r + ch * n : nullptr);
       if (o.v != result_type::verdict::done) return o;
     }
     return result_type::done();
   }
 
-  result_type linear(const leaf& c, int8_t* out, const residual* res) {
+  result_type linear(const leaf& c, int8_t* out, const int8_t* res_r) {
     const ctnn::row& r = *c.r;
     const int64_t k = r.gemm.k, m = r.gemm.m;  // the op's GEMM view: M = out features, N = 1, K = in elements
     if (k > static_cast<int64_t>(k_max) || max_rows == 0 || c.multipliers() == nullptr || c.shifts() == nullptr)
@@ -212,7 +206,7 @@ struct offloader {
     j.conv = &v;
     j.b = c.in[0];
     ++leaves;
-    return rows(j, m, c.weights(), out, c.bias(), c.multipliers(), c.shifts(), res);
+    return rows(j, m, c.weights(), out, c.bias(), c.multipliers(), c.shifts(), res_r);
   }
 };
 

@@ -461,7 +461,7 @@ struct res_mult_out : mmio::reg<res_mult_out, "accel.RES_MULT_OUT", base + 0x088
   using fields = mmio::field_list<value>;
 };
 
-/// @brief RES_SHIFT (+0x08c): CFG.RES_ADD: the three shifts, signed, TFLite convention, each in [-31, 30]
+/// @brief RES_SHIFT (+0x08c): CFG.RES_ADD: the three shifts, signed, TFLite convention: Y and R in [-31, 0] (as ctnn::ref::valid(add_s8_params)), OUT in [-31, 30]; others stop the job with BAD_SHIFT
 struct res_shift : mmio::reg<res_shift, "accel.RES_SHIFT", base + 0x08cu, 0x00000000u> {
   /// Y [7:0] rw, signed, reset 0x0: Shift of RES_MULT_Y
   struct y : mmio::field<res_shift, y, "accel.RES_SHIFT.Y", 7, 0, mmio::access::rw, 0x0u, mmio::value_kind::signed_int> {
