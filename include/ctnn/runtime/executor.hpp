@@ -25,6 +25,7 @@
 // output (the producer's output is never written) and both leaves are done; `declined` runs
 // them one by one as usual. No pair is offered when a layer callback is given: the callback
 // sees every leaf's output, so every output must exist (the firmware demos' per-leaf CRCs).
+// leaf_begin(i) / leaf_end(i) bracket the pair (nothing for leaf i + 1).
 #pragma once
 #include "ctnn/memory/planner.hpp"
 #include "ctnn/nn/layers.hpp"
