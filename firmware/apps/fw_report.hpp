@@ -47,6 +47,11 @@ struct profiler {
   rt::offload_result offload(const rt::leaf_call<int8_t>& c) {
     return inner != nullptr ? inner->offload(c) : rt::offload_result::declined();
   }
+  /// A conv2d/linear leaf and the add after it as one accelerator job (runs without a layer
+  /// callback only: the profiled runs keep every leaf's output for its CRC).
+  rt::offload_result offload_fused(const rt::leaf_call<int8_t>& c, const rt::leaf_call<int8_t>& add) {
+    return inner != nullptr ? inner->offload_fused(c, add) : rt::offload_result::declined();
+  }
 };
 
 /// The executor's layer callback: continues the leaf's CRC-32 with its output (user: sample[]).

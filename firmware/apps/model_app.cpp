@@ -9,7 +9,12 @@
 // CPU (QEMU). Its output bytes must equal the host's; the per-leaf CRCs, continued over all images,
 // must equal the host's table. On the SoC the first CTNN_FW_CPU_IMAGES images also run on the CPU
 // alone, for the cycle comparison (outputs checked too). Cycles of a run are the counter's advance
-// over runtime::run minus the cycles spent in the CRC callback.
+// over runtime::run minus the cycles spent in the CRC callback. On the accelerator every image runs
+// with the CRC callback (every leaf's output exists, so no leaf pair is fused); the images that also
+// ran on the CPU run once more without it, where a conv2d/linear leaf and the add that alone reads
+// its output run as one job (runtime::fused_offload_hook). Every output must equal the host's;
+// cycles_accel is the average of the fused runs (over the same images as cycles_cpu), and
+// cycles_accel_unfused the average of the runs with the callback over all images.
 //
 // Output: the first CTNN_FW_SHOW_IMAGES images with their true and predicted label; one line per
 // image "<tag>: out <i> <label> <predicted> <output bytes, hex>" (the bytes a host script compares);
@@ -79,14 +84,14 @@ void record(void* user, int32_t leaf, const void* out, size_t bytes) {
 
 /// Runs image `img` with `hook` (samples: per-leaf counters and CRCs); cycles: the run's, without
 /// the CRC callback's.
-rt::run_status run_image(int32_t img, profiler& hook, uint64_t& cycles) {
+rt::run_status run_image(int32_t img, profiler& hook, uint64_t& cycles, bool with_crc = true) {
   int8_t* in = reinterpret_cast<int8_t*>(arena + plan.offset_of(0));
   const int8_t* src = data::inputs + img * in_elems;
   for (int32_t i = 0; i < in_elems; ++i) in[i] = src[i];
   crc_sink sink{hook.samples, 0};
   const uint64_t c0 = ctnn_cycles();
   const rt::run_status s = rt::run<Net, int8_t>(arena, sizeof arena, model::params(), model::params_bytes,
-                                                rt::backend::optimized, hook, &record, &sink);
+                                                rt::backend::optimized, hook, with_crc ? &record : nullptr, &sink);
   cycles = ctnn_cycles() - c0 - sink.cycles;
   return s;
 }
@@ -174,7 +179,9 @@ int run_model() {
                                        : data::images;
   profiler on_cpu{nullptr, cpu_samples};
   profiler on_accel{&accel, acc_samples};
-  uint64_t cycles_cpu = 0, cycles_accel = 0;
+  profiler fused_accel{&accel, nullptr};  // no counters, no callback: fused pairs
+  uint64_t cycles_cpu = 0, cycles_accel = 0, cycles_unfused = 0;
+  int32_t fused_images = 0;
   uint32_t correct = 0, equal = 0;
   bool match = true;
   for (int32_t img = 0; img < data::images; ++img) {
@@ -186,12 +193,22 @@ int run_model() {
       cycles_cpu += c_cpu;
       ok_cpu = output_matches(img);
     }
+    bool ok_unfused = true;
     if (has_accel) {
-      const rt::run_status s = run_image(img, on_accel, c_acc);
+      uint64_t c_unfused = 0;
+      rt::run_status s = run_image(img, on_accel, c_unfused);
       if (!s.ok()) return report_failure<Net>(tag, "accelerated", s, &accel), 3;
-      cycles_accel += c_acc;
+      cycles_unfused += c_unfused;
+      c_acc = c_unfused;
+      if (img < cpu_images) {
+        ok_unfused = output_matches(img);
+        s = run_image(img, fused_accel, c_acc, false);
+        if (!s.ok()) return report_failure<Net>(tag, "accelerated (fused)", s, &accel), 3;
+        cycles_accel += c_acc;
+        ++fused_images;
+      }
     }
-    const bool ok = ok_cpu && output_matches(img);
+    const bool ok = ok_cpu && ok_unfused && output_matches(img);
     equal += ok ? 1u : 0u;
     match = match && ok;
     const int32_t predicted = argmax(output());
@@ -269,6 +286,8 @@ int run_model() {
     put_dec(accel.jobs);
     put(", leaves offloaded ");
     put_dec(accel.leaves);
+    put(", conv/linear + add pairs fused ");
+    put_dec(accel.fused);
     put(", busy cycles ");
     put_dec(accel.device_cycles);
     put(", MACs ");
@@ -291,6 +310,12 @@ int run_model() {
     put_percent(correct, static_cast<uint64_t>(data::images));
     ctnn_console_putc('\n');
   }
+  if (has_accel) {
+    put(tag);
+    put(": cycles_accel_unfused=");
+    put_dec(cycles_unfused / static_cast<uint64_t>(data::images));
+    put(" (per image, every leaf on its own)\n");
+  }
   put(tag);
   put(": match=");
   put(match ? "yes" : "no");
@@ -300,7 +325,7 @@ int run_model() {
   put(" cycles_cpu=");
   put_dec(per_cpu);
   if (has_accel) {
-    const uint64_t per_accel = cycles_accel / static_cast<uint64_t>(data::images);
+    const uint64_t per_accel = cycles_accel / static_cast<uint64_t>(fused_images > 0 ? fused_images : 1);
     put(" cycles_accel=");
     put_dec(per_accel);
     put(" speedup=");

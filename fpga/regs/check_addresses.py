@@ -35,6 +35,8 @@ ALLOW = [
      "bit 31 as a value (leading-zero count, sign flip)"),
     ("fpga/rtl/ctnn_accel_requant.v", {"ram"}, r"== 32'h8000_0000\) && \(m1_q == 32'h8000_0000\)",
      "INT32_MIN, the overflow case of the saturating doubling multiply"),
+    ("fpga/rtl/ctnn_accel_mbqm.v", {"ram"}, r"== 32'h8000_0000\) && \(m1_q == 32'h8000_0000\)",
+     "INT32_MIN, the overflow case of the saturating doubling multiply"),
     ("fpga/regs/test_gen_regs.py", {"ram", "accel", "exit"}, r"base = 0x|ORIGIN = 0x|RAM_BASE 0x|RAM_BASE 32'h",
      "the synthetic maps of the generator's self-test and the output expected from them"),
     ("tests/static/mmio_map.cpp", {"ram", "accel"}, r"decode\(0x",

@@ -6,12 +6,13 @@
 //   m_* (DMA) <--> ctnn_dma <--+-- load (A panels, B blocks + params) --> A/B scratchpads
 //                              |                                            | feed (skew)
 //                              +-- store (FIFO, requant, C writes) <-- mesh (DIM x DIM PEs)
+//                              +-- resadd (CFG.RES_ADD: residual reads, int8 add) <-- store
 //
 // Bad use is detected before or during the job and stops it cleanly with STATUS.ERROR and a
 // cause in ERR_CAUSE: 1 zero size, 2 start while busy, 3 DMA range outside RAM, 4 unaligned
 // address or stride (or a stride shorter than a row), 5 bus error response, 6 K above 2^Log2KMax,
 // 7 shift outside [-31, 30], 8 row parameters for more than 2 x NB rows, 9 a convolution
-// geometry with a zero. Dim is any value from 4 to 16; when it is not a multiple of 4 the B
+// geometry with a zero, 10 CFG.RES_ADD with an int32 C. Dim is any value from 4 to 16; when it is not a multiple of 4 the B
 // rows are read one byte per request and int8 C is written one byte per column (the tiles'
 // columns do not start on bus words), so such arrays are correct but slower per PE.
 //
@@ -19,6 +20,10 @@
 // so a convolution is one job: A = OIHW weights (M = out channels), C = the CHW output, with
 // CFG.ROW_PARAMS for per-output-channel bias and requantization. A may have any alignment
 // (byte reads), and an int8 C too (byte writes).
+//
+// CFG.RES_ADD adds an int8 residual R (at RES_ADDR, laid out as C) to the requantized int8
+// result before it is written: C = ctnn::ref::add_s8_one(y, R) with the RES_* parameters, the
+// residual read on a fourth DMA stream by ctnn_accel_resadd (cause 10 with an int32 C).
 `include "ctnn_soc_defaults.vh"   // generated: the SoC map and device constants
 `default_nettype none
 
@@ -74,7 +79,7 @@ module ctnn_accel #(
 
   // ---- registers ---------------------------------------------------------------------------
   wire        start;
-  wire [5:0]  cfg;
+  wire [6:0]  cfg;
   wire [15:0] r_m, r_n, r_k;
   wire [31:0] r_a, r_b, r_c, r_bias, r_mult_addr, r_shift_addr, r_mult;
   wire [19:0] r_lda, r_ldb, r_ldc;
@@ -82,6 +87,10 @@ module ctnn_accel #(
   wire [15:0] r_clamp;
   wire [7:0]  r_shift;
   wire [31:0] r_cv_in, r_cv_kernel, r_cv_out;
+  wire [31:0] r_res_addr, r_res_mult_y, r_res_mult_r, r_res_mult_out;
+  wire [28:0] r_res_zp;
+  wire [15:0] r_res_clamp;
+  wire [23:0] r_res_shift;
   wire [23:0] r_cv_cstride;
   wire        busy, done_set, err_set;
   wire [3:0]  err_code;
@@ -121,6 +130,13 @@ module ctnn_accel #(
     .conv_cstride_o(r_cv_cstride),
     .conv_kernel_o(r_cv_kernel),
     .conv_out_o  (r_cv_out),
+    .res_addr_o  (r_res_addr),
+    .res_zp_o    (r_res_zp),
+    .res_clamp_o (r_res_clamp),
+    .res_mult_y_o(r_res_mult_y),
+    .res_mult_r_o(r_res_mult_r),
+    .res_mult_out_o(r_res_mult_out),
+    .res_shift_o (r_res_shift),
     .busy_i      (busy),
     .done_set_i  (done_set),
     .err_set_i   (err_set),
@@ -148,6 +164,11 @@ module ctnn_accel #(
   wire [23:0]       job_cv_cstride;
   wire [7:0]        job_cv_kh, job_cv_kw, job_cv_sh, job_cv_sw, job_cv_pt, job_cv_pl;
   wire [31:0]       job_cv_shw, job_cv_ptw;
+  wire              job_res;
+  wire [31:0]       job_res_addr, job_res_mult_y, job_res_mult_r, job_res_mult_out;
+  wire [28:0]       job_res_zp;
+  wire [15:0]       job_res_clamp;
+  wire [23:0]       job_res_shift;
 
   ctnn_accel_ctrl #(.Dim(Dim), .TileDim(TileDim), .NbTiles(NbTiles), .Log2KMax(Log2KMax),
                     .RamBase(RamBase), .RamSize(RamSize)) u_ctrl (
@@ -175,6 +196,13 @@ module ctnn_accel #(
     .conv_cstride_i   (r_cv_cstride),
     .conv_kernel_i    (r_cv_kernel),
     .conv_out_i       (r_cv_out),
+    .res_addr_i       (r_res_addr),
+    .res_zp_i         (r_res_zp),
+    .res_clamp_i      (r_res_clamp),
+    .res_mult_y_i     (r_res_mult_y),
+    .res_mult_r_i     (r_res_mult_r),
+    .res_mult_out_i   (r_res_mult_out),
+    .res_shift_i      (r_res_shift),
     .busy_o           (busy),
     .done_set_o       (done_set),
     .err_set_o        (err_set),
@@ -230,14 +258,22 @@ module ctnn_accel #(
     .job_cv_pt_o      (job_cv_pt),
     .job_cv_pl_o      (job_cv_pl),
     .job_cv_shw_o     (job_cv_shw),
-    .job_cv_ptw_o     (job_cv_ptw)
+    .job_cv_ptw_o     (job_cv_ptw),
+    .job_res_o        (job_res),
+    .job_res_addr_o   (job_res_addr),
+    .job_res_zp_o     (job_res_zp),
+    .job_res_clamp_o  (job_res_clamp),
+    .job_res_mult_y_o (job_res_mult_y),
+    .job_res_mult_r_o (job_res_mult_r),
+    .job_res_mult_out_o(job_res_mult_out),
+    .job_res_shift_o  (job_res_shift)
   );
 
   // ---- DMA -----------------------------------------------------------------------------------
-  wire        w_valid, a_valid, b_valid;
-  wire [31:0] w_addr, w_data, a_req_addr, b_req_addr, a_tag, b_tag;
+  wire        w_valid, a_valid, b_valid, rs_valid;
+  wire [31:0] w_addr, w_data, a_req_addr, b_req_addr, a_tag, b_tag, rs_addr;
   wire [3:0]  w_strb;
-  wire [2:0]  grant;
+  wire [3:0]  grant;
   wire        r_valid;
   wire [1:0]  r_stream;
   wire [31:0] r_tag, r_rdata;
@@ -246,12 +282,12 @@ module ctnn_accel #(
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .stop_i      (!run),
-    .s_valid_i   ({b_valid, a_valid, w_valid}),
-    .s_addr_i    ({b_req_addr, a_req_addr, w_addr}),
-    .s_we_i      (3'b001),
-    .s_wdata_i   ({32'd0, 32'd0, w_data}),
-    .s_wstrb_i   ({4'd0, 4'd0, w_strb}),
-    .s_tag_i     ({b_tag, a_tag, 32'd0}),
+    .s_valid_i   ({rs_valid, b_valid, a_valid, w_valid}),
+    .s_addr_i    ({rs_addr, b_req_addr, a_req_addr, w_addr}),
+    .s_we_i      (4'b0001),
+    .s_wdata_i   ({32'd0, 32'd0, 32'd0, w_data}),
+    .s_wstrb_i   ({4'd0, 4'd0, 4'd0, w_strb}),
+    .s_tag_i     ({32'd0, b_tag, a_tag, 32'd0}),
     .s_grant_o   (grant),
     .r_valid_o   (r_valid),
     .r_stream_o  (r_stream),
@@ -419,6 +455,10 @@ module ctnn_accel #(
     .res_o  (mesh_res)
   );
 
+  wire        st_valid, st_grant, st_idle, rs_idle;
+  wire [31:0] st_addr, st_data;
+  wire [3:0]  st_strb;
+
   ctnn_accel_store #(.Dim(Dim), .NbTiles(NbTiles)) u_store (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
@@ -449,13 +489,52 @@ module ctnn_accel #(
     .p_kind_i     (p_kind),
     .p_waddr_i    (p_waddr),
     .p_wdata_i    (spad_wdata),
-    .w_valid_o    (w_valid),
-    .w_addr_o     (w_addr),
-    .w_data_o     (w_data),
-    .w_strb_o     (w_strb),
-    .w_grant_i    (grant[0]),
-    .idle_o       (store_idle)
+    .w_valid_o    (st_valid),
+    .w_addr_o     (st_addr),
+    .w_data_o     (st_data),
+    .w_strb_o     (st_strb),
+    .w_grant_i    (st_grant),
+    .idle_o       (st_idle)
   );
+
+  ctnn_accel_resadd #(.Depth(8)) u_resadd (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .run_i       (run),
+    .en_i        (job_res),
+    .c_byte_i    (job_c_byte),
+    .c_addr_i    (job_c_addr),
+    .res_addr_i  (job_res_addr),
+    .y_zp_i      (job_res_zp[7:0]),
+    .r_zp_i      (job_res_zp[15:8]),
+    .out_zp_i    (job_res_zp[23:16]),
+    .lshift_i    (job_res_zp[28:24]),
+    .lo_i        (job_res_clamp[7:0]),
+    .hi_i        (job_res_clamp[15:8]),
+    .mult_y_i    (job_res_mult_y),
+    .mult_r_i    (job_res_mult_r),
+    .mult_out_i  (job_res_mult_out),
+    .shift_y_i   (job_res_shift[7:0]),
+    .shift_r_i   (job_res_shift[15:8]),
+    .shift_out_i (job_res_shift[23:16]),
+    .in_valid_i  (st_valid),
+    .in_addr_i   (st_addr),
+    .in_data_i   (st_data),
+    .in_strb_i   (st_strb),
+    .in_grant_o  (st_grant),
+    .w_valid_o   (w_valid),
+    .w_addr_o    (w_addr),
+    .w_data_o    (w_data),
+    .w_strb_o    (w_strb),
+    .w_grant_i   (grant[0]),
+    .r_valid_o   (rs_valid),
+    .r_addr_o    (rs_addr),
+    .r_grant_i   (grant[3]),
+    .rsp_valid_i (r_valid && r_stream == 2'd3),
+    .rsp_rdata_i (r_rdata),
+    .idle_o      (rs_idle)
+  );
+  assign store_idle = st_idle && rs_idle;
 endmodule
 
 `default_nettype wire

@@ -5,7 +5,7 @@
 // a bad shift in a vector, a gathered address outside RAM), and counts CYCLES and MACS.
 // It also derives from the snapshot the values the datapath units share.
 //
-//   IDLE --START--> CHECK --> RANGE (A, B, C extents, one multiplier) --> RUN --> IDLE (DONE)
+//   IDLE --START--> CHECK --> RANGE (A, B, C, residual extents, one multiplier) --> RUN --> IDLE (DONE)
 //                     |          |                                         |
 //                     +----------+--------------> STOP (units cleared, DMA drains) --> IDLE (ERROR)
 `default_nettype none
@@ -22,7 +22,7 @@ module ctnn_accel_ctrl #(
   input  wire        rst_ni,
   // from the register file
   input  wire        start_i,
-  input  wire [5:0]  cfg_i,          // {ROW_PARAMS, CONV, BIAS_EN, PER_CHANNEL, RELU, OUT_RAW}
+  input  wire [6:0]  cfg_i,          // {RES_ADD, ROW_PARAMS, CONV, BIAS_EN, PER_CHANNEL, RELU, OUT_RAW}
   input  wire [15:0] m_i,
   input  wire [15:0] n_i,
   input  wire [15:0] k_i,
@@ -43,6 +43,13 @@ module ctnn_accel_ctrl #(
   input  wire [23:0] conv_cstride_i,
   input  wire [31:0] conv_kernel_i,  // {SW, SH, KW, KH}
   input  wire [31:0] conv_out_i,     // {PL, PT, OUT_W}
+  input  wire [31:0] res_addr_i,
+  input  wire [28:0] res_zp_i,       // {LEFT_SHIFT, OUT_ZP, R_ZP, Y_ZP}
+  input  wire [15:0] res_clamp_i,    // {ACT_MAX, ACT_MIN}
+  input  wire [31:0] res_mult_y_i,
+  input  wire [31:0] res_mult_r_i,
+  input  wire [31:0] res_mult_out_i,
+  input  wire [23:0] res_shift_i,    // {OUT, R, Y}
   // to the register file
   output wire        busy_o,
   output wire        done_set_o,
@@ -101,7 +108,15 @@ module ctnn_accel_ctrl #(
   output wire [7:0]  job_cv_pt_o,
   output wire [7:0]  job_cv_pl_o,
   output wire [31:0] job_cv_shw_o,   // SH x W: input bytes per output row
-  output wire [31:0] job_cv_ptw_o    // PT x W
+  output wire [31:0] job_cv_ptw_o,   // PT x W
+  output wire        job_res_o,      // CFG.RES_ADD
+  output wire [31:0] job_res_addr_o,
+  output wire [28:0] job_res_zp_o,
+  output wire [15:0] job_res_clamp_o,
+  output wire [31:0] job_res_mult_y_o,
+  output wire [31:0] job_res_mult_r_o,
+  output wire [31:0] job_res_mult_out_o,
+  output wire [23:0] job_res_shift_o
 );
   localparam integer TILES = Dim / TileDim;
   localparam integer NB = NbTiles * Dim;
@@ -113,7 +128,7 @@ module ctnn_accel_ctrl #(
                    E_RANGE = CTNN_ACCEL_ERR_CAUSE_CODE_ADDR_RANGE, E_ALIGN = CTNN_ACCEL_ERR_CAUSE_CODE_ALIGN,
                    E_BUS = CTNN_ACCEL_ERR_CAUSE_CODE_BUS_ERR, E_KBIG = CTNN_ACCEL_ERR_CAUSE_CODE_K_TOO_BIG,
                    E_SHIFT = CTNN_ACCEL_ERR_CAUSE_CODE_BAD_SHIFT, E_ROWS = CTNN_ACCEL_ERR_CAUSE_CODE_ROWS,
-                   E_GEOM = CTNN_ACCEL_ERR_CAUSE_CODE_CONV_GEOM;
+                   E_GEOM = CTNN_ACCEL_ERR_CAUSE_CODE_CONV_GEOM, E_RESRAW = CTNN_ACCEL_ERR_CAUSE_CODE_RES_RAW;
   localparam integer ROWS_MAX_I = 2 * NB;
   localparam [16:0] ROWS_MAX = ROWS_MAX_I[16:0];
   localparam [31:0] DIM32 = Dim;
@@ -123,7 +138,11 @@ module ctnn_accel_ctrl #(
   reg  [31:0] cycles_q, macs_q;
 
   // ---- job snapshot (registers may change while a job runs) ----------------------------------
-  reg  [5:0]  j_cfg;
+  reg  [6:0]  j_cfg;
+  reg  [31:0] j_res_addr, j_res_mult_y, j_res_mult_r, j_res_mult_out;
+  reg  [28:0] j_res_zp;
+  reg  [15:0] j_res_clamp;
+  reg  [23:0] j_res_shift;
   reg  [15:0] j_m, j_n, j_k;
   reg  [31:0] j_a, j_b, j_c, j_bias, j_mult_addr, j_shift_addr, j_mult;
   reg  [19:0] j_lda, j_ldb, j_ldc;
@@ -133,7 +152,7 @@ module ctnn_accel_ctrl #(
   reg  [31:0] j_cv_in, j_cv_kernel, j_cv_out;
   reg  [23:0] j_cv_cstride;
   wire        j_raw = j_cfg[0], j_relu = j_cfg[1], j_perch = j_cfg[2], j_bias_en = j_cfg[3];
-  wire        j_conv = j_cfg[4], j_rowp = j_cfg[5];
+  wire        j_conv = j_cfg[4], j_rowp = j_cfg[5], j_res = j_cfg[6];
   wire [15:0] cv_h = j_cv_in[15:0], cv_w = j_cv_in[31:16], cv_ow = j_cv_out[15:0];
   wire [7:0]  cv_kh = j_cv_kernel[7:0], cv_kw = j_cv_kernel[15:8];
   wire [7:0]  cv_sh = j_cv_kernel[23:16], cv_sw = j_cv_kernel[31:24];
@@ -165,12 +184,22 @@ module ctnn_accel_ctrl #(
                            (j_raw && (j_c[1:0] != 2'd0 || j_ldc[1:0] != 2'd0)) ||
                            (j_bias_en && j_bias[1:0] != 2'd0) ||
                            (j_perch && (j_mult_addr[1:0] != 2'd0 || j_shift_addr[1:0] != 2'd0)) ||
-                           (j_lda < {4'd0, j_k}) || (j_ldc < row_c);
+                           (j_lda < {4'd0, j_k}) || (j_ldc < row_c) || res_misaligned;
   wire        bad_rows = j_rowp && ({1'b0, j_m} > ROWS_MAX);
   wire        bad_geom = j_conv && (cv_h == 16'd0 || cv_w == 16'd0 || cv_ow == 16'd0 || cv_kh == 8'd0 ||
                                     cv_kw == 8'd0 || cv_sh == 8'd0 || cv_sw == 8'd0);
   wire signed [7:0] shift_s = j_shift;
-  wire        bad_shift = !j_perch && (shift_s < -8'sd31 || shift_s > 8'sd30);
+  function automatic shift_ok(input [7:0] sh);
+    shift_ok = $signed(sh) >= -8'sd31 && $signed(sh) <= 8'sd30;
+  endfunction
+  // CFG.RES_ADD (ctnn::ref::valid(add_s8_params)): the inputs' shifts in [-31, 0], the output's
+  // in [-31, 30], a left shift of at most 22
+  wire        bad_res_shift = j_res && (!shift_ok(j_res_shift[7:0]) || $signed(j_res_shift[7:0]) > 8'sd0 ||
+                                        !shift_ok(j_res_shift[15:8]) || $signed(j_res_shift[15:8]) > 8'sd0 ||
+                                        !shift_ok(j_res_shift[23:16]) || j_res_zp[28:24] > 5'd22);
+  wire        bad_shift = (!j_perch && (shift_s < -8'sd31 || shift_s > 8'sd30)) || bad_res_shift;
+  // the residual is read as C is written: by words (aligned like C) unless C is written by bytes
+  wire        res_misaligned = j_res && !c_byte && (j_res_addr[1:0] != 2'd0);
 
   // one multiplier for the three extents: (rows - 1) * stride + row bytes
   reg  [15:0] ext_rows;
@@ -181,6 +210,7 @@ module ctnn_accel_ctrl #(
     case (rstep_q)
       2'd0: begin ext_rows = j_m - 16'd1; ext_ld = j_lda; ext_base = j_a; ext_row = {4'd0, j_k}; end
       2'd1: begin ext_rows = j_k - 16'd1; ext_ld = j_ldb; ext_base = j_b; ext_row = {4'd0, j_n}; end
+      2'd3: begin ext_rows = j_m - 16'd1; ext_ld = j_ldc; ext_base = j_res_addr; ext_row = row_c; end
       default: begin ext_rows = j_m - 16'd1; ext_ld = j_ldc; ext_base = j_c; ext_row = row_c; end
     endcase
   end
@@ -207,12 +237,14 @@ module ctnn_accel_ctrl #(
       err_code_q <= CTNN_ACCEL_ERR_CAUSE_CODE_NONE;
       cycles_q <= 32'd0;
       macs_q <= 32'd0;
-      j_cfg <= 6'd0; j_m <= 16'd0; j_n <= 16'd0; j_k <= 16'd0;
+      j_cfg <= 7'd0; j_m <= 16'd0; j_n <= 16'd0; j_k <= 16'd0;
       j_a <= 32'd0; j_b <= 32'd0; j_c <= 32'd0; j_bias <= 32'd0;
       j_mult_addr <= 32'd0; j_shift_addr <= 32'd0; j_mult <= 32'd0;
       j_lda <= 20'd0; j_ldb <= 20'd0; j_ldc <= 20'd0;
       j_zp <= 24'd0; j_clamp <= 16'd0; j_shift <= 8'd0;
       j_cv_in <= 32'd0; j_cv_kernel <= 32'd0; j_cv_out <= 32'd0; j_cv_cstride <= 24'd0;
+      j_res_addr <= 32'd0; j_res_zp <= 29'd0; j_res_clamp <= 16'd0;
+      j_res_mult_y <= 32'd0; j_res_mult_r <= 32'd0; j_res_mult_out <= 32'd0; j_res_shift <= 24'd0;
     end else begin
       done_set_q <= 1'b0;
       err_set_q <= 1'b0;
@@ -231,12 +263,16 @@ module ctnn_accel_ctrl #(
           j_zp <= zp_i; j_clamp <= clamp_i; j_shift <= shift_i;
           j_cv_in <= conv_in_i; j_cv_kernel <= conv_kernel_i; j_cv_out <= conv_out_i;
           j_cv_cstride <= conv_cstride_i;
+          j_res_addr <= res_addr_i; j_res_zp <= res_zp_i; j_res_clamp <= res_clamp_i;
+          j_res_mult_y <= res_mult_y_i; j_res_mult_r <= res_mult_r_i; j_res_mult_out <= res_mult_out_i;
+          j_res_shift <= res_shift_i;
         end
         S_CHECK: begin
           rstep_q <= 2'd0;
           if (start_i) begin stop_code_q <= E_BUSY; state_q <= S_STOP; end
           else if (j_m == 16'd0 || j_n == 16'd0 || j_k == 16'd0) begin stop_code_q <= E_ZERO; state_q <= S_STOP; end
           else if ({1'b0, j_k} > (17'd1 << Log2KMax)) begin stop_code_q <= E_KBIG; state_q <= S_STOP; end
+          else if (j_res && j_raw) begin stop_code_q <= E_RESRAW; state_q <= S_STOP; end
           else if (misaligned) begin stop_code_q <= E_ALIGN; state_q <= S_STOP; end
           else if (bad_shift) begin stop_code_q <= E_SHIFT; state_q <= S_STOP; end
           else if (bad_rows) begin stop_code_q <= E_ROWS; state_q <= S_STOP; end
@@ -247,7 +283,7 @@ module ctnn_accel_ctrl #(
         S_RANGE: begin
           if (start_i) begin stop_code_q <= E_BUSY; state_q <= S_STOP; end
           else if (!ext_ok) begin stop_code_q <= E_RANGE; state_q <= S_STOP; end
-          else if (rstep_q == 2'd2) state_q <= S_RUN;
+          else if (rstep_q == 2'd3 || (rstep_q == 2'd2 && !j_res)) state_q <= S_RUN;
           else rstep_q <= rstep_q + 2'd1;
         end
         S_RUN: begin
@@ -323,6 +359,14 @@ module ctnn_accel_ctrl #(
   assign job_cv_pl_o       = cv_pl;
   assign job_cv_shw_o      = cv_shw;
   assign job_cv_ptw_o      = cv_ptw;
+  assign job_res_o         = j_res;
+  assign job_res_addr_o    = j_res_addr;
+  assign job_res_zp_o      = j_res_zp;
+  assign job_res_clamp_o   = j_res_clamp;
+  assign job_res_mult_y_o  = j_res_mult_y;
+  assign job_res_mult_r_o  = j_res_mult_r;
+  assign job_res_mult_out_o = j_res_mult_out;
+  assign job_res_shift_o   = j_res_shift;
 endmodule
 
 `default_nettype wire

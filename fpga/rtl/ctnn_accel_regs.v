@@ -13,7 +13,7 @@ module ctnn_accel_regs #(
   input  wire        rst_ni,
   // to the controller
   output reg         start_o,        // CTRL.START written with 1
-  output reg  [5:0]  cfg_o,          // {ROW_PARAMS, CONV, BIAS_EN, PER_CHANNEL, RELU, OUT_RAW}
+  output reg  [6:0]  cfg_o,          // {RES_ADD, ROW_PARAMS, CONV, BIAS_EN, PER_CHANNEL, RELU, OUT_RAW}
   output reg  [15:0] m_o,
   output reg  [15:0] n_o,
   output reg  [15:0] k_o,
@@ -34,6 +34,13 @@ module ctnn_accel_regs #(
   output reg  [23:0] conv_cstride_o,
   output reg  [31:0] conv_kernel_o,  // {SW, SH, KW, KH}
   output reg  [31:0] conv_out_o,     // {PL, PT, OUT_W}
+  output reg  [31:0] res_addr_o,
+  output reg  [28:0] res_zp_o,       // {LEFT_SHIFT, OUT_ZP, R_ZP, Y_ZP}
+  output reg  [15:0] res_clamp_o,    // {ACT_MAX, ACT_MIN}
+  output reg  [31:0] res_mult_y_o,
+  output reg  [31:0] res_mult_r_o,
+  output reg  [31:0] res_mult_out_o,
+  output reg  [23:0] res_shift_o,    // {OUT, R, Y}
   // from the controller
   input  wire        busy_i,
   input  wire        done_set_i,
@@ -106,6 +113,7 @@ module ctnn_accel_regs #(
         rdata[CTNN_ACCEL_CFG_BIAS_EN_LSB] = cfg_o[3];
         rdata[CTNN_ACCEL_CFG_CONV_LSB] = cfg_o[4];
         rdata[CTNN_ACCEL_CFG_ROW_PARAMS_LSB] = cfg_o[5];
+        rdata[CTNN_ACCEL_CFG_RES_ADD_LSB] = cfg_o[6];
       end
       CTNN_ACCEL_M_OFFSET: rdata[CTNN_ACCEL_M_VALUE_MSB:CTNN_ACCEL_M_VALUE_LSB] = m_o;
       CTNN_ACCEL_N_OFFSET: rdata[CTNN_ACCEL_N_VALUE_MSB:CTNN_ACCEL_N_VALUE_LSB] = n_o;
@@ -147,6 +155,25 @@ module ctnn_accel_regs #(
         rdata[CTNN_ACCEL_CONV_OUT_PT_MSB:CTNN_ACCEL_CONV_OUT_PT_LSB] = conv_out_o[23:16];
         rdata[CTNN_ACCEL_CONV_OUT_PL_MSB:CTNN_ACCEL_CONV_OUT_PL_LSB] = conv_out_o[31:24];
       end
+      CTNN_ACCEL_RES_ADDR_OFFSET: rdata = res_addr_o;
+      CTNN_ACCEL_RES_ZP_OFFSET: begin
+        rdata[CTNN_ACCEL_RES_ZP_Y_ZP_MSB:CTNN_ACCEL_RES_ZP_Y_ZP_LSB] = res_zp_o[7:0];
+        rdata[CTNN_ACCEL_RES_ZP_R_ZP_MSB:CTNN_ACCEL_RES_ZP_R_ZP_LSB] = res_zp_o[15:8];
+        rdata[CTNN_ACCEL_RES_ZP_OUT_ZP_MSB:CTNN_ACCEL_RES_ZP_OUT_ZP_LSB] = res_zp_o[23:16];
+        rdata[CTNN_ACCEL_RES_ZP_LEFT_SHIFT_MSB:CTNN_ACCEL_RES_ZP_LEFT_SHIFT_LSB] = res_zp_o[28:24];
+      end
+      CTNN_ACCEL_RES_CLAMP_OFFSET: begin
+        rdata[CTNN_ACCEL_RES_CLAMP_ACT_MIN_MSB:CTNN_ACCEL_RES_CLAMP_ACT_MIN_LSB] = res_clamp_o[7:0];
+        rdata[CTNN_ACCEL_RES_CLAMP_ACT_MAX_MSB:CTNN_ACCEL_RES_CLAMP_ACT_MAX_LSB] = res_clamp_o[15:8];
+      end
+      CTNN_ACCEL_RES_MULT_Y_OFFSET: rdata = res_mult_y_o;
+      CTNN_ACCEL_RES_MULT_R_OFFSET: rdata = res_mult_r_o;
+      CTNN_ACCEL_RES_MULT_OUT_OFFSET: rdata = res_mult_out_o;
+      CTNN_ACCEL_RES_SHIFT_OFFSET: begin
+        rdata[CTNN_ACCEL_RES_SHIFT_Y_MSB:CTNN_ACCEL_RES_SHIFT_Y_LSB] = res_shift_o[7:0];
+        rdata[CTNN_ACCEL_RES_SHIFT_R_MSB:CTNN_ACCEL_RES_SHIFT_R_LSB] = res_shift_o[15:8];
+        rdata[CTNN_ACCEL_RES_SHIFT_OUT_MSB:CTNN_ACCEL_RES_SHIFT_OUT_LSB] = res_shift_o[23:16];
+      end
       CTNN_ACCEL_CYCLES_OFFSET: begin rdata = cycles_i; writable = 1'b0; end
       CTNN_ACCEL_MACS_OFFSET: begin rdata = macs_i; writable = 1'b0; end
       default: begin known = 1'b0; writable = 1'b0; end
@@ -167,7 +194,14 @@ module ctnn_accel_regs #(
       error_q <= 1'b0;
       cause_q <= 4'd0;
       irq_en_q <= CTNN_ACCEL_IRQ_EN_RESET[1:0];
-      cfg_o <= CTNN_ACCEL_CFG_RESET[5:0];
+      cfg_o <= CTNN_ACCEL_CFG_RESET[6:0];
+      res_addr_o <= CTNN_ACCEL_RES_ADDR_RESET;
+      res_zp_o <= CTNN_ACCEL_RES_ZP_RESET[28:0];
+      res_clamp_o <= CTNN_ACCEL_RES_CLAMP_RESET[15:0];
+      res_mult_y_o <= CTNN_ACCEL_RES_MULT_Y_RESET;
+      res_mult_r_o <= CTNN_ACCEL_RES_MULT_R_RESET;
+      res_mult_out_o <= CTNN_ACCEL_RES_MULT_OUT_RESET;
+      res_shift_o <= CTNN_ACCEL_RES_SHIFT_RESET[23:0];
       conv_in_o <= CTNN_ACCEL_CONV_IN_RESET;
       conv_cstride_o <= CTNN_ACCEL_CONV_CSTRIDE_RESET[23:0];
       conv_kernel_o <= CTNN_ACCEL_CONV_KERNEL_RESET;
@@ -197,7 +231,7 @@ module ctnn_accel_regs #(
           CTNN_ACCEL_IRQ_EN_OFFSET:
             irq_en_q <= {d[CTNN_ACCEL_IRQ_EN_ERROR_LSB], d[CTNN_ACCEL_IRQ_EN_DONE_LSB]};
           CTNN_ACCEL_CFG_OFFSET:
-            cfg_o <= {d[CTNN_ACCEL_CFG_ROW_PARAMS_LSB], d[CTNN_ACCEL_CFG_CONV_LSB],
+            cfg_o <= {d[CTNN_ACCEL_CFG_RES_ADD_LSB], d[CTNN_ACCEL_CFG_ROW_PARAMS_LSB], d[CTNN_ACCEL_CFG_CONV_LSB],
                       d[CTNN_ACCEL_CFG_BIAS_EN_LSB], d[CTNN_ACCEL_CFG_PER_CHANNEL_LSB],
                       d[CTNN_ACCEL_CFG_RELU_LSB], d[CTNN_ACCEL_CFG_OUT_RAW_LSB]};
           CTNN_ACCEL_M_OFFSET: m_o <= d[CTNN_ACCEL_M_VALUE_MSB:CTNN_ACCEL_M_VALUE_LSB];
@@ -226,6 +260,22 @@ module ctnn_accel_regs #(
             conv_cstride_o <= d[CTNN_ACCEL_CONV_CSTRIDE_VALUE_MSB:CTNN_ACCEL_CONV_CSTRIDE_VALUE_LSB];
           CTNN_ACCEL_CONV_KERNEL_OFFSET: conv_kernel_o <= d;
           CTNN_ACCEL_CONV_OUT_OFFSET: conv_out_o <= d;
+          CTNN_ACCEL_RES_ADDR_OFFSET: res_addr_o <= d;
+          CTNN_ACCEL_RES_ZP_OFFSET:
+            res_zp_o <= {d[CTNN_ACCEL_RES_ZP_LEFT_SHIFT_MSB:CTNN_ACCEL_RES_ZP_LEFT_SHIFT_LSB],
+                         d[CTNN_ACCEL_RES_ZP_OUT_ZP_MSB:CTNN_ACCEL_RES_ZP_OUT_ZP_LSB],
+                         d[CTNN_ACCEL_RES_ZP_R_ZP_MSB:CTNN_ACCEL_RES_ZP_R_ZP_LSB],
+                         d[CTNN_ACCEL_RES_ZP_Y_ZP_MSB:CTNN_ACCEL_RES_ZP_Y_ZP_LSB]};
+          CTNN_ACCEL_RES_CLAMP_OFFSET:
+            res_clamp_o <= {d[CTNN_ACCEL_RES_CLAMP_ACT_MAX_MSB:CTNN_ACCEL_RES_CLAMP_ACT_MAX_LSB],
+                            d[CTNN_ACCEL_RES_CLAMP_ACT_MIN_MSB:CTNN_ACCEL_RES_CLAMP_ACT_MIN_LSB]};
+          CTNN_ACCEL_RES_MULT_Y_OFFSET: res_mult_y_o <= d;
+          CTNN_ACCEL_RES_MULT_R_OFFSET: res_mult_r_o <= d;
+          CTNN_ACCEL_RES_MULT_OUT_OFFSET: res_mult_out_o <= d;
+          CTNN_ACCEL_RES_SHIFT_OFFSET:
+            res_shift_o <= {d[CTNN_ACCEL_RES_SHIFT_OUT_MSB:CTNN_ACCEL_RES_SHIFT_OUT_LSB],
+                            d[CTNN_ACCEL_RES_SHIFT_R_MSB:CTNN_ACCEL_RES_SHIFT_R_LSB],
+                            d[CTNN_ACCEL_RES_SHIFT_Y_MSB:CTNN_ACCEL_RES_SHIFT_Y_LSB]};
           default: ;
         endcase
       end

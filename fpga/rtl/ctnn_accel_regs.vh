@@ -70,6 +70,8 @@ localparam integer CTNN_ACCEL_CFG_CONV_LSB = 4;  // rw, bits 4:4
 localparam integer CTNN_ACCEL_CFG_CONV_MSB = 4;
 localparam integer CTNN_ACCEL_CFG_ROW_PARAMS_LSB = 5;  // rw, bits 5:5
 localparam integer CTNN_ACCEL_CFG_ROW_PARAMS_MSB = 5;
+localparam integer CTNN_ACCEL_CFG_RES_ADD_LSB = 6;  // rw, bits 6:6
+localparam integer CTNN_ACCEL_CFG_RES_ADD_MSB = 6;
 
 // M: Rows of A and C
 localparam [11:0] CTNN_ACCEL_M_OFFSET = 12'h01c;
@@ -220,3 +222,57 @@ localparam integer CTNN_ACCEL_CONV_OUT_PT_LSB = 16;  // rw, bits 23:16
 localparam integer CTNN_ACCEL_CONV_OUT_PT_MSB = 23;
 localparam integer CTNN_ACCEL_CONV_OUT_PL_LSB = 24;  // rw, bits 31:24
 localparam integer CTNN_ACCEL_CONV_OUT_PL_MSB = 31;
+
+// RES_ADDR: CFG.RES_ADD: byte address of the residual R[0][0] (int8, laid out as C with LDC; a multiple of 4 unless C is written by bytes)
+localparam [11:0] CTNN_ACCEL_RES_ADDR_OFFSET = 12'h074;
+localparam [31:0] CTNN_ACCEL_RES_ADDR_RESET = 32'h00000000;
+localparam integer CTNN_ACCEL_RES_ADDR_VALUE_LSB = 0;  // rw, bits 31:0
+localparam integer CTNN_ACCEL_RES_ADDR_VALUE_MSB = 31;
+
+// RES_ZP: CFG.RES_ADD: the add's zero points (signed int8) and its left shift
+localparam [11:0] CTNN_ACCEL_RES_ZP_OFFSET = 12'h078;
+localparam [31:0] CTNN_ACCEL_RES_ZP_RESET = 32'h14000000;
+localparam integer CTNN_ACCEL_RES_ZP_Y_ZP_LSB = 0;  // rw, bits 7:0
+localparam integer CTNN_ACCEL_RES_ZP_Y_ZP_MSB = 7;
+localparam integer CTNN_ACCEL_RES_ZP_R_ZP_LSB = 8;  // rw, bits 15:8
+localparam integer CTNN_ACCEL_RES_ZP_R_ZP_MSB = 15;
+localparam integer CTNN_ACCEL_RES_ZP_OUT_ZP_LSB = 16;  // rw, bits 23:16
+localparam integer CTNN_ACCEL_RES_ZP_OUT_ZP_MSB = 23;
+localparam integer CTNN_ACCEL_RES_ZP_LEFT_SHIFT_LSB = 24;  // rw, bits 28:24
+localparam integer CTNN_ACCEL_RES_ZP_LEFT_SHIFT_MSB = 28;
+
+// RES_CLAMP: CFG.RES_ADD: the add's output clamp, signed int8 (act_min, act_max; a fused ReLU raises ACT_MIN to RES_ZP.OUT_ZP)
+localparam [11:0] CTNN_ACCEL_RES_CLAMP_OFFSET = 12'h07c;
+localparam [31:0] CTNN_ACCEL_RES_CLAMP_RESET = 32'h00007f80;
+localparam integer CTNN_ACCEL_RES_CLAMP_ACT_MIN_LSB = 0;  // rw, bits 7:0
+localparam integer CTNN_ACCEL_RES_CLAMP_ACT_MIN_MSB = 7;
+localparam integer CTNN_ACCEL_RES_CLAMP_ACT_MAX_LSB = 8;  // rw, bits 15:8
+localparam integer CTNN_ACCEL_RES_CLAMP_ACT_MAX_MSB = 15;
+
+// RES_MULT_Y: CFG.RES_ADD: multiplier (Q0.31) rescaling y (add_s8_params.a)
+localparam [11:0] CTNN_ACCEL_RES_MULT_Y_OFFSET = 12'h080;
+localparam [31:0] CTNN_ACCEL_RES_MULT_Y_RESET = 32'h40000000;
+localparam integer CTNN_ACCEL_RES_MULT_Y_VALUE_LSB = 0;  // rw, bits 31:0
+localparam integer CTNN_ACCEL_RES_MULT_Y_VALUE_MSB = 31;
+
+// RES_MULT_R: CFG.RES_ADD: multiplier (Q0.31) rescaling the residual (add_s8_params.b)
+localparam [11:0] CTNN_ACCEL_RES_MULT_R_OFFSET = 12'h084;
+localparam [31:0] CTNN_ACCEL_RES_MULT_R_RESET = 32'h40000000;
+localparam integer CTNN_ACCEL_RES_MULT_R_VALUE_LSB = 0;  // rw, bits 31:0
+localparam integer CTNN_ACCEL_RES_MULT_R_VALUE_MSB = 31;
+
+// RES_MULT_OUT: CFG.RES_ADD: multiplier (Q0.31) of the sum to the output (add_s8_params.out)
+localparam [11:0] CTNN_ACCEL_RES_MULT_OUT_OFFSET = 12'h088;
+localparam [31:0] CTNN_ACCEL_RES_MULT_OUT_RESET = 32'h40000000;
+localparam integer CTNN_ACCEL_RES_MULT_OUT_VALUE_LSB = 0;  // rw, bits 31:0
+localparam integer CTNN_ACCEL_RES_MULT_OUT_VALUE_MSB = 31;
+
+// RES_SHIFT: CFG.RES_ADD: the three shifts, signed, TFLite convention: Y and R in [-31, 0] (as ctnn::ref::valid(add_s8_params)), OUT in [-31, 30]; others stop the job with BAD_SHIFT
+localparam [11:0] CTNN_ACCEL_RES_SHIFT_OFFSET = 12'h08c;
+localparam [31:0] CTNN_ACCEL_RES_SHIFT_RESET = 32'h00000000;
+localparam integer CTNN_ACCEL_RES_SHIFT_Y_LSB = 0;  // rw, bits 7:0
+localparam integer CTNN_ACCEL_RES_SHIFT_Y_MSB = 7;
+localparam integer CTNN_ACCEL_RES_SHIFT_R_LSB = 8;  // rw, bits 15:8
+localparam integer CTNN_ACCEL_RES_SHIFT_R_MSB = 15;
+localparam integer CTNN_ACCEL_RES_SHIFT_OUT_LSB = 16;  // rw, bits 23:16
+localparam integer CTNN_ACCEL_RES_SHIFT_OUT_MSB = 23;

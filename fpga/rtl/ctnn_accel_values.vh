@@ -13,3 +13,4 @@ localparam [3:0] CTNN_ACCEL_ERR_CAUSE_CODE_K_TOO_BIG = 4'd6;  // K above 2^LOG2_
 localparam [3:0] CTNN_ACCEL_ERR_CAUSE_CODE_BAD_SHIFT = 4'd7;  // a shift outside [-31, 30] (per tensor, or read from the per-channel vector)
 localparam [3:0] CTNN_ACCEL_ERR_CAUSE_CODE_ROWS = 4'd8;  // CFG.ROW_PARAMS with M above 2 x HWCFG.BLOCK_COLS
 localparam [3:0] CTNN_ACCEL_ERR_CAUSE_CODE_CONV_GEOM = 4'd9;  // CFG.CONV with a zero kernel size, stride, output width, H or W
+localparam [3:0] CTNN_ACCEL_ERR_CAUSE_CODE_RES_RAW = 4'd10;  // CFG.RES_ADD with CFG.OUT_RAW: the residual add needs an int8 C

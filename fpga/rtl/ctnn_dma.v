@@ -1,5 +1,6 @@
-// The accelerator's DMA engine: the single ctnn-bus master port shared by three request
-// streams, by fixed priority: 0 = C writes, 1 = A panel loads, 2 = B block and parameter loads.
+// The accelerator's DMA engine: the single ctnn-bus master port shared by four request
+// streams, by fixed priority: 0 = C writes, 3 = residual reads (CFG.RES_ADD), 1 = A panel
+// loads, 2 = B block and parameter loads (stream 3 never asks when CFG.RES_ADD = 0).
 // A granted request moves into the output register and is offered on the bus until accepted
 // (BUS.md rule 1); its stream id and opaque tag travel with it and come back with the response
 // one cycle after acceptance (rule 3), so a stream can pipeline one word per cycle.
@@ -13,13 +14,13 @@ module ctnn_dma #(
   input  wire                  rst_ni,
   input  wire                  stop_i,
   // stream requests, stream s in bits [s]
-  input  wire [2:0]            s_valid_i,
-  input  wire [3*32-1:0]       s_addr_i,
-  input  wire [2:0]            s_we_i,
-  input  wire [3*32-1:0]       s_wdata_i,
-  input  wire [3*4-1:0]        s_wstrb_i,
-  input  wire [3*TagWidth-1:0] s_tag_i,
-  output wire [2:0]            s_grant_o,
+  input  wire [3:0]            s_valid_i,
+  input  wire [4*32-1:0]       s_addr_i,
+  input  wire [3:0]            s_we_i,
+  input  wire [4*32-1:0]       s_wdata_i,
+  input  wire [4*4-1:0]        s_wstrb_i,
+  input  wire [4*TagWidth-1:0] s_tag_i,
+  output wire [3:0]            s_grant_o,
   // responses
   output reg                   r_valid_o,
   output reg  [1:0]            r_stream_o,
@@ -46,10 +47,10 @@ module ctnn_dma #(
 
   wire accepted = req_valid_o && req_ready_i;
   wire free = !req_valid_o || accepted;
-  wire [1:0] pick = s_valid_i[0] ? 2'd0 : (s_valid_i[1] ? 2'd1 : 2'd2);
-  wire take = free && !stop_i && (s_valid_i != 3'b000);
+  wire [1:0] pick = s_valid_i[0] ? 2'd0 : (s_valid_i[3] ? 2'd3 : (s_valid_i[1] ? 2'd1 : 2'd2));
+  wire take = free && !stop_i && (s_valid_i != 4'b0000);
 
-  assign s_grant_o = take ? (3'b001 << pick) : 3'b000;
+  assign s_grant_o = take ? (4'b0001 << pick) : 4'b0000;
   assign idle_o = !req_valid_o && !fly_q && !r_valid_o && !r_err_o;
 
   always @(posedge clk_i) begin

@@ -3,7 +3,8 @@
 // register (start to done, DMA included) next to the compile-time model's prediction; every
 // result is also checked bit-exact against ctnn::ref::gemm_s8 / ctnn::ref::conv2d_s8.
 // Convolutions run as one CFG.CONV job (implicit im2col, per-row parameters), as the firmware
-// driver starts them.
+// driver starts them; the "+add" cases add a residual to the output in the same job (CFG.RES_ADD,
+// ResNet's conv + shortcut), checked against ctnn::ref::add_s8_one of the conv's output.
 //
 //   ctnn-accel-bench [--quick]
 #include <algorithm>
@@ -31,6 +32,7 @@ constexpr ctnn::accel::config hw{CTNN_TB_DIM, 1, 8 * CTNN_TB_DIM, 1 << CTNN_TB_L
 struct shape {
   const char* name;
   int m, n, k;
+  bool residual = false;
 };
 
 // ResNet-50 v1.5 (torchvision, 224x224, batch 1) convolutions as im2col GEMMs:
@@ -64,7 +66,35 @@ constexpr conv_case convs[] = {
     {"cifar.res", {8, 16, 16, 8, 3, 3, 1, 1, 1, 1, 1, 1, true, true}},
     {"resnet18.l1.3x3", {64, 56, 56, 64, 3, 3, 1, 1, 1, 1, 1, 1, true, true}},
     {"resnet18.l2.down", {64, 56, 56, 128, 1, 1, 2, 2, 0, 0, 0, 0, true, true}},
+    {"cifar.res+add", {8, 16, 16, 8, 3, 3, 1, 1, 1, 1, 1, 1, true, true, true}},
+    {"resnet18.l1.3x3+add", {64, 56, 56, 64, 3, 3, 1, 1, 1, 1, 1, 1, true, true, true}},
 };
+
+/// CFG.RES_ADD on a job whose int8 C holds `rows` rows of `cols` at a stride of j.ldc: a random
+/// residual after `at`, TFLite-made add parameters; expect becomes add_s8_one(expect, R).
+void add_residual(accel_sim& sim, std::mt19937& rng, gemm_job& j, uint32_t at, int rows, int cols,
+                  std::vector<int8_t>& expect_rows) {
+  auto rnd = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  j.res = true;
+  j.res_addr = (at + 3u) & ~3u;
+  const size_t bytes = static_cast<size_t>(rows) * j.ldc;
+  if (j.res_addr - accel_sim::ram_base + bytes > sim.ram_size()) throw std::runtime_error("residual does not fit");
+  auto* R = reinterpret_cast<int8_t*>(sim.ram(j.res_addr));
+  for (size_t i = 0; i < bytes; ++i) R[i] = static_cast<int8_t>(rnd(-128, 127));
+  ctnn::ref::add_s8_params q{};
+  if (ctnn::ref::make_add_s8_params(q, 0.05, j.out_zp, 0.03, -4, 0.06, 2, 2, 127) != ctnn::kernels::status::ok)
+    throw std::runtime_error("make_add_s8_params refused");
+  j.res_y_zp = q.a_zp; j.res_r_zp = q.b_zp; j.res_out_zp = q.out_zp; j.res_left = q.left_shift;
+  j.res_min = q.act_min; j.res_max = q.act_max;
+  j.res_mult_y = q.a.multiplier; j.res_shift_y = q.a.shift;
+  j.res_mult_r = q.b.multiplier; j.res_shift_r = q.b.shift;
+  j.res_mult_out = q.out.multiplier; j.res_shift_out = q.out.shift;
+  for (int m = 0; m < rows; ++m)
+    for (int n = 0; n < cols; ++n) {
+      const size_t i = static_cast<size_t>(m) * j.ldc + static_cast<size_t>(n);
+      expect_rows[i] = ctnn::ref::add_s8_one(expect_rows[i], R[i], q);
+    }
+}
 
 constexpr uint32_t round4(uint32_t v) { return (v + 3u) & ~3u; }
 
@@ -103,7 +133,7 @@ result run_job(accel_sim& sim, const gemm_job& j, uint64_t predicted, uint32_t& 
   return r;
 }
 
-result run(accel_sim& sim, std::mt19937& rng, int M, int N, int K) {
+result run(accel_sim& sim, std::mt19937& rng, int M, int N, int K, bool residual) {
   auto rnd = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   gemm_job j;
   j.M = M; j.N = N; j.K = K;
@@ -128,13 +158,15 @@ result run(accel_sim& sim, std::mt19937& rng, int M, int N, int K) {
   for (uint32_t i = 0; i < j.ldb * static_cast<uint32_t>(K); ++i) B[i] = static_cast<int8_t>(rnd(-128, 127));
   const channel_params cp = write_params(sim, rng, j, N, -14, -8);
   const std::vector<int32_t>& bias = cp.bias;
-  uint32_t status = 0;
-  result r = run_job(sim, j, ctnn::accel::predict(hw, {M, N, K, false, true, true}).cycles, status);
-
   std::vector<int8_t> expect(static_cast<size_t>(j.ldc) * static_cast<size_t>(M));
   const ctnn::ref::gemm_s8_params q{j.a_zp, j.b_zp, j.out_zp, cp.mult.data(), cp.shift.data(), true, -128, 127};
   ctnn::ref::gemm_s8(M, N, K, A, static_cast<int>(j.lda), B, static_cast<int>(j.ldb), bias.data(),
                      expect.data(), static_cast<int>(j.ldc), q);
+  if (residual) add_residual(sim, rng, j, at, M, N, expect);
+  ctnn::accel::gemm pg{M, N, K, false, true, true};
+  pg.residual = residual;
+  uint32_t status = 0;
+  result r = run_job(sim, j, ctnn::accel::predict(hw, pg).cycles, status);
   const auto* C = reinterpret_cast<const int8_t*>(sim.ram(j.c));
   r.exact = a::status::done::get(status) == 1;
   for (int m = 0; m < M && r.exact; ++m)
@@ -168,13 +200,13 @@ result run_conv(accel_sim& sim, std::mt19937& rng, const ctnn::accel::conv& v) {
   for (int i = 0; i < j.M * j.K; ++i) W[i] = static_cast<int8_t>(rnd(-127, 127));
   for (uint32_t i = 0; i < static_cast<uint32_t>(v.in_c) * j.cstride; ++i) X[i] = static_cast<int8_t>(rnd(-128, 127));
   const channel_params cp = write_params(sim, rng, j, j.M, -12, -6);
-  uint32_t status = 0;
-  result r = run_job(sim, j, ctnn::accel::predict_conv(hw, v).cycles, status);
-
   std::vector<int8_t> expect(static_cast<size_t>(j.M) * static_cast<size_t>(j.N));
   const ctnn::ref::gemm_s8_params q{j.b_zp, 0, j.out_zp, cp.mult.data(), cp.shift.data(), true, -128, 127};
-  r.exact = a::status::done::get(status) == 1 &&
-            ctnn::ref::conv2d_s8(g, X, W, cp.bias.data(), expect.data(), q) == ctnn::kernels::status::ok &&
+  const bool ref_ok = ctnn::ref::conv2d_s8(g, X, W, cp.bias.data(), expect.data(), q) == ctnn::kernels::status::ok;
+  if (v.residual) add_residual(sim, rng, j, at, j.M, j.N, expect);
+  uint32_t status = 0;
+  result r = run_job(sim, j, ctnn::accel::predict_conv(hw, v).cycles, status);
+  r.exact = a::status::done::get(status) == 1 && ref_ok &&
             std::memcmp(sim.ram(j.c), expect.data(), expect.size()) == 0;
   return r;
 }
@@ -186,8 +218,8 @@ int main(int argc, char** argv) {
   accel_sim sim(CTNN_TB_RAM_BYTES, 7);
   sim_bus::sim = &sim;
   std::mt19937 rng(7);
-  std::vector<shape> cases = {{"cube64", 64, 64, 64}, {"cube256", 256, 256, 256}};
-  if (quick) cases = {{"cube64", 64, 64, 64}, {"small", 40, 72, 100}};
+  std::vector<shape> cases = {{"cube64", 64, 64, 64}, {"cube256", 256, 256, 256}, {"cube64+add", 64, 64, 64, true}};
+  if (quick) cases = {{"cube64", 64, 64, 64}, {"small", 40, 72, 100}, {"small+add", 40, 72, 100, true}};
   else cases.insert(cases.end(), std::begin(resnet50), std::end(resnet50));
 
   std::printf("# ctnn accelerator DIM=%d, B block %d columns, K <= %d, %d-byte bus; utilization = MACs / (DIM^2 x cycles)\n",
@@ -195,7 +227,7 @@ int main(int argc, char** argv) {
   int bad = 0;
   double worst = 0;
   for (const shape& s : cases) {
-    const result r = run(sim, rng, s.m, s.n, s.k);
+    const result r = run(sim, rng, s.m, s.n, s.k, s.residual);
     const double util = static_cast<double>(r.macs) / (static_cast<double>(hw.dim * hw.dim) * static_cast<double>(r.cycles));
     const double err = (static_cast<double>(r.predicted) - static_cast<double>(r.cycles)) / static_cast<double>(r.cycles);
     worst = std::max(worst, std::fabs(err));

@@ -159,6 +159,12 @@ struct gemm_job {
   bool row_params = false;  ///< bias, multiplier, shift per row of C (M entries)
   bool conv = false;        ///< B = implicit im2col of the CHW tensor at b (geometry below)
   uint32_t h = 0, w = 0, cstride = 0, kh = 1, kw = 1, sh = 1, sw = 1, ow = 0, pt = 0, pl = 0;
+  /// CFG.RES_ADD: C = ctnn::ref::add_s8_one(y, R) with R at res_addr laid out as C
+  bool res = false;
+  uint32_t res_addr = 0;
+  int32_t res_y_zp = 0, res_r_zp = 0, res_out_zp = 0, res_left = 20, res_min = -128, res_max = 127;
+  int32_t res_mult_y = 1 << 30, res_mult_r = 1 << 30, res_mult_out = 1 << 30;
+  int32_t res_shift_y = 0, res_shift_r = 0, res_shift_out = 0;
 };
 
 /// @brief Makes j the CFG.CONV job of convolution g (one group, no dilation) as a driver starts it:
@@ -198,7 +204,17 @@ inline void program(const gemm_job& j) {
     if (!s) throw std::runtime_error("program: a job value does not fit its register field");
   };
   put(write<B>(a::cfg::out_raw::from(j.raw), a::cfg::relu::from(j.relu), a::cfg::per_channel::from(j.per_channel),
-               a::cfg::bias_en::from(j.bias_en), a::cfg::conv::from(j.conv), a::cfg::row_params::from(j.row_params)));
+               a::cfg::bias_en::from(j.bias_en), a::cfg::conv::from(j.conv), a::cfg::row_params::from(j.row_params),
+               a::cfg::res_add::from(j.res)));
+  put(write<B>(a::res_addr::value::from(j.res_addr)));
+  put(write<B>(a::res_zp::y_zp::from(j.res_y_zp), a::res_zp::r_zp::from(j.res_r_zp),
+               a::res_zp::out_zp::from(j.res_out_zp), a::res_zp::left_shift::from(j.res_left)));
+  put(write<B>(a::res_clamp::act_min::from(j.res_min), a::res_clamp::act_max::from(j.res_max)));
+  put(write<B>(a::res_mult_y::value::from(j.res_mult_y)));
+  put(write<B>(a::res_mult_r::value::from(j.res_mult_r)));
+  put(write<B>(a::res_mult_out::value::from(j.res_mult_out)));
+  put(write<B>(a::res_shift::y::from(j.res_shift_y), a::res_shift::r::from(j.res_shift_r),
+               a::res_shift::out::from(j.res_shift_out)));
   put(write<B>(a::conv_in::h::from(j.h), a::conv_in::w::from(j.w)));
   put(write<B>(a::conv_cstride::value::from(j.cstride)));
   put(write<B>(a::conv_kernel::kh::from(j.kh), a::conv_kernel::kw::from(j.kw), a::conv_kernel::sh::from(j.sh),

@@ -2,11 +2,14 @@
 // (ctnn::ref::gemm_s8 / gemm_s8_s32 / conv2d_s8). Checks randomized GEMMs bit-exact over the
 // whole C region (so stray writes into the stride padding fail too), with aligned and unaligned
 // A and C and per-column or per-row parameters; randomized convolutions through the implicit
-// im2col (CFG.CONV); the error cases; the register file against the generated register header;
-// and the DMA under bus back-pressure.
+// im2col (CFG.CONV); the residual add (CFG.RES_ADD) on a quarter of the int8 GEMMs and a third
+// of the convolutions, against ctnn::ref::add_s8_one of the requantized result (golden = the
+// host's conv/GEMM leaf then its add leaf); the error cases; the register file against the
+// generated register header; and the DMA under bus back-pressure.
 //
 //   ctnn-accel-tb [random_gemms=10000] [seed=1]
 #include <algorithm>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <tuple>
@@ -236,6 +239,55 @@ prepared prepare_conv(accel_sim& sim, std::mt19937& rng, bool big, const ctnn::k
   return p;
 }
 
+/// CFG.RES_ADD on a prepared int8 job: a random residual R laid out as C (same LDC, at an
+/// address with C's alignment rules: any byte when C is written by bytes, else a word) and random
+/// add parameters; the expected C becomes ctnn::ref::add_s8_one(y, R) on every element of C
+/// (y = the requantized result the job computed before), the stride padding stays untouched.
+/// The residual lives in the upper half of the RAM, clear of the jobs' buffers.
+void add_residual(accel_sim& sim, std::mt19937& rng, prepared& p) {
+  auto rnd = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  gemm_job& j = p.job;
+  if (j.raw) throw std::runtime_error("add_residual: int32 C");
+  const bool c_byte = (j.c & 3u) != 0 || (j.ldc & 3u) != 0 || CTNN_TB_DIM % 4 != 0;
+  j.res = true;
+  j.res_addr = accel_sim::ram_base + sim.ram_size() / 2u + 64u * static_cast<uint32_t>(rnd(0, 16)) +
+               (c_byte ? static_cast<uint32_t>(rnd(0, 3)) : 0u);
+  const size_t bytes = p.expect.size();
+  if (j.res_addr - accel_sim::ram_base + bytes > sim.ram_size()) throw std::runtime_error("residual does not fit");
+  auto* R = reinterpret_cast<int8_t*>(sim.ram(j.res_addr));
+  for (size_t i = 0; i < bytes; ++i) R[i] = static_cast<int8_t>(rnd(-128, 127));
+  ctnn::ref::add_s8_params q{};
+  if (rnd(0, 1) == 0) {
+    // as a converter makes them: real scales, TFLite's left shift 20
+    auto scale = [&] { return std::ldexp(1.0 + rnd(0, 999) / 1000.0, rnd(-9, -3)); };
+    const int32_t amin = rnd(0, 3) == 0 ? rnd(-128, 0) : -128;
+    if (ctnn::ref::make_add_s8_params(q, scale(), j.out_zp, scale(), rnd(-128, 127), scale(), rnd(-128, 127), amin,
+                                      rnd(amin, 127)) != ctnn::kernels::status::ok)
+      throw std::runtime_error("make_add_s8_params refused");
+    if (rnd(0, 3) == 0) q.a_zp = rnd(-128, 127);  // y's zero point need not be OUT_ZP
+  } else {
+    // any parameters the reference accepts: every shift and left shift of their ranges
+    q.a_zp = rnd(-128, 127); q.b_zp = rnd(-128, 127); q.out_zp = rnd(-128, 127);
+    q.left_shift = rnd(0, 22);
+    q.a = {rnd(0, 15) == 0 ? 0 : rnd(1 << 30, 0x7FFFFFFF), rnd(-31, 0)};
+    q.b = {rnd(1 << 30, 0x7FFFFFFF), rnd(-31, 0)};
+    q.out = {rnd(1 << 30, 0x7FFFFFFF), rnd(-31, 30)};
+    q.act_min = rnd(-128, 127); q.act_max = rnd(q.act_min, 127);
+    if (rnd(0, 1)) { q.act_min = -128; q.act_max = 127; }
+  }
+  if (!ctnn::ref::valid(q)) throw std::runtime_error("add_residual: invalid add parameters");
+  j.res_y_zp = q.a_zp; j.res_r_zp = q.b_zp; j.res_out_zp = q.out_zp; j.res_left = q.left_shift;
+  j.res_min = q.act_min; j.res_max = q.act_max;
+  j.res_mult_y = q.a.multiplier; j.res_shift_y = q.a.shift;
+  j.res_mult_r = q.b.multiplier; j.res_shift_r = q.b.shift;
+  j.res_mult_out = q.out.multiplier; j.res_shift_out = q.out.shift;
+  for (int m = 0; m < j.M; ++m)
+    for (int n = 0; n < j.N; ++n) {
+      const size_t i = static_cast<size_t>(m) * j.ldc + static_cast<size_t>(n);
+      p.expect[i] = static_cast<uint8_t>(ctnn::ref::add_s8_one(static_cast<int8_t>(p.expect[i]), R[i], q));
+    }
+}
+
 bool run_and_compare(accel_sim& sim, const prepared& p, const char* what) {
   const auto& j = p.job;
   ctnn::tb::program(j);
@@ -260,9 +312,9 @@ bool run_and_compare(accel_sim& sim, const prepared& p, const char* what) {
   for (size_t i = 0; i < p.expect.size(); ++i) {
     if (c[i] != p.expect[i]) {
       TB_CHECK(false, "%s: C byte %zu (row %zu) is 0x%02x, expected 0x%02x (M=%d N=%d K=%d raw=%d relu=%d pc=%d "
-               "bias=%d rows=%d conv=%d a=0x%x lda=%u c=0x%x ldc=%u)",
+               "bias=%d rows=%d conv=%d a=0x%x lda=%u c=0x%x ldc=%u res=%d r=0x%x)",
                what, i, i / j.ldc, c[i], p.expect[i], j.M, j.N, j.K, j.raw, j.relu, j.per_channel, j.bias_en,
-               j.row_params, j.conv, j.a, j.lda, j.c, j.ldc);
+               j.row_params, j.conv, j.a, j.lda, j.c, j.ldc, j.res, j.res_addr);
       ok = false;
       break;
     }
@@ -416,6 +468,28 @@ void test_errors(accel_sim& sim, std::mt19937& rng) {
     }
     run_and_compare(sim, c, "conv after conv errors");
   }
+  {
+    // CFG.RES_ADD: int32 C; a word-written C with an unaligned residual; residual beyond RAM;
+    // bad shifts; a bus error on a residual read
+    prepared r = prepare(sim, rng, base);
+    add_residual(sim, rng, r);
+    const bool c_byte = (r.job.c & 3u) != 0 || (r.job.ldc & 3u) != 0 || CTNN_TB_DIM % 4 != 0;
+    { gemm_job j = r.job; j.raw = true; j.ldc = 4u * 10u; j.c &= ~3u;
+      expect_error(sim, j, cause::res_raw, "residual add with int32 C"); }
+    if (!c_byte) { gemm_job j = r.job; j.res_addr += 1; expect_error(sim, j, cause::align, "residual unaligned"); }
+    { gemm_job j = r.job; j.res_addr = accel_sim::ram_base + sim.ram_size() - 16;
+      expect_error(sim, j, cause::addr_range, "residual beyond RAM"); }
+    { gemm_job j = r.job; j.res_shift_y = -32; expect_error(sim, j, cause::bad_shift, "residual shift -32"); }
+    { gemm_job j = r.job; j.res_shift_out = 31; expect_error(sim, j, cause::bad_shift, "residual out shift 31"); }
+    { gemm_job j = r.job; j.res_shift_r = 1; expect_error(sim, j, cause::bad_shift, "residual input shift 1 (ref: <= 0)"); }
+    { gemm_job j = r.job; j.res_left = 23; expect_error(sim, j, cause::bad_shift, "residual left shift 23"); }
+    {
+      sim.poison((r.job.res_addr & ~3u) + 4u);
+      expect_error(sim, r.job, cause::bus_err, "bus error on a residual read", false);
+      sim.poison(0);
+    }
+    run_and_compare(sim, r, "residual after residual errors");
+  }
   // the accelerator still works after all the errors (fresh data: the jobs above reused RAM)
   run_and_compare(sim, prepare(sim, rng, base), "job after errors");
 }
@@ -434,6 +508,7 @@ int main(int argc, char** argv) {
   const int count = static_cast<int>(count_arg);
   const auto seed = static_cast<uint32_t>(seed_arg);
   std::mt19937 rng(seed);
+  std::mt19937 res_rng(seed ^ 0x5EEDu);  // residual choices: the other jobs stay the ones of before
   accel_sim sim(CTNN_TB_RAM_BYTES, seed);
   sim_bus::sim = &sim;
 
@@ -458,20 +533,36 @@ int main(int argc, char** argv) {
     }
   }
   // convolutions through the implicit im2col: one per 10 GEMMs, every 10th under back-pressure
-  int conv_passed = 0;
+  int conv_passed = 0, conv_res_passed = 0, conv_res_count = 0, conv_res_bp = 0;
   const int conv_count = std::max(count / 10, 20);
   for (int i = 0; i < conv_count; ++i) {
     sim.set_stall_probability(i % 10 == 7 ? 0.3 : 0.0);
-    if (run_and_compare(sim, prepare_conv(sim, rng, i % 10 == 9), "conv")) ++conv_passed;
+    prepared p = prepare_conv(sim, rng, i % 10 == 9);
+    const bool res = i % 3 == 1;
+    if (res) add_residual(sim, res_rng, p);
+    if (run_and_compare(sim, p, res ? "conv+residual" : "conv")) {
+      ++conv_passed;
+      if (res) ++conv_res_passed;
+    }
+    conv_res_count += res ? 1 : 0;
+    conv_res_bp += res && i % 10 == 7 ? 1 : 0;
     if (failures > before_errors + 10) break;
   }
 
-  int passed = 0;
+  int passed = 0, res_passed = 0, res_count = 0, res_bp = 0;
   for (int i = 0; i < count; ++i) {
     const bool big = i % 100 == 99;
     sim.set_stall_probability(i % 10 == 3 ? 0.3 : 0.0);  // every 10th job under back-pressure
     prepared p = prepare(sim, rng, random_job(rng, big));
-    if (run_and_compare(sim, p, "random")) ++passed;
+    // every 4th job with an int8 C adds a residual (i = 3 mod 20 of them under back-pressure)
+    const bool res = !p.job.raw && i % 4 == 3;
+    if (res) add_residual(sim, res_rng, p);
+    if (run_and_compare(sim, p, res ? "random+residual" : "random")) {
+      ++passed;
+      if (res) ++res_passed;
+    }
+    res_count += res ? 1 : 0;
+    res_bp += res && i % 10 == 3 ? 1 : 0;
     if (failures > before_errors + 10) break;
   }
   sim.set_stall_probability(0);
@@ -485,8 +576,16 @@ int main(int argc, char** argv) {
     j.ldc = j.raw ? 4u * static_cast<uint32_t>(n) : round4(static_cast<uint32_t>(n));
     prepared p = prepare(sim, rng, j);
     run_and_compare(sim, p, "large");
+    if (!p.job.raw) {  // the same shape again with a residual
+      prepared q = prepare(sim, rng, j);
+      add_residual(sim, res_rng, q);
+      run_and_compare(sim, q, "large+residual");
+    }
   }
-  std::printf("accel tb: %d/%d random GEMMs and %d/%d random convolutions bit-exact, %llu cycles, %d failures\n",
-              passed, count, conv_passed, conv_count, static_cast<unsigned long long>(sim.cycle()), failures);
+  std::printf("accel tb: %d/%d random GEMMs (%d/%d with a residual add, %d of them under back-pressure) and %d/%d "
+              "random convolutions (%d/%d with a residual add, %d under back-pressure) bit-exact, %llu cycles, "
+              "%d failures\n",
+              passed, count, res_passed, res_count, res_bp, conv_passed, conv_count, conv_res_passed, conv_res_count,
+              conv_res_bp, static_cast<unsigned long long>(sim.cycle()), failures);
   return failures == 0 ? 0 : 1;
 }

@@ -36,3 +36,12 @@ constexpr acc::gemm cols{6, 784, 25, false, true, true, true, true, true, false}
 static_assert(acc::predict(dim8, rows).bus_words < acc::predict(dim8, cols).bus_words);
 // An array whose DIM is not a multiple of 4 reads B by bytes: more bus words than DIM = 8.
 static_assert(acc::predict({6, 1, 48, 8192, 4}, cube256).bus_words > p256.bus_words);
+// A residual add (CFG.RES_ADD) reads one word per C word: 256 rows of 64 words more, and a longer
+// tail; an int32 C takes no residual (the hardware refuses it), so nothing changes there.
+constexpr acc::gemm cube256_res{256, 256, 256, false, true, true, false, false, false, false, true};
+static_assert(acc::predict(dim8, cube256_res).bus_words == p256.bus_words + 256u * 64u);
+static_assert(acc::predict(dim8, cube256_res).cycles > p256.cycles);
+constexpr acc::conv lenet_conv1_res{1, 32, 32, 6, 5, 5, 1, 1, 0, 0, 0, 0, true, true, true};
+static_assert(acc::predict_conv(dim8, lenet_conv1_res).bus_words == pc1.bus_words + 6u * 784u / 4u);  // words of C
+constexpr acc::gemm raw_res{64, 64, 64, true, true, true, false, false, false, false, true};
+static_assert(acc::predict(dim8, raw_res).cycles == acc::predict(dim8, {64, 64, 64, true, true, true}).cycles);

@@ -3,7 +3,9 @@
 // fpga/regs/REGISTERS.md: implicit im2col, per-row parameters, zero points, clamp) and every leaf
 // of LeNet-5, the CIFAR demo network and a grouped / strided / padded / dilated mix must equal the
 // reference backend; jobs are cut at 2 x BLOCK_COLS rows, K above 2^LOG2_KMAX and dilated
-// convolutions are declined, and an ERROR or a job that never finishes fails the leaf.
+// convolutions are declined, and an ERROR or a job that never finishes fails the leaf. A conv2d or
+// linear leaf and the add after it run as one CFG.RES_ADD job per row block when the run has no
+// layer callback (offload_fused), and the network's output stays bit-exact.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -41,7 +43,8 @@ struct window {
 
 /// A fake accelerator behind a bus: registers in an array, a job computed on CTRL.START.
 struct fake_accel {
-  static inline uint32_t regs[0x80 / 4] = {};
+  static inline uint32_t regs[0x100 / 4] = {};
+  static inline int res_jobs = 0;    ///< jobs with CFG.RES_ADD
   static inline uint32_t log2_kmax = 12, block_cols = 64;
   static inline int jobs = 0;
   static inline int fail_job = -1;   ///< this job stops with ERROR ...
@@ -54,6 +57,7 @@ struct fake_accel {
     log2_kmax = 12;
     block_cols = 64;
     jobs = 0;
+    res_jobs = 0;
     fail_job = -1;
     fail_cause = 0;
     hang = false;
@@ -130,6 +134,22 @@ struct fake_accel {
     int32_t mult1 = static_cast<int32_t>(get<r::mult::value>()), shift1 = get_signed<r::shift::value>();
     const int32_t* mult = per_channel ? reinterpret_cast<const int32_t*>(window::at(get<r::mult_addr::value>())) : &mult1;
     const int32_t* shift = per_channel ? reinterpret_cast<const int32_t*>(window::at(get<r::shift_addr::value>())) : &shift1;
+    // CFG.RES_ADD: C = add_s8_one(y, R), R at RES_ADDR laid out as C
+    const bool res = get<r::cfg::res_add>() != 0;
+    const int8_t* R = res ? reinterpret_cast<const int8_t*>(window::at(get<r::res_addr::value>())) : nullptr;
+    ref::add_s8_params ap{};
+    if (res) {
+      ++res_jobs;
+      ap.a_zp = get_signed<r::res_zp::y_zp>();
+      ap.b_zp = get_signed<r::res_zp::r_zp>();
+      ap.out_zp = get_signed<r::res_zp::out_zp>();
+      ap.left_shift = static_cast<int32_t>(get<r::res_zp::left_shift>());
+      ap.a = {get_signed<r::res_mult_y::value>(), get_signed<r::res_shift::y>()};
+      ap.b = {get_signed<r::res_mult_r::value>(), get_signed<r::res_shift::r>()};
+      ap.out = {get_signed<r::res_mult_out::value>(), get_signed<r::res_shift::out>()};
+      ap.act_min = get_signed<r::res_clamp::act_min>();
+      ap.act_max = get_signed<r::res_clamp::act_max>();
+    }
     for (int m = 0; m < M; ++m)
       for (int n = 0; n < N; ++n) {
         const int v = row ? m : n;
@@ -151,7 +171,8 @@ struct fake_accel {
         const int i = per_channel ? v : 0;
         int32_t o = quant::multiply_by_quantized_multiplier(acc, mult[i], shift[i]) + out_zp;
         o = o < lo ? lo : (o > hi ? hi : o);
-        C[static_cast<size_t>(m) * ldc + static_cast<size_t>(n)] = static_cast<int8_t>(o);
+        const size_t at = static_cast<size_t>(m) * ldc + static_cast<size_t>(n);
+        C[at] = res ? ref::add_s8_one(static_cast<int8_t>(o), R[at], ap) : static_cast<int8_t>(o);
       }
     reg<r::cycles>() = 100;
     reg<r::macs>() = static_cast<uint32_t>(M * N * K);
@@ -161,6 +182,14 @@ struct fake_accel {
 
 using hook = ctnn::accel::offloader<fake_accel, window>;
 static_assert(rt::offload_hook<hook, int8_t>);
+static_assert(rt::fused_offload_hook<hook, int8_t>);
+
+/// A hook that offers single leaves only (no offload_fused): the pairs run one by one.
+struct single_hook {
+  hook inner;
+  rt::offload_result offload(const rt::leaf_call<int8_t>& c) { return inner.offload(c); }
+};
+static_assert(!rt::fused_offload_hook<single_hook, int8_t>);
 
 // grouped + asymmetric padding + stride (2 groups of 3 rows), dilated (declined), grouped 3x3/2 with
 // padding, 10 output channels (cut into jobs), pointwise, depthwise, then a linear layer
@@ -251,8 +280,74 @@ TEST_CASE_TEMPLATE("offloaded conv2d and linear leaves equal the reference backe
       CHECK(h.leaves == static_cast<uint32_t>(leaves));
       CHECK(leaves > 0);
       CHECK(h.device_cycles == 100u * static_cast<uint64_t>(jobs));
+      CHECK(h.fused == 0u);   // a layer callback sees every leaf's output: no pair is fused
+      CHECK(fake_accel::res_jobs == 0);
     }
   }
+}
+
+// conv3 + the residual add (y = input 0) and a downsampling shortcut conv + add (y = input 1),
+// a linear + add, and a conv whose output the add and a later leaf both read (not fusable)
+using net_fuse = network<"OffloadFuse", shape{4, 8, 8},
+    conv2d<4, 8, 3, 1, 1>, relu,
+    residual<sequential<conv2d<8, 8, 3, 1, 1>, relu, conv2d<8, 8, 3, 1, 1>>>, relu,
+    residual<sequential<conv2d<8, 16, 3, 2, 1>, relu, conv2d<16, 16, 3, 1, 1>>, conv2d<8, 16, 1, 2, 0>>, relu,
+    flatten, residual<linear<256, 256>>, linear<256, 10>>;
+
+template <Network Net>
+int fusable_pairs() {
+  int n = 0;
+  for (int32_t i = 0; i < Net::leaf_count; ++i) n += rt::detail::fusable_of<Net>.at[static_cast<size_t>(i)] ? 1 : 0;
+  return n;
+}
+
+TEST_CASE_TEMPLATE("without a layer callback a conv2d/linear leaf and the add after it are one job, bit-exact", Net,
+                   zoo::cifar_resnet, net_fuse) {
+  for (uint32_t block_cols : {64u, 2u}) {  // M in one job, or cut into jobs of 4 rows
+    fake_accel::reset();
+    fake_accel::block_cols = block_cols;
+    setup<Net> s;
+    // the reference backend's output, and the unfused offloaded run's (the leaves one by one)
+    constexpr auto& plan = memory::plan_of<Net, dtype::int8>;
+    constexpr auto& layout = rt::param_layout_of<Net, dtype::int8>;
+    const size_t out_at = plan.offset_of(Net::output_tensor);
+    const size_t out_bytes = static_cast<size_t>(Net::output_shape.elems());
+    const std::vector<uint8_t> want = s.ref.outputs[static_cast<size_t>(Net::leaf_count - 1)];
+    REQUIRE(want.size() == out_bytes);
+    single_hook one;
+    one.inner.init();
+    REQUIRE(rt::run<Net, int8_t>(s.arena(), plan.arena_bytes, s.params(), layout.total_bytes, rt::backend::optimized,
+                                 one)
+                .ok());
+    CHECK(std::memcmp(s.arena() + out_at, want.data(), out_bytes) == 0);
+    CHECK(one.inner.fused == 0u);
+    const int jobs_one = fake_accel::jobs;
+    // fused
+    s.fill();
+    fake_accel::reset();
+    fake_accel::block_cols = block_cols;
+    hook h;
+    h.init();
+    REQUIRE(rt::run<Net, int8_t>(s.arena(), plan.arena_bytes, s.params(), layout.total_bytes, rt::backend::optimized,
+                                 h)
+                .ok());
+    CHECK(std::memcmp(s.arena() + out_at, want.data(), out_bytes) == 0);
+    const int pairs = fusable_pairs<Net>();
+    CHECK(pairs > 0);
+    CHECK(h.fused == static_cast<uint32_t>(pairs));
+    CHECK(h.leaves == one.inner.leaves + static_cast<uint32_t>(pairs));   // each pair's add counts as a leaf
+    CHECK(fake_accel::jobs == jobs_one);      // the add costs no job
+    CHECK(fake_accel::res_jobs > 0);
+  }
+}
+
+TEST_CASE("fusable pairs: the producer's output read only by the next leaf, an add") {
+  // cifar_resnet: conv3 + add
+  CHECK(fusable_pairs<zoo::cifar_resnet>() == 1);
+  // net_fuse: block 1 conv + add; block 2 shortcut conv + add (body conv's output is read by the add
+  // too, but the shortcut runs last); linear + add (the residual's body)
+  CHECK(fusable_pairs<net_fuse>() == 3);
+  CHECK(fusable_pairs<zoo::lenet5>() == 0);
 }
 
 TEST_CASE("the mix network declines its dilated convolution and cuts 10 rows into jobs of 4") {

@@ -9,6 +9,12 @@
 // the padding reading as B's zero point. With job::row_params the bias, multiplier and shift
 // vectors have one entry per row of C (an output channel when A holds OIHW weights).
 //
+// Residual add (job::residual, CFG.RES_ADD): the requantized int8 result y is not written as it
+// is but added to an int8 tensor R laid out as C (same LDC), TFLite's quantized ADD exactly:
+//   C[i] = ctnn::ref::add_s8_one(y[i], R[i], residual::p)
+// so a conv or linear leaf and the add leaf that follows it are one job, bit-exact with the two
+// leaves run one after the other. int8 C only (an int32 C stops with ERR_CAUSE RES_RAW).
+//
 // Addresses: Addr::of(pointer) gives the bus address the DMA uses (the pointer itself on the
 // target; a host test maps its buffers into a 32-bit window).
 //
@@ -16,6 +22,7 @@
 #pragma once
 #include <stdint.h>
 
+#include "ctnn/kernels/ref_layers.hpp"
 #include "ctnn/kernels/reference.hpp"
 #include "ctnn/mmio/bus.hpp"
 #include "ctnn/mmio/fence.hpp"
@@ -41,6 +48,13 @@ struct conv_view {
   uint32_t pt = 0, pl = 0;     ///< top and left padding
 };
 
+/// @brief CFG.RES_ADD: the residual tensor (laid out as C) and the add's parameters (a = y, the
+/// job's requantized result; b = r).
+struct residual {
+  const int8_t* r = nullptr;
+  ctnn::ref::add_s8_params p{};
+};
+
 /// @brief One job: a GEMM, or a convolution when conv is set. Strides in elements of their matrix (bytes for A and B, elements of C).
 struct job {
   int m = 0, n = 0, k = 0;
@@ -55,6 +69,7 @@ struct job {
   ctnn::ref::gemm_s8_params q{};   ///< zero points, requantization, clamp (as ctnn::ref::gemm_s8)
   bool row_params = false;         ///< bias, multiplier, shift: one entry per row of C (M entries)
   const conv_view* conv = nullptr; ///< non-null: B is this implicit im2col of the tensor at b (ldb unused)
+  const residual* res = nullptr;   ///< non-null: C = add_s8_one(requantized result, R) (CFG.RES_ADD)
 };
 
 struct job_status {
@@ -112,10 +127,28 @@ struct driver {
     fit = static_cast<bool>(write<Bus>(r::cfg::out_raw::from(g.out_raw), r::cfg::relu{0u},
                                        r::cfg::per_channel::from(per_channel), r::cfg::bias_en::from(g.bias != nullptr),
                                        r::cfg::conv::from(g.conv != nullptr),
-                                       r::cfg::row_params::from(g.row_params))) &&
+                                       r::cfg::row_params::from(g.row_params),
+                                       r::cfg::res_add::from(g.res != nullptr))) &&
           fit;
     static_assert(ctnn::mmio::single_store<r::cfg::out_raw, r::cfg::relu, r::cfg::per_channel, r::cfg::bias_en,
-                                           r::cfg::conv, r::cfg::row_params>);
+                                           r::cfg::conv, r::cfg::row_params, r::cfg::res_add>);
+    if (g.res != nullptr) {
+      const ctnn::ref::add_s8_params& p = g.res->p;
+      fit = static_cast<bool>(write<Bus>(r::res_addr::value::from(Addr::of(g.res->r)))) && fit;
+      fit = static_cast<bool>(write<Bus>(r::res_zp::y_zp::from(p.a_zp), r::res_zp::r_zp::from(p.b_zp),
+                                         r::res_zp::out_zp::from(p.out_zp),
+                                         r::res_zp::left_shift::from(p.left_shift))) &&
+            fit;
+      fit = static_cast<bool>(write<Bus>(r::res_clamp::act_min::from(p.act_min),
+                                         r::res_clamp::act_max::from(p.act_max))) &&
+            fit;
+      fit = static_cast<bool>(write<Bus>(r::res_mult_y::value::from(p.a.multiplier))) && fit;
+      fit = static_cast<bool>(write<Bus>(r::res_mult_r::value::from(p.b.multiplier))) && fit;
+      fit = static_cast<bool>(write<Bus>(r::res_mult_out::value::from(p.out.multiplier))) && fit;
+      fit = static_cast<bool>(write<Bus>(r::res_shift::y::from(p.a.shift), r::res_shift::r::from(p.b.shift),
+                                         r::res_shift::out::from(p.out.shift))) &&
+            fit;
+    }
     if (g.conv != nullptr) {
       const conv_view& v = *g.conv;
       fit = static_cast<bool>(write<Bus>(r::conv_in::h::from(v.h), r::conv_in::w::from(v.w))) && fit;

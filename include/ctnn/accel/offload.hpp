@@ -9,6 +9,12 @@
 //     2 x HWCFG.BLOCK_COLS rows
 //   linear: the same with H = W = KH = KW = 1, N = 1 (A = W[out][in], B = the input vector)
 //
+// Fused with the next add (offload_fused, runtime::fused_offload_hook): a conv2d or linear leaf
+// whose output only the next leaf, an int8 add, reads runs as the same jobs with CFG.RES_ADD:
+// C = the add's output, R = the add's other input at the same offsets, the add's parameters
+// made as the CPU's add leaf makes them (ctnn::ref::make_add_s8_params, its fused activation),
+// so the add's output is bit-exact with the two leaves run one after the other.
+//
 // Declined (the CPU runs them): dilated convolutions, K above 2^HWCFG.LOG2_KMAX, geometry that
 // does not fit the N and CONV_* fields (F::fits: their range, generated from fpga/regs/ctnn.toml).
 // A job that stops on ERROR or does not finish within its poll budget fails the leaf: run() returns
@@ -41,7 +47,8 @@ struct offloader {
   uint32_t polls_per_mac = 2;
   // counters since the last clear_counters()
   uint32_t jobs = 0;             ///< jobs run
-  uint32_t leaves = 0;           ///< leaves taken
+  uint32_t leaves = 0;           ///< leaves taken (a fused pair counts two)
+  uint32_t fused = 0;            ///< conv2d/linear + add pairs run as one set of jobs
   uint64_t device_cycles = 0;    ///< CYCLES of the jobs, summed
   uint64_t macs = 0;             ///< MACS of the jobs, summed
   job_status failure{};          ///< the status of the job that failed a leaf
@@ -51,27 +58,65 @@ struct offloader {
     max_rows = drv::max_row_params();
   }
   void clear_counters() {
-    jobs = leaves = 0;
+    jobs = leaves = fused = 0;
     device_cycles = macs = 0;
     failure = {};
   }
 
   result_type offload(const leaf& c) {
     const ctnn::row& r = *c.r;
-    if (r.kind == ctnn::op::conv2d) return conv(c);
-    if (r.kind == ctnn::op::linear) return linear(c);
+    if (r.kind == ctnn::op::conv2d) return conv(c, c.out, nullptr);
+    if (r.kind == ctnn::op::linear) return linear(c, c.out, nullptr);
     return result_type::declined();
   }
 
+  /// The producer c (conv2d or linear) and the add that reads its output, as one set of jobs.
+  result_type offload_fused(const leaf& c, const leaf& add) {
+    const ctnn::row& ar = *add.r;
+    if (ar.kind != ctnn::op::add || ar.n_inputs != 2) return result_type::declined();
+    const bool y_first = ar.inputs[0] == c.r->output;
+    if (!y_first && ar.inputs[1] != c.r->output) return result_type::declined();
+    // the add leaf's parameters, made as op_def<op::add> makes them (a = input 0, b = input 1)
+    const ctnn::runtime::act_range act = ctnn::runtime::fused_range(ar, add.q_out);
+    ctnn::ref::add_s8_params p{};
+    if (ctnn::ref::make_add_s8_params(p, add.q_in[0].scale, add.q_in[0].zero_point, add.q_in[1].scale,
+                                      add.q_in[1].zero_point, add.q_out.scale, add.q_out.zero_point, act.min,
+                                      act.max) != ctnn::kernels::status::ok)
+      return result_type::declined();
+    res_.p = p;
+    if (!y_first) {  // the device's first input is y: swap (the sum is symmetric)
+      res_.p.a_zp = p.b_zp;
+      res_.p.b_zp = p.a_zp;
+      res_.p.a = p.b;
+      res_.p.b = p.a;
+    }
+    const int8_t* r = add.in[y_first ? 1 : 0];
+    const result_type o = c.r->kind == ctnn::op::conv2d ? conv(c, add.out, r)
+                          : c.r->kind == ctnn::op::linear ? linear(c, add.out, r)
+                                                          : result_type::declined();
+    if (o.v == result_type::verdict::done) {
+      ++leaves;   // the add
+      ++fused;
+    }
+    return o;
+  }
+
  private:
+  residual res_{};               ///< the residual of the fused job being started (offload_fused)
+
   /// Runs the rows [0, m) of one GEMM in jobs of at most max_rows rows.
+  /// r: the residual of C's element 0 (R laid out as C; the add's parameters in res_), or nullptr.
   result_type rows(job j, int64_t m, const int8_t* a, int8_t* out, const int32_t* bias, const int32_t* mult,
-                   const int32_t* shift) {
+                   const int32_t* shift, const int8_t* r) {
     for (int64_t m0 = 0; m0 < m; m0 += max_rows) {
       const int64_t rows_here = m - m0 < max_rows ? m - m0 : max_rows;
       j.m = static_cast<int>(rows_here);
       j.a = a + m0 * j.lda;
       j.c = out + m0 * j.ldc;
+      if (r != nullptr) {
+        res_.r = r + m0 * j.ldc;
+        j.res = &res_;
+      }
       j.bias = bias != nullptr ? bias + m0 : nullptr;
       j.q.multiplier = mult + m0;
       j.q.shift = shift + m0;
@@ -106,7 +151,8 @@ struct offloader {
     return j;
   }
 
-  result_type conv(const leaf& c) {
+  /// out: C (the leaf's output, or a fused add's); res_r: the residual at out's offset 0, or nullptr.
+  result_type conv(const leaf& c, int8_t* out, const int8_t* res_r) {
     const ctnn::row& r = *c.r;
     const ctnn::layer_geometry& g = r.geometry;
     // the op's GEMM view (op_def<op::conv2d>::gemm): per group M = Cout/groups, N = OH*OW, K = Cin/groups*KH*KW
@@ -140,14 +186,14 @@ struct offloader {
     for (int64_t grp = 0; grp < groups; ++grp) {
       const int64_t ch = grp * m;  // first output channel of the group
       j.b = c.in[0] + grp * cin_g * plane;
-      const result_type res = rows(j, m, c.weights() + ch * k, c.out + ch * n, c.bias() != nullptr ? c.bias() + ch : nullptr,
-                                   c.multipliers() + ch, c.shifts() + ch);
-      if (res.v != result_type::verdict::done) return res;
+      const result_type o = rows(j, m, c.weights() + ch * k, out + ch * n, c.bias() != nullptr ? c.bias() + ch : nullptr,
+                                 c.multipliers() + ch, c.shifts() + ch, res_r != nullptr ? res_r + ch * n : nullptr);
+      if (o.v != result_type::verdict::done) return o;
     }
     return result_type::done();
   }
 
-  result_type linear(const leaf& c) {
+  result_type linear(const leaf& c, int8_t* out, const int8_t* res_r) {
     const ctnn::row& r = *c.r;
     const int64_t k = r.gemm.k, m = r.gemm.m;  // the op's GEMM view: M = out features, N = 1, K = in elements
     if (k > static_cast<int64_t>(k_max) || max_rows == 0 || c.multipliers() == nullptr || c.shifts() == nullptr)
@@ -160,7 +206,7 @@ struct offloader {
     j.conv = &v;
     j.b = c.in[0];
     ++leaves;
-    return rows(j, m, c.weights(), c.out, c.bias(), c.multipliers(), c.shifts());
+    return rows(j, m, c.weights(), out, c.bias(), c.multipliers(), c.shifts(), res_r);
   }
 };
 

@@ -14,7 +14,10 @@
 // Bus items are words, except: an A that is not word aligned is read one byte per request, the
 // implicit im2col B of a convolution (CFG.CONV) and every B of an array whose DIM is not a
 // multiple of 4 are read one byte per request, and an int8 C that is not word aligned (or on
-// such an array) is written one byte per column. predict_conv() maps a convolution (or a linear
+// such an array) is written one byte per column. A residual add (CFG.RES_ADD) reads one residual
+// word per C item on a fourth stream before the item is written: as many words again as C on
+// the bus, and a longer tail (the read's round trip and the add's six pipeline stages, then the
+// last tile's reads and writes). predict_conv() maps a convolution (or a linear
 // layer as a 1x1 one) to the one job the driver starts for it.
 #pragma once
 #include "ctnn/core/utility.hpp"
@@ -40,6 +43,7 @@ struct gemm {
   bool a_bytes = false;      ///< A read one byte per request (A_ADDR or LDA not a multiple of 4)
   bool c_bytes = false;      ///< int8 C written one byte per column (C_ADDR or LDC unaligned)
   bool row_params = false;   ///< bias/multiplier/shift per row of C, loaded once (M entries)
+  bool residual = false;     ///< CFG.RES_ADD: one residual read per C item (int8 C)
 };
 
 /// @brief A convolution as the accelerator runs it in one CFG.CONV job: A = OIHW weights,
@@ -50,6 +54,7 @@ struct conv {
   int pt = 0, pb = 0, pl = 0, pr = 0;
   bool bias = true;
   bool per_channel = true;
+  bool residual = false;     ///< CFG.RES_ADD: the conv's output added to a residual (ResNet's shortcut)
   [[nodiscard]] constexpr int out_h() const { return (in_h + pt + pb - kh) / sh + 1; }
   [[nodiscard]] constexpr int out_w() const { return (in_w + pl + pr - kw) / sw + 1; }
 };
@@ -68,6 +73,10 @@ struct prediction {
 namespace detail {
 constexpr uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 }  // namespace detail
+
+/// Cycles a C item spends in ctnn_accel_resadd beyond the plain store path: its residual read
+/// (grant, bus, response: 3) and the add's pipeline (6 stages), plus one to enter the queue.
+inline constexpr uint64_t residual_latency = 10;
 
 /// @brief Predicted cycles of one GEMM (see the schedule above).
 constexpr prediction predict(const config& c, const gemm& g) {
@@ -104,8 +113,9 @@ constexpr prediction predict(const config& c, const gemm& g) {
   }
   const uint64_t a_words = nblk * M * row_words;
   const uint64_t c_words = M * c_row_words;
+  const bool res = g.residual && !g.raw;
   p.compute = tiles * kp;
-  p.bus_words = a_words + b_words + p_words + c_words;
+  p.bus_words = a_words + b_words + p_words + c_words * (res ? 2u : 1u);
 
   // Startup: the A stream has priority, so panels 0 and 1 come before block 0's B data.
   const uint64_t a0 = ctnn::min<uint64_t>(D, M) * row_words;
@@ -117,6 +127,7 @@ constexpr prediction predict(const config& c, const gemm& g) {
   const uint64_t last_rows = M - (mt - 1) * D;
   const uint64_t last_words = last_rows * ((g.raw || c_bytes) ? last_cols : cdiv(last_cols, W));
   p.tail = 2 * tiles_side + D + 5 + last_words;
+  if (res) p.tail += residual_latency + last_words;   // read round trip + add pipeline, then the reads
 
   const uint64_t rest = p.bus_words - (p.startup - 4);
   p.cycles = p.startup + ctnn::max<uint64_t>(p.compute, rest) + p.tail;
@@ -137,6 +148,7 @@ constexpr prediction predict_conv(const config& c, const conv& v) {
   g.row_params = true;
   g.a_bytes = g.k % 4 != 0;    // rows at a stride of K bytes
   g.c_bytes = g.n % 4 != 0;    // rows at a stride of N bytes
+  g.residual = v.residual;
   return predict(c, g);
 }
 

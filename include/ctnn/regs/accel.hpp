@@ -88,6 +88,7 @@ struct err_cause : mmio::reg<err_cause, "accel.ERR_CAUSE", base + 0x010u, 0x0000
       bad_shift = 7,  ///< a shift outside [-31, 30] (per tensor, or read from the per-channel vector)
       rows = 8,  ///< CFG.ROW_PARAMS with M above 2 x HWCFG.BLOCK_COLS
       conv_geom = 9,  ///< CFG.CONV with a zero kernel size, stride, output width, H or W
+      res_raw = 10,  ///< CFG.RES_ADD with CFG.OUT_RAW: the residual add needs an int8 C
     };
     /// The name of a value as in fpga/regs/ctnn.toml, "?" for an unnamed one.
     static constexpr const char* name_of(uint32_t v) {
@@ -102,6 +103,7 @@ struct err_cause : mmio::reg<err_cause, "accel.ERR_CAUSE", base + 0x010u, 0x0000
         case 7: return "BAD_SHIFT";
         case 8: return "ROWS";
         case 9: return "CONV_GEOM";
+        case 10: return "RES_RAW";
         default: return "?";
       }
     }
@@ -148,7 +150,11 @@ struct cfg : mmio::reg<cfg, "accel.CFG", base + 0x018u, 0x00000000u> {
   struct row_params : mmio::field<cfg, row_params, "accel.CFG.ROW_PARAMS", 5, 5, mmio::access::rw, 0x0u> {
     using field::field;   // min_value, max_value: [0, 1]
   };
-  using fields = mmio::field_list<out_raw, relu, per_channel, bias_en, conv, row_params>;
+  /// RES_ADD [6:6] rw, reset 0x0: Residual add (TFLite int8 ADD, ctnn::ref::add_s8_one) after the requantization: C[i] = add(y[i], R[i]) with y the requantized int8 result and R the int8 tensor at RES_ADDR, addressed as C (same LDC, R[i] at RES_ADDR + (address of C[i] - C_ADDR)); parameters in RES_*; int8 C only
+  struct res_add : mmio::field<cfg, res_add, "accel.CFG.RES_ADD", 6, 6, mmio::access::rw, 0x0u> {
+    using field::field;   // min_value, max_value: [0, 1]
+  };
+  using fields = mmio::field_list<out_raw, relu, per_channel, bias_en, conv, row_params, res_add>;
 };
 
 /// @brief M (+0x01c): Rows of A and C
@@ -385,6 +391,93 @@ struct conv_out : mmio::reg<conv_out, "accel.CONV_OUT", base + 0x070u, 0x0000000
   using fields = mmio::field_list<out_w, pt, pl>;
 };
 
+/// @brief RES_ADDR (+0x074): CFG.RES_ADD: byte address of the residual R[0][0] (int8, laid out as C with LDC; a multiple of 4 unless C is written by bytes)
+struct res_addr : mmio::reg<res_addr, "accel.RES_ADDR", base + 0x074u, 0x00000000u> {
+  /// VALUE [31:0] rw, reset 0x0: address
+  struct value : mmio::field<res_addr, value, "accel.RES_ADDR.VALUE", 31, 0, mmio::access::rw, 0x0u> {
+    using field::field;   // min_value, max_value: [0, 4294967295]
+  };
+  using fields = mmio::field_list<value>;
+};
+
+/// @brief RES_ZP (+0x078): CFG.RES_ADD: the add's zero points (signed int8) and its left shift
+struct res_zp : mmio::reg<res_zp, "accel.RES_ZP", base + 0x078u, 0x14000000u> {
+  /// Y_ZP [7:0] rw, signed, reset 0x0: Zero point of y, the requantized result (the add's first input; normally ZP.OUT_ZP)
+  struct y_zp : mmio::field<res_zp, y_zp, "accel.RES_ZP.Y_ZP", 7, 0, mmio::access::rw, 0x0u, mmio::value_kind::signed_int> {
+    using field::field;   // min_value, max_value: [-128, 127]
+  };
+  /// R_ZP [15:8] rw, signed, reset 0x0: Zero point of the residual R (the add's second input)
+  struct r_zp : mmio::field<res_zp, r_zp, "accel.RES_ZP.R_ZP", 15, 8, mmio::access::rw, 0x0u, mmio::value_kind::signed_int> {
+    using field::field;   // min_value, max_value: [-128, 127]
+  };
+  /// OUT_ZP [23:16] rw, signed, reset 0x0: Zero point of the add's output
+  struct out_zp : mmio::field<res_zp, out_zp, "accel.RES_ZP.OUT_ZP", 23, 16, mmio::access::rw, 0x0u, mmio::value_kind::signed_int> {
+    using field::field;   // min_value, max_value: [-128, 127]
+  };
+  /// LEFT_SHIFT [28:24] rw, reset 0x14: Both inputs are shifted left by this before rescaling (TFLite: 20); at most 22
+  struct left_shift : mmio::field<res_zp, left_shift, "accel.RES_ZP.LEFT_SHIFT", 28, 24, mmio::access::rw, 0x14u> {
+    using field::field;   // min_value, max_value: [0, 31]
+  };
+  using fields = mmio::field_list<y_zp, r_zp, out_zp, left_shift>;
+};
+
+/// @brief RES_CLAMP (+0x07c): CFG.RES_ADD: the add's output clamp, signed int8 (act_min, act_max; a fused ReLU raises ACT_MIN to RES_ZP.OUT_ZP)
+struct res_clamp : mmio::reg<res_clamp, "accel.RES_CLAMP", base + 0x07cu, 0x00007f80u> {
+  /// ACT_MIN [7:0] rw, signed, reset 0x80: Lower bound (-128 after reset)
+  struct act_min : mmio::field<res_clamp, act_min, "accel.RES_CLAMP.ACT_MIN", 7, 0, mmio::access::rw, 0x80u, mmio::value_kind::signed_int> {
+    using field::field;   // min_value, max_value: [-128, 127]
+  };
+  /// ACT_MAX [15:8] rw, signed, reset 0x7f: Upper bound (127 after reset)
+  struct act_max : mmio::field<res_clamp, act_max, "accel.RES_CLAMP.ACT_MAX", 15, 8, mmio::access::rw, 0x7fu, mmio::value_kind::signed_int> {
+    using field::field;   // min_value, max_value: [-128, 127]
+  };
+  using fields = mmio::field_list<act_min, act_max>;
+};
+
+/// @brief RES_MULT_Y (+0x080): CFG.RES_ADD: multiplier (Q0.31) rescaling y (add_s8_params.a)
+struct res_mult_y : mmio::reg<res_mult_y, "accel.RES_MULT_Y", base + 0x080u, 0x40000000u> {
+  /// VALUE [31:0] rw, signed, reset 0x40000000: multiplier
+  struct value : mmio::field<res_mult_y, value, "accel.RES_MULT_Y.VALUE", 31, 0, mmio::access::rw, 0x40000000u, mmio::value_kind::signed_int> {
+    using field::field;   // min_value, max_value: [-2147483648, 2147483647]
+  };
+  using fields = mmio::field_list<value>;
+};
+
+/// @brief RES_MULT_R (+0x084): CFG.RES_ADD: multiplier (Q0.31) rescaling the residual (add_s8_params.b)
+struct res_mult_r : mmio::reg<res_mult_r, "accel.RES_MULT_R", base + 0x084u, 0x40000000u> {
+  /// VALUE [31:0] rw, signed, reset 0x40000000: multiplier
+  struct value : mmio::field<res_mult_r, value, "accel.RES_MULT_R.VALUE", 31, 0, mmio::access::rw, 0x40000000u, mmio::value_kind::signed_int> {
+    using field::field;   // min_value, max_value: [-2147483648, 2147483647]
+  };
+  using fields = mmio::field_list<value>;
+};
+
+/// @brief RES_MULT_OUT (+0x088): CFG.RES_ADD: multiplier (Q0.31) of the sum to the output (add_s8_params.out)
+struct res_mult_out : mmio::reg<res_mult_out, "accel.RES_MULT_OUT", base + 0x088u, 0x40000000u> {
+  /// VALUE [31:0] rw, signed, reset 0x40000000: multiplier
+  struct value : mmio::field<res_mult_out, value, "accel.RES_MULT_OUT.VALUE", 31, 0, mmio::access::rw, 0x40000000u, mmio::value_kind::signed_int> {
+    using field::field;   // min_value, max_value: [-2147483648, 2147483647]
+  };
+  using fields = mmio::field_list<value>;
+};
+
+/// @brief RES_SHIFT (+0x08c): CFG.RES_ADD: the three shifts, signed, TFLite convention: Y and R in [-31, 0] (as ctnn::ref::valid(add_s8_params)), OUT in [-31, 30]; others stop the job with BAD_SHIFT
+struct res_shift : mmio::reg<res_shift, "accel.RES_SHIFT", base + 0x08cu, 0x00000000u> {
+  /// Y [7:0] rw, signed, reset 0x0: Shift of RES_MULT_Y
+  struct y : mmio::field<res_shift, y, "accel.RES_SHIFT.Y", 7, 0, mmio::access::rw, 0x0u, mmio::value_kind::signed_int> {
+    using field::field;   // min_value, max_value: [-128, 127]
+  };
+  /// R [15:8] rw, signed, reset 0x0: Shift of RES_MULT_R
+  struct r : mmio::field<res_shift, r, "accel.RES_SHIFT.R", 15, 8, mmio::access::rw, 0x0u, mmio::value_kind::signed_int> {
+    using field::field;   // min_value, max_value: [-128, 127]
+  };
+  /// OUT [23:16] rw, signed, reset 0x0: Shift of RES_MULT_OUT
+  struct out : mmio::field<res_shift, out, "accel.RES_SHIFT.OUT", 23, 16, mmio::access::rw, 0x0u, mmio::value_kind::signed_int> {
+    using field::field;   // min_value, max_value: [-128, 127]
+  };
+  using fields = mmio::field_list<y, r, out>;
+};
+
 /// Every register in offset order, as data: the RTL/C++ agreement test walks it.
 inline constexpr mmio::reg_info registers[] = {
     mmio::info_of<id>(),
@@ -416,8 +509,15 @@ inline constexpr mmio::reg_info registers[] = {
     mmio::info_of<conv_cstride>(),
     mmio::info_of<conv_kernel>(),
     mmio::info_of<conv_out>(),
+    mmio::info_of<res_addr>(),
+    mmio::info_of<res_zp>(),
+    mmio::info_of<res_clamp>(),
+    mmio::info_of<res_mult_y>(),
+    mmio::info_of<res_mult_r>(),
+    mmio::info_of<res_mult_out>(),
+    mmio::info_of<res_shift>(),
 };
-inline constexpr uint32_t register_count = 29;
+inline constexpr uint32_t register_count = 36;
 static_assert(sizeof(registers) / sizeof(registers[0]) == register_count);
 
 }  // namespace ctnn::regs::accel

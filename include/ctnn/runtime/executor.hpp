@@ -17,6 +17,15 @@
 // fault::offload, the leaf and the hook's code). Optional members off.leaf_begin(i) and
 // off.leaf_end(i) bracket the execution of leaf i alone (offload attempt and CPU kernel), for
 // per-layer profiles that leave out the executor's bookkeeping and the layer callback.
+//
+// Fused offload (int8): a hook with `offload_result off.offload_fused(producer, add)` is offered
+// a conv2d or linear leaf together with the next leaf when that one is an add reading the
+// producer's output, nobody else reads that output, it is not the network's output, and the
+// add's output does not overlap the producer's inputs. `done` means the device wrote the add's
+// output (the producer's output is never written) and both leaves are done; `declined` runs
+// them one by one as usual. No pair is offered when a layer callback is given: the callback
+// sees every leaf's output, so every output must exist (the firmware demos' per-leaf CRCs).
+// leaf_begin(i) / leaf_end(i) bracket the pair (nothing for leaf i + 1).
 #pragma once
 #include "ctnn/memory/planner.hpp"
 #include "ctnn/nn/layers.hpp"
@@ -55,6 +64,13 @@ struct offload_result {
 template <class O, class T>
 concept offload_hook = requires(O& o, const leaf_call<T>& c) {
   requires is_same_v<decltype(o.offload(c)), offload_result>;
+};
+
+/// @brief An offload hook that can also run a producer leaf and the add that consumes it as one
+/// job (see the fused offload above).
+template <class O, class T>
+concept fused_offload_hook = requires(O& o, const leaf_call<T>& c) {
+  requires is_same_v<decltype(o.offload_fused(c, c)), offload_result>;
 };
 
 /// @brief The hook that declines every leaf (run() without offload).
@@ -110,6 +126,33 @@ inline constexpr uint64_t owned_kinds = [] {
   else return uint64_t{0};
 }();
 
+/// Leaf i may be offered with leaf i + 1 to offload_fused: i is a conv2d or linear whose output
+/// only leaf i + 1, an add, reads (once), and which is not the network's output.
+template <Network Net>
+struct fusable_table {
+  bool at[Net::leaf_count > 0 ? Net::leaf_count : 1] = {};
+  bool any = false;  ///< a network without such a pair compiles no fused path
+};
+template <Network Net>
+inline constexpr fusable_table<Net> fusable_of = [] {
+  fusable_table<Net> t{};
+  for (int32_t i = 0; i + 1 < Net::leaf_count; ++i) {
+    const row& r = Net::layer(i);
+    const row& next = Net::layer(i + 1);
+    if ((r.kind != op::conv2d && r.kind != op::linear) || next.kind != op::add || next.n_inputs != 2 ||
+        r.output == Net::output_tensor)
+      continue;
+    int32_t uses = 0;
+    for (int32_t k = 0; k < Net::leaf_count; ++k) {
+      const row& q = Net::layer(k);
+      for (int32_t j = 0; j < q.n_inputs; ++j) uses += q.inputs[j] == r.output ? 1 : 0;
+    }
+    t.at[i] = uses == 1 && (next.inputs[0] == r.output || next.inputs[1] == r.output);
+    t.any = t.any || t.at[i];
+  }
+  return t;
+}();
+
 template <Network Net, class T, class Be, class Offload>
 inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* params, size_t params_bytes, Be be,
                            Offload& off, layer_callback callback, void* user) {
@@ -144,11 +187,12 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
     }
   }
   constexpr auto fan_in = static_cast<size_t>(Net::max_fan_in);
-  const T* in[fan_in] = {};
-  uint64_t in_offset[fan_in] = {};
-  int64_t in_elems[fan_in] = {};
-  tensor_quant q_in[fan_in] = {};
-  for (int32_t i = 0; i < Net::leaf_count; ++i) {
+  // the inputs of leaf i (set 0) and, for a fused pair, of leaf i + 1 (set 1)
+  const T* in[2][fan_in] = {};
+  uint64_t in_offset[2][fan_in] = {};
+  int64_t in_elems[2][fan_in] = {};
+  tensor_quant q_in[2][fan_in] = {};
+  auto make_call = [&](int32_t i, int set) {
     const row& r = Net::layer(i);
     const auto ui = static_cast<size_t>(i);
     leaf_call<T> c{};
@@ -157,21 +201,48 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
     c.out_offset = plan.offset_of(r.output);
     c.out = reinterpret_cast<T*>(arena + c.out_offset);
     for (int32_t k = 0; k < r.n_inputs; ++k) {
-      in_offset[k] = plan.offset_of(r.inputs[k]);
-      in[k] = reinterpret_cast<const T*>(arena + in_offset[k]);
-      in_elems[k] = Net::tensor_shape(r.inputs[k]).elems();
-      q_in[k] = quant_of(r.inputs[k]);
+      in_offset[set][k] = plan.offset_of(r.inputs[k]);
+      in[set][k] = reinterpret_cast<const T*>(arena + in_offset[set][k]);
+      in_elems[set][k] = Net::tensor_shape(r.inputs[k]).elems();
+      q_in[set][k] = quant_of(r.inputs[k]);
     }
-    c.in = in;
-    c.in_offset = in_offset;
-    c.in_elems = in_elems;
-    c.q_in = q_in;
+    c.in = in[set];
+    c.in_offset = in_offset[set];
+    c.in_elems = in_elems[set];
+    c.q_in = q_in[set];
     c.q_out = quant_of(r.output);
     c.scratch = plan.scratch_bytes[ui] != 0 ? arena + plan.scratch_offset[ui] : nullptr;
     c.scratch_bytes = static_cast<size_t>(plan.scratch_bytes[ui]);
     c.panel_rows = plan.panel_rows[ui];
     c.params = params;
     c.lp = &layout.leaves[ui];
+    return c;
+  };
+  for (int32_t i = 0; i < Net::leaf_count; ++i) {
+    const row& r = Net::layer(i);
+    const leaf_call<T> c = make_call(i, 0);
+    if constexpr (is_same_v<T, int8_t> && fused_offload_hook<Offload, T> && fusable_of<Net>.any) {
+      if (callback == nullptr && fusable_of<Net>.at[static_cast<size_t>(i)]) {
+        const leaf_call<T> add = make_call(i + 1, 1);
+        // the device reads the producer's inputs while it writes the add's output: no overlap
+        const uint64_t out_lo = add.out_offset, out_hi = out_lo + static_cast<uint64_t>(add.r->out.elems()) * sizeof(T);
+        bool apart = true;
+        for (int32_t k = 0; k < r.n_inputs; ++k) {
+          const uint64_t lo = c.in_offset[k], hi = lo + static_cast<uint64_t>(c.in_elems[k]) * sizeof(T);
+          apart = apart && (hi <= out_lo || out_hi <= lo);
+        }
+        if (apart) {
+          if constexpr (requires { off.leaf_begin(i); }) off.leaf_begin(i);
+          const offload_result o = off.offload_fused(c, add);
+          if constexpr (requires { off.leaf_end(i); }) off.leaf_end(i);
+          if (o.v == offload_result::verdict::failed) return {fault::offload, kernels::status::ok, i, o.code};
+          if (o.v == offload_result::verdict::done) {
+            ++i;  // leaf i + 1 is done too
+            continue;
+          }
+        }
+      }
+    }
     if constexpr (requires { off.leaf_begin(i); }) off.leaf_begin(i);
     const offload_result o = off.offload(c);
     leaf_result res = leaf_done;
