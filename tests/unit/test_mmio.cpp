@@ -19,7 +19,8 @@ TEST_CASE("fields covering every rw bit are one store, no load") {
   word(accel::cfg::address) = 0xFFFFFFFFu;
   fake::reset_counters();
   write<fake>(accel::cfg::relu{1}, accel::cfg::bias_en{0}, accel::cfg::out_raw{1},
-              accel::cfg::per_channel{0}, accel::cfg::conv{1}, accel::cfg::row_params{0});
+              accel::cfg::per_channel{0}, accel::cfg::conv{1}, accel::cfg::row_params{0},
+              accel::cfg::res_add{0});
   CHECK(fake::stores == 1);
   CHECK(fake::loads == 0);
   CHECK(word(accel::cfg::address) == 0b010011u);
