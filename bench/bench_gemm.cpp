@@ -173,10 +173,8 @@ void bm_sgemv_ctnn(benchmark::State& state) {
   const int m = static_cast<int>(state.range(0)), k = static_cast<int>(state.range(1));
   const auto w = random_f32(size_t(m) * k, 1), x = random_f32(size_t(k), 2), bias = random_f32(size_t(m), 3);
   std::vector<float> y(static_cast<size_t>(m));
-  using tiling = ctnn::kernels::default_f32_tiling;
   for (auto _ : state) {
-    ctnn::kernels::linear_f32<tiling>(1, k, m, x.data(), w.data(), bias.data(), y.data(),
-                                      ctnn::kernels::detail::static_workspace_f32<tiling>::buf);
+    ctnn::kernels::linear_f32(1, k, m, x.data(), w.data(), bias.data(), y.data());
     benchmark::DoNotOptimize(y.data());
     benchmark::ClobberMemory();
   }

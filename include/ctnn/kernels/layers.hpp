@@ -307,12 +307,8 @@ inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* 
 }
 
 /// @brief linear float: one matrix-vector product per batch row (gemv.hpp: W read in place, four
-/// rows at a time), y = W x + b. Tiling and workspace are kept for the callers of the former
-/// GEMM-based form; neither is used.
-template <class Tiling = default_f32_tiling>
-inline status linear_f32(int batch, int in_f, int out_f, const float* x, const float* w, const float* bias, float* y,
-                         float* workspace = nullptr) {
-  (void)workspace;
+/// rows at a time), y = W x + b. Needs no workspace.
+inline status linear_f32(int batch, int in_f, int out_f, const float* x, const float* w, const float* bias, float* y) {
   if (batch < 0 || in_f < 0 || out_f < 0) return status::bad_size;
   for (int b = 0; b < batch; ++b) {
     const status s = gemv_f32(out_f, in_f, w, x != nullptr ? x + b * in_f : nullptr, bias,
@@ -467,19 +463,16 @@ inline status batchnorm2d_s8(int64_t c, int64_t hw, const int8_t* x, const int8_
   if (c <= 0 || hw <= 0) return status::bad_size;
   if (x == nullptr || scale_q == nullptr || y == nullptr) return status::null_pointer;
   if (const status s = ref::check_params(p, static_cast<int>(c)); s != status::ok) return s;
-  const auto one = [&](int32_t v, int64_t ch) {
-    const int32_t acc = (v - p.a_zp) * (scale_q[ch] - p.b_zp) + (bias != nullptr ? bias[ch] : 0);
-    return ref::requantize(acc, static_cast<int>(ch), p);
-  };
   int8_t table[256];
   for (int64_t ch = 0; ch < c; ++ch) {
     const int8_t* xc = x + ch * hw;
     int8_t* yc = y + ch * hw;
     if (hw >= 256) {
-      for (int32_t v = -128; v < 128; ++v) table[v + 128] = one(v, ch);
+      for (int32_t v = -128; v < 128; ++v)
+        table[v + 128] = ref::batchnorm2d_s8_one(static_cast<int8_t>(v), ch, scale_q, bias, p);
       detail::lookup_s8(table, hw, xc, yc);
     } else {
-      for (int64_t i = 0; i < hw; ++i) yc[i] = one(xc[i], ch);
+      for (int64_t i = 0; i < hw; ++i) yc[i] = ref::batchnorm2d_s8_one(xc[i], ch, scale_q, bias, p);
     }
   }
   return status::ok;

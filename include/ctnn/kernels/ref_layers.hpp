@@ -235,6 +235,13 @@ inline status batchnorm2d_f32(int64_t c, int64_t hw, const float* x, const float
   return status::ok;
 }
 
+/// @brief One output of batchnorm2d_s8, channel ch: requant_ch((x - a_zp) * (scale_q[ch] - b_zp) + bias[ch]).
+inline int8_t batchnorm2d_s8_one(int8_t x, int64_t ch, const int8_t* scale_q, const int32_t* bias,
+                                 const gemm_s8_params& p) {
+  const int32_t acc = (x - p.a_zp) * (scale_q[ch] - p.b_zp) + (bias != nullptr ? bias[ch] : 0);
+  return requantize(acc, static_cast<int>(ch), p);
+}
+
 /// @brief batchnorm2d int8, folded as TFLite does into a per-channel affine map (a depthwise
 /// 1x1 convolution): y = requant_c((x - a_zp) * scale_q[c] + bias[c]), scale_q int8 per channel.
 inline status batchnorm2d_s8(int64_t c, int64_t hw, const int8_t* x, const int8_t* scale_q, const int32_t* bias,
@@ -243,10 +250,7 @@ inline status batchnorm2d_s8(int64_t c, int64_t hw, const int8_t* x, const int8_
   if (x == nullptr || scale_q == nullptr || y == nullptr) return status::null_pointer;
   if (const status s = check_params(p, static_cast<int>(c)); s != status::ok) return s;
   for (int64_t ch = 0; ch < c; ++ch)
-    for (int64_t i = 0; i < hw; ++i) {
-      const int32_t acc = (x[ch * hw + i] - p.a_zp) * (scale_q[ch] - p.b_zp) + (bias != nullptr ? bias[ch] : 0);
-      y[ch * hw + i] = requantize(acc, static_cast<int>(ch), p);
-    }
+    for (int64_t i = 0; i < hw; ++i) y[ch * hw + i] = batchnorm2d_s8_one(x[ch * hw + i], ch, scale_q, bias, p);
   return status::ok;
 }
 

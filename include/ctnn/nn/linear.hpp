@@ -82,9 +82,7 @@ struct op_def<op::linear> {
       }
       return runtime::from(ref::linear_s8(1, in_f, out_f, c.in[0], c.weights(), c.bias(), c.out, gp));
     } else if constexpr (B == runtime::backend::optimized) {
-      using tiling = kernels::default_f32_tiling;
-      return runtime::finish_fused(c, kernels::linear_f32<tiling>(1, in_f, out_f, c.in[0], c.weights(), c.bias(), c.out,
-                                                                   kernels::detail::static_workspace_f32<tiling>::buf));
+      return runtime::finish_fused(c, kernels::linear_f32(1, in_f, out_f, c.in[0], c.weights(), c.bias(), c.out));
     } else {
       return runtime::finish_fused(c, ref::linear_f32(1, in_f, out_f, c.in[0], c.weights(), c.bias(), c.out));
     }
