@@ -203,7 +203,8 @@ def parse_firmware(values):
 
 OUT_LINE = re.compile(r"^(\S+): out (\d+) (\d+) (\d+) ([0-9a-f]+)$", re.M)
 SUMMARY_LINE = re.compile(r"^(\S+): match=(yes|no) images=(\d+) cycles_cpu=(\d+)"
-                          r"(?: cycles_accel=(\d+) speedup=([0-9.]+)| accelerator=absent)$", re.M)
+                          r"(?: cycles_accel=(\d+) speedup=([0-9.]+) accel_busy=(\d+) accel_share=[0-9.]+%"
+                          r"| accelerator=absent)$", re.M)
 
 
 def run_firmware(cmd, elf, what, timeout):
@@ -385,13 +386,13 @@ def main():
                 equal = int((got == host).all(axis=1).sum()) if got.shape == host.shape else 0
                 predicted = np.array([o[2] for o in outs])
                 host_predicted = host.argmax(1)
-                cycles_cpu, cycles_accel = int(summary.group(4)), summary.group(5)
+                cycles_cpu, cycles_accel, busy = int(summary.group(4)), summary.group(5), summary.group(7)
                 firmware_rows.append(dict(
                     model=model, target=target, rule=rule, images=n, exit=rc, match=summary.group(2) == "yes",
                     correct=int((predicted == labels[:n]).sum()), host_correct=int((host_predicted == labels[:n]).sum()),
                     labels_ok=all(o[1] == labels[o[0]] for o in outs), equal=equal,
                     cycles_cpu=cycles_cpu, cycles_accel=int(cycles_accel) if cycles_accel else None,
-                    seconds=seconds))
+                    accel_busy=int(busy) if busy else None, seconds=seconds))
 
     # the table
     reference = {model: logits for model, engine, logits, _ in rows if engine == "PyTorch float32"}
@@ -422,17 +423,18 @@ def main():
               "with the host int8 runner of the same rule")
         tw = max(len(f["target"]) for f in firmware_rows)
         print(f"{'model':<7} {'target':<{tw}} {'rule':<6} {'images':>6} {'accuracy':>9} {'host int8':>9} "
-              f"{'outputs = host':>14} {'cycles/image':>12} {'CPU alone':>10} {'speedup':>8}")
+              f"{'outputs = host':>14} {'cycles/image':>12} {'CPU alone':>10} {'speedup':>8} {'in accel':>8}")
         for f in firmware_rows:
             n = max(f["images"], 1)
             per_image = f["cycles_accel"] if f["cycles_accel"] is not None else f["cycles_cpu"]
             alone = f"{f['cycles_cpu']:,}" if f["cycles_accel"] is not None else "-"
             speedup = f"{f['cycles_cpu'] / f['cycles_accel']:.1f}x" if f["cycles_accel"] else "-"
+            inside = f"{100 * f['accel_busy'] / f['cycles_accel']:.1f}%" if f["cycles_accel"] else "-"
             print(f"{f['model']:<7} {f['target']:<{tw}} {f['rule']:<6} {f['images']:>6} "
                   f"{100 * f['correct'] / n:>8.2f}% {100 * f['host_correct'] / n:>8.2f}% "
-                  f"{str(f['equal']) + '/' + str(f['images']):>14} {per_image:>12,} {alone:>10} {speedup:>8}")
+                  f"{str(f['equal']) + '/' + str(f['images']):>14} {per_image:>12,} {alone:>10} {speedup:>8} {inside:>8}")
         print("(QEMU: -icount shift=0, a cycle is an instruction; the SoC: cycles of the RTL, the CPU alone on the "
-              "image's first images)")
+              "image's first images; in accel: the accelerator's busy cycles, job start to done, over the cycles per image)")
 
     # the checks
     for f in firmware_rows:

@@ -101,6 +101,11 @@ inline void put_ratio(uint64_t a, uint64_t b, int width = 0) {
   ctnn_console_putc(static_cast<char>('0' + frac / 10u));
   ctnn_console_putc(static_cast<char>('0' + frac % 10u));
 }
+/// 100 a / b with two decimals and a percent sign.
+inline void put_percent(uint64_t a, uint64_t b) {
+  put_ratio(a * 100u, b);
+  put("%");
+}
 
 /// Prints "<tag>: accelerator found, DIM d, K max k, rows per job r" (hook.init() read them).
 inline void put_accel_found(const char* tag, const accel_hook& hook) {

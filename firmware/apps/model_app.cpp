@@ -20,7 +20,9 @@
 // image "<tag>: out <i> <label> <predicted> <output bytes, hex>" (the bytes a host script compares);
 // the per-leaf table (cycles per image); then
 //   <tag>: accuracy <correct>/<images> = <pct>%        (with labels)
-//   <tag>: match=yes images=<N> cycles_cpu=<A> cycles_accel=<B> speedup=<S>   (per image, averages)
+//   <tag>: match=yes images=<N> cycles_cpu=<A> cycles_accel=<B> speedup=<S> accel_busy=<C> accel_share=<P>%
+//          (per image, averages; C: the accelerator's CYCLES, job start to done, summed over the
+//          jobs of a fused run; P = C / B, the share of the inference spent inside the accelerator)
 //   <tag>: match=yes images=<N> cycles_cpu=<A> accelerator=absent
 // Exit codes: 0 all equal; 2 the parameter blob differs from the host's; 3 a run failed (the leaf
 // and the cause are printed) or the accelerator took no leaf; 4 an output or a CRC differs.
@@ -133,11 +135,6 @@ void put_hex_bytes(const int8_t* y) {
 }
 
 /// a / b as a percentage with two decimals
-void put_percent(uint64_t a, uint64_t b) {
-  put_ratio(a * 100u, b);
-  put("%");
-}
-
 int run_model() {
   put(tag);
   put(": ");
@@ -181,6 +178,7 @@ int run_model() {
   profiler on_accel{&accel, acc_samples};
   profiler fused_accel{&accel, nullptr};  // no counters, no callback: fused pairs
   uint64_t cycles_cpu = 0, cycles_accel = 0, cycles_unfused = 0;
+  uint64_t busy_fused = 0;  // accelerator CYCLES (job start to done) summed over the fused runs
   int32_t fused_images = 0;
   uint32_t correct = 0, equal = 0;
   bool match = true;
@@ -202,8 +200,10 @@ int run_model() {
       c_acc = c_unfused;
       if (img < cpu_images) {
         ok_unfused = output_matches(img);
+        const uint64_t busy_before = accel.device_cycles;
         s = run_image(img, fused_accel, c_acc, false);
         if (!s.ok()) return report_failure<Net>(tag, "accelerated (fused)", s, &accel), 3;
+        busy_fused += accel.device_cycles - busy_before;
         cycles_accel += c_acc;
         ++fused_images;
       }
@@ -330,6 +330,10 @@ int run_model() {
     put_dec(per_accel);
     put(" speedup=");
     put_ratio(per_cpu, per_accel);
+    put(" accel_busy=");
+    put_dec(busy_fused / static_cast<uint64_t>(fused_images > 0 ? fused_images : 1));
+    put(" accel_share=");
+    put_percent(busy_fused, cycles_accel);
   } else {
     put(" accelerator=absent");
   }

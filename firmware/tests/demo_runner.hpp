@@ -11,7 +11,9 @@
 // that alone reads its output (one CFG.RES_ADD job: runtime::fused_offload_hook); the profiled run,
 // whose callback needs every leaf's output, does not. Output: the
 // per-leaf table, subtotals per kind (conv2d, linear, other), then one summary line
-//   <tag>: match=yes cycles_cpu=A cycles_accel=B speedup=S      (accelerator present)
+//   <tag>: match=yes cycles_cpu=A cycles_accel=B speedup=S accel_busy=C accel_share=P%   (accelerator present)
+// (B and C of the plain run: C is the accelerator's CYCLES, job start to done, summed over its jobs,
+// P = C / B the share of the inference spent inside the accelerator)
 //   <tag>: match=yes cycles_cpu=A accelerator=absent           (QEMU)
 // Exit codes: 0 all equal; 2 parameters or input differ from the host's; 3 a run failed (the
 // message names the leaf and the cause: accelerator ERROR with ERR_CAUSE, timeout, kernel status)
@@ -111,7 +113,7 @@ int run_demo(const char* tag) {
   if (!s.ok()) return report_failure<Net>(tag, "CPU", s, nullptr), run_failed;
   bool match = ctnn::crc32(out, out_bytes) == want_out;
 
-  uint64_t cycles_accel = 0;
+  uint64_t cycles_accel = 0, busy_accel = 0;
   if (has_accel) {
     fill();
     hook.clear_counters();
@@ -144,8 +146,10 @@ int run_demo(const char* tag) {
     profiler offloaded{&hook, nullptr};
     t0 = ctnn_cycles();
     const uint32_t fused_before = hook.fused;
+    const uint64_t busy_before = hook.device_cycles;
     s = rt::run<Net, int8_t>(arena, sizeof arena, params, sizeof params, rt::backend::optimized, offloaded);
     cycles_accel = ctnn_cycles() - t0;
+    busy_accel = hook.device_cycles - busy_before;
     if (!s.ok()) return report_failure<Net>(tag, "accelerated", s, &hook), run_failed;
     match = match && ctnn::crc32(out, out_bytes) == want_out;
     put(tag);
@@ -222,6 +226,10 @@ int run_demo(const char* tag) {
     put_dec(static_cast<uint32_t>(cycles_accel));
     put(" speedup=");
     put_ratio(cycles_cpu, cycles_accel);
+    put(" accel_busy=");
+    put_dec(static_cast<uint32_t>(busy_accel));
+    put(" accel_share=");
+    put_percent(busy_accel, cycles_accel);
   } else {
     put(" accelerator=absent");
   }

@@ -75,7 +75,7 @@ ctnn_fw_test(accel_faults     SOURCES accel_faults.cpp   PLATFORMS soc
 # the SoC, where the summary line must carry both cycle counts and the speedup.
 ctnn_fw_test(demo_lenet5       SOURCES demo_lenet5.cpp       PLATFORMS qemu soc core GOLDEN
              EXPECT_REGEX "lenet5: match=yes cycles_cpu=[0-9]+ accelerator=absent"
-             SOC_EXPECT_REGEX "lenet5: match=yes cycles_cpu=[0-9]+ cycles_accel=[0-9]+ speedup=[0-9]+[.][0-9][0-9]?\n"
+             SOC_EXPECT_REGEX "lenet5: match=yes cycles_cpu=[0-9]+ cycles_accel=[0-9]+ speedup=[0-9]+[.][0-9][0-9]? accel_busy=[0-9]+ accel_share=[0-9]+[.][0-9][0-9]%\n"
              MAX_CYCLES 60000000)
 # The image a product would flash: weights as constant data, conv2d/linear on the accelerator only
 # (no CPU kernel of those kinds in the image); its .text is held to 32 KiB (firmware.size.*).
@@ -84,7 +84,7 @@ ctnn_fw_test(lenet5_deploy     SOURCES lenet5_deploy.cpp     PLATFORMS soc GOLDE
              MAX_CYCLES 2000000)
 ctnn_fw_test(demo_cifar_resnet SOURCES demo_cifar_resnet.cpp PLATFORMS qemu soc GOLDEN
              EXPECT_REGEX "cifar_resnet: match=yes cycles_cpu=[0-9]+ accelerator=absent"
-             SOC_EXPECT_REGEX "cifar_resnet: match=yes cycles_cpu=[0-9]+ cycles_accel=[0-9]+ speedup=[0-9]+[.][0-9][0-9]?\n"
+             SOC_EXPECT_REGEX "cifar_resnet: match=yes cycles_cpu=[0-9]+ cycles_accel=[0-9]+ speedup=[0-9]+[.][0-9][0-9]? accel_busy=[0-9]+ accel_share=[0-9]+[.][0-9][0-9]%\n"
              MAX_CYCLES 60000000)
 # The int8 kernels of issue 14 on their benchmark layers (conv 3x3 through im2col and without
 # scratch, depthwise, fully connected, add, softmax): every optimized output must equal the
