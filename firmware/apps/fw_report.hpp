@@ -22,6 +22,7 @@ using accel_hook = ctnn::accel::offloader<>;
 struct sample {
   uint64_t cycles = 0;
   uint64_t instret = 0;
+  uint64_t busy = 0;   ///< the accelerator's CYCLES over the leaf's jobs (job start to done)
   uint32_t crc = 0;
 };
 
@@ -31,9 +32,10 @@ struct sample {
 struct profiler {
   accel_hook* inner = nullptr;
   sample* samples = nullptr;
-  uint64_t c0 = 0, i0 = 0;
+  uint64_t c0 = 0, i0 = 0, b0 = 0;
   void leaf_begin(int32_t) {
     if (samples == nullptr) return;
+    b0 = inner != nullptr ? inner->device_cycles : 0;
     i0 = ctnn_instret();
     c0 = ctnn_cycles();
   }
@@ -43,6 +45,7 @@ struct profiler {
     const uint64_t i1 = ctnn_instret();
     samples[i].cycles += c1 - c0;
     samples[i].instret += i1 - i0;
+    if (inner != nullptr) samples[i].busy += inner->device_cycles - b0;
   }
   rt::offload_result offload(const rt::leaf_call<int8_t>& c) {
     return inner != nullptr ? inner->offload(c) : rt::offload_result::declined();

@@ -255,7 +255,7 @@ int run_model() {
   // ---- per-leaf table: cycles per image; CRCs over all images (the CPU's when it ran them all) ----
   const sample* checked = has_accel ? acc_samples : cpu_samples;
   put(tag);
-  put(": leaf name                              type              cycles_cpu/img cycles_accel/img crc        match\n");
+  put(": leaf name                              type              cycles_cpu/img cycles_accel/img accel_busy/img crc        match\n");
   for (int32_t i = 0; i < leaves; ++i) {
     const ctnn::row& r = Net::layer(i);
     const auto ui = static_cast<size_t>(i);
@@ -269,8 +269,12 @@ int run_model() {
     put(" ");
     put_text(r.type, 17);
     put_dec(cpu_samples[ui].cycles / static_cast<uint64_t>(cpu_images), 15);
-    if (has_accel) put_dec(acc_samples[ui].cycles / static_cast<uint64_t>(data::images), 17);
-    else put("                -");
+    if (has_accel) {
+      put_dec(acc_samples[ui].cycles / static_cast<uint64_t>(data::images), 17);
+      put_dec(acc_samples[ui].busy / static_cast<uint64_t>(data::images), 15);
+    } else {
+      put("                -              -");
+    }
     put(" ");
     put_crc(data::leaf_crc[ui]);
     put(ok ? " yes" : " NO");

@@ -160,7 +160,7 @@ int run_demo(const char* tag) {
 
   // ---- the table ----
   put(tag);
-  put(": leaf name      type           cycles_cpu cycles_accel  speedup instret_cpu instret_accel crc        match\n");
+  put(": leaf name      type           cycles_cpu cycles_accel accel_busy  speedup instret_cpu instret_accel crc        match\n");
   uint64_t sum_cpu[3] = {}, sum_acc[3] = {};
   for (int32_t i = 0; i < leaves; ++i) {
     const ctnn::row& r = Net::layer(i);
@@ -181,9 +181,10 @@ int run_demo(const char* tag) {
     put_dec(cpu[ui].cycles, 12);
     if (has_accel) {
       put_dec(acc[ui].cycles, 13);
+      put_dec(acc[ui].busy, 11);
       put_ratio(cpu[ui].cycles, acc[ui].cycles, 9);
     } else {
-      put("            -        -");
+      put("            -          -        -");
     }
     put_dec(cpu[ui].instret, 12);
     if (has_accel) put_dec(acc[ui].instret, 14);

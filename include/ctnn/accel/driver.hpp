@@ -1,7 +1,8 @@
 // Driver of the ctnn GEMM accelerator (fpga/rtl/ctnn_accel.v, registers in fpga/regs/ctnn.toml):
 // C[MxN] = requant(A[MxK] . B[KxN] + bias) with int8 A and B, int8 or int32 (raw) C, computed by
 // the accelerator's DMA straight from RAM. One job at a time, polled; a job that does not finish
-// within the poll budget returns timeout, never hangs. The job's RAM and the start, and the done
+// within the poll budget returns timeout, never hangs. run() = program() + start() + wait(); the
+// next job may be programmed while one runs (the registers are snapshot on START). The job's RAM and the start, and the done
 // status and the results, are fenced for the RISC-V memory model (ctnn/mmio/fence.hpp).
 //
 // Convolution mode (job::conv): B is not in memory but the implicit im2col of a CHW tensor,
@@ -109,6 +110,20 @@ struct driver {
   /// register field (a negative or too large size, stride, zero point, ...) is not cut to the
   /// field's bits: the job is not started and the result is bad_value.
   static job_status run(const job& g, uint32_t max_polls) {
+    if (program(g) != result::ok) {
+      job_status refused;
+      refused.res = result::bad_value;
+      return refused;
+    }
+    start();
+    return wait(max_polls);
+  }
+
+  /// Writes g's registers without starting it: ok, or bad_value when a value does not fit its
+  /// field (nothing to start then; registers written before the refusal hold g's values). The
+  /// accelerator takes a snapshot of its registers on START (ctnn_accel_ctrl), so the next job may
+  /// be programmed while one runs: program(next), wait() for the running one, then start().
+  static result program(const job& g) {
     namespace r = ctnn::regs::accel;
     using ctnn::mmio::write;
     const uint32_t elem = g.out_raw ? 4u : 1u;
@@ -175,16 +190,23 @@ struct driver {
         fit = static_cast<bool>(write<Bus>(r::shift::value::from(g.q.shift[0]))) && fit;
       }
     }
-    if (!fit) {
-      job_status refused;
-      refused.res = result::bad_value;
-      return refused;
-    }
+    return fit ? result::ok : result::bad_value;
+  }
+
+  /// Starts the programmed job. The previous job must have ended (wait()): a START while busy
+  /// stops the new job with ERR_CAUSE 2.
+  static void start() {
+    namespace r = ctnn::regs::accel;
+    using ctnn::mmio::write;
     write<Bus>(r::status::done{1u}, r::status::error{1u});   // w1c: forget the last job
     ctnn::mmio::fence_before_dma_start();   // A, B, bias, params and the registers before the start
     write<Bus>(r::ctrl::start{1u});
+  }
 
-    // The job has ended when DONE or ERROR is set (both were cleared above). Not when BUSY reads 0:
+  /// Waits at most max_polls status reads for the started job to end; its status and counters.
+  static job_status wait(uint32_t max_polls) {
+    namespace r = ctnn::regs::accel;
+    // The job has ended when DONE or ERROR is set. Not when BUSY reads 0:
     // BUSY rises a cycle or two after the START write and falls one cycle before DONE or ERROR is
     // set, so a read in either gap saw an idle accelerator and took a refused job for a finished one.
     job_status s;

@@ -15,6 +15,10 @@
 // made as the CPU's add leaf makes them (ctnn::ref::make_add_s8_params, its fused activation),
 // so the add's output is bit-exact with the two leaves run one after the other.
 //
+// Jobs are pipelined inside a leaf (a conv's row blocks and groups: a depthwise conv is a job per
+// channel): the next job's registers are written while the current job runs, the device taking a
+// snapshot of them on START (driver::program / start / wait); a leaf returns when its last job ended.
+//
 // Declined (the CPU runs them): dilated convolutions, K above 2^HWCFG.LOG2_KMAX, geometry that
 // does not fit the N and CONV_* fields (F::fits: their range, generated from fpga/regs/ctnn.toml).
 // A job that stops on ERROR or does not finish within its poll budget fails the leaf: run() returns
@@ -104,7 +108,43 @@ struct offloader {
  private:
   residual res_{};               ///< the residual of the fused job being started (offload_fused)
 
-  /// Runs the rows [0, m) of one GEMM in jobs of at most max_rows rows.
+  bool inflight_ = false;         ///< a started job whose end has not been waited for
+  uint32_t inflight_polls_ = 0;  ///< its poll budget
+
+  /// Waits for the job in flight (if any): its counters, and failed() when it did not end well.
+  result_type finish() {
+    if (!inflight_) return result_type::done();
+    inflight_ = false;
+    const job_status s = drv::wait(inflight_polls_);
+    device_cycles += s.cycles;
+    macs += s.macs;
+    if (s.res == result::ok) return result_type::done();
+    failure = s;
+    return result_type::failed(s.res == result::timeout ? failure_timeout : failure_error | s.cause);
+  }
+
+  /// Programs j while the job in flight runs (the device snapshots its registers on START), then
+  /// waits for that job and starts j: the CPU's register writes overlap the previous job.
+  result_type issue(const job& j) {
+    const uint64_t job_macs = static_cast<uint64_t>(j.m) * static_cast<uint64_t>(j.n) * static_cast<uint64_t>(j.k);
+    const uint64_t polls = poll_base + polls_per_mac * job_macs;
+    const result programmed = drv::program(j);
+    const result_type previous = finish();
+    if (previous.v != result_type::verdict::done) return previous;
+    if (programmed != result::ok) {
+      failure = job_status{};
+      failure.res = result::bad_value;
+      return result_type::failed(failure_bad_value);
+    }
+    drv::start();
+    ++jobs;
+    inflight_ = true;
+    inflight_polls_ = polls > 0xFFFFFFFFu ? 0xFFFFFFFFu : static_cast<uint32_t>(polls);
+    return result_type::done();
+  }
+
+  /// Issues the rows [0, m) of one GEMM in jobs of at most max_rows rows; the last one may still
+  /// run on return (the leaf ends with finish()).
   /// r: the residual of C's element 0 (R laid out as C; the add's parameters in res_), or nullptr.
   result_type rows(job j, int64_t m, const int8_t* a, int8_t* out, const int32_t* bias, const int32_t* mult,
                    const int32_t* shift, const int8_t* r) {
@@ -120,18 +160,8 @@ struct offloader {
       j.bias = bias != nullptr ? bias + m0 : nullptr;
       j.q.multiplier = mult + m0;
       j.q.shift = shift + m0;
-      const uint64_t job_macs = static_cast<uint64_t>(j.m) * static_cast<uint64_t>(j.n) * static_cast<uint64_t>(j.k);
-      const uint64_t polls = poll_base + polls_per_mac * job_macs;
-      const job_status s = drv::run(j, polls > 0xFFFFFFFFu ? 0xFFFFFFFFu : static_cast<uint32_t>(polls));
-      ++jobs;
-      device_cycles += s.cycles;
-      macs += s.macs;
-      if (s.res != result::ok) {
-        failure = s;
-        return result_type::failed(s.res == result::timeout     ? failure_timeout
-                                   : s.res == result::bad_value ? failure_bad_value
-                                                                : failure_error | s.cause);
-      }
+      const result_type o = issue(j);
+      if (o.v != result_type::verdict::done) return o;
     }
     return result_type::done();
   }
@@ -188,9 +218,9 @@ struct offloader {
       j.b = c.in[0] + grp * cin_g * plane;
       const result_type o = rows(j, m, c.weights() + ch * k, out + ch * n, c.bias() != nullptr ? c.bias() + ch : nullptr,
                                  c.multipliers() + ch, c.shifts() + ch, res_r != nullptr ? res_r + ch * n : nullptr);
-      if (o.v != result_type::verdict::done) return o;
+      if (o.v != result_type::verdict::done) return o;   // issue() failed after its finish(): none in flight
     }
-    return result_type::done();
+    return finish();
   }
 
   result_type linear(const leaf& c, int8_t* out, const int8_t* res_r) {
@@ -206,7 +236,8 @@ struct offloader {
     j.conv = &v;
     j.b = c.in[0];
     ++leaves;
-    return rows(j, m, c.weights(), out, c.bias(), c.multipliers(), c.shifts(), res_r);
+    const result_type o = rows(j, m, c.weights(), out, c.bias(), c.multipliers(), c.shifts(), res_r);
+    return o.v != result_type::verdict::done ? o : finish();
   }
 };
 
