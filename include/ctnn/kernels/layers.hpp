@@ -46,6 +46,26 @@ namespace detail {
 inline size_t align64(size_t n) { return (n + 63u) & ~size_t{63}; }
 
 /// im2col of one group for output rows [r0, r0 + rows): rows (ic, ky, kx), columns (oy - r0, ox);
+/// Copies n bytes (short runs: an output row of a 7x7 to 56x56 map) with fixed-size moves that
+/// the compiler inlines, overlapping at the end, instead of a call to memcpy per run.
+inline void copy_run(void* dst, const void* src, size_t n) {
+  auto* d = static_cast<unsigned char*>(dst);
+  const auto* s = static_cast<const unsigned char*>(src);
+  if (n >= 16) {
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) __builtin_memcpy(d + i, s + i, 16);
+    if (i < n) __builtin_memcpy(d + n - 16, s + n - 16, 16);
+  } else if (n >= 8) {
+    __builtin_memcpy(d, s, 8);
+    __builtin_memcpy(d + n - 8, s + n - 8, 8);
+  } else if (n >= 4) {
+    __builtin_memcpy(d, s, 4);
+    __builtin_memcpy(d + n - 4, s + n - 4, 4);
+  } else {
+    for (size_t i = 0; i < n; ++i) d[i] = s[i];
+  }
+}
+
 /// out-of-image taps get pad. Split into border and interior per (row, tap) instead of a bounds
 /// check per element.
 template <class T>
@@ -55,21 +75,23 @@ inline void im2col_rows(const conv_geometry& g, const T* in_group, T* col, T pad
     const T* plane = in_group + ic * g.in_h * g.in_w;
     for (int64_t ky = 0; ky < g.kh; ++ky)
       for (int64_t kx = 0; kx < g.kw; ++kx) {
+        // border columns (taps in the padding) get pad, the interior [x_lo, x_hi) is a plain
+        // copy: contiguous for stride 1, strided otherwise, with no bounds check. The column
+        // range depends on kx only: computed once per tap, not per output row.
+        const int64_t x0 = kx * g.dw - g.pl;  // input x of ox = 0
+        const int64_t x_lo = x0 >= 0 ? 0 : min(ow, ceil_div(-x0, g.sw));
+        const int64_t last = g.in_w - 1 - x0;  // ox * sw <= last
+        const int64_t x_hi = last < 0 ? x_lo : max(x_lo, min(ow, last / g.sw + 1));
+        const auto run_bytes = static_cast<size_t>(x_hi - x_lo) * sizeof(T);
         for (int64_t oy = r0; oy < r0 + rows; ++oy) {
           const int64_t iy = oy * g.sh - g.pt + ky * g.dh;
           if (iy < 0 || iy >= g.in_h) {
             for (int64_t ox = 0; ox < ow; ++ox) col[ox] = pad;
           } else {
-            // border columns (taps in the padding) get pad, the interior [x_lo, x_hi) is a
-            // plain copy: contiguous for stride 1, strided otherwise, with no bounds check
             const T* row = plane + iy * g.in_w;
-            const int64_t x0 = kx * g.dw - g.pl;  // input x of ox = 0
-            const int64_t x_lo = x0 >= 0 ? 0 : min(ow, ceil_div(-x0, g.sw));
-            const int64_t last = g.in_w - 1 - x0;  // ox * sw <= last
-            const int64_t x_hi = last < 0 ? x_lo : max(x_lo, min(ow, last / g.sw + 1));
             for (int64_t ox = 0; ox < x_lo; ++ox) col[ox] = pad;
             if (g.sw == 1) {
-              if (x_hi > x_lo) __builtin_memcpy(col + x_lo, row + x0 + x_lo, static_cast<size_t>(x_hi - x_lo) * sizeof(T));
+              if (run_bytes != 0) copy_run(col + x_lo, row + x0 + x_lo, run_bytes);
             } else {
               for (int64_t ox = x_lo; ox < x_hi; ++ox) col[ox] = row[x0 + ox * g.sw];
             }

@@ -288,6 +288,48 @@ inline void pack_a_s8(int mc, int K, const int8_t* a, int lda, uint8_t* ap, int3
   }
 }
 
+#if CTNN_KERNELS_X86 && defined(__AVX2__)
+/// The full 4-k groups of one 32-column panel of B (AVX2): four rows of 32 bytes become 32 words
+/// by two rounds of unpacking and a lane swap; colsum[j] += the word's four bytes (vpmaddubsw by
+/// ones, exact: |b0 + b1| <= 256, then vpmaddwd by ones). Returns the k where the groups end.
+///
+///   rows a, b, c, d (32 bytes)  -> unpack8 (a,b), (c,d) -> unpack16 -> per 128-bit lane
+///   words of columns 0-3 | 16-19, 4-7 | 20-23, 8-11 | 24-27, 12-15 | 28-31 -> lane swaps
+inline int pack_b_s8_panel32(int K, const int8_t* b, int ldb, int8_t* bp, int32_t* colsum) {
+  const __m256i ones8 = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1);
+  __m256i s0 = _mm256_setzero_si256(), s1 = s0, s2 = s0, s3 = s0;
+  int k4 = 0;
+  for (; k4 + 4 <= K; k4 += 4) {
+    const int8_t* r = b + static_cast<ptrdiff_t>(k4) * ldb;
+    const __m256i a0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r));
+    const __m256i a1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r + ldb));
+    const __m256i a2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r + 2 * static_cast<ptrdiff_t>(ldb)));
+    const __m256i a3 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r + 3 * static_cast<ptrdiff_t>(ldb)));
+    const __m256i t01l = _mm256_unpacklo_epi8(a0, a1), t01h = _mm256_unpackhi_epi8(a0, a1);
+    const __m256i t23l = _mm256_unpacklo_epi8(a2, a3), t23h = _mm256_unpackhi_epi8(a2, a3);
+    const __m256i w0 = _mm256_unpacklo_epi16(t01l, t23l), w1 = _mm256_unpackhi_epi16(t01l, t23l);
+    const __m256i w2 = _mm256_unpacklo_epi16(t01h, t23h), w3 = _mm256_unpackhi_epi16(t01h, t23h);
+    const __m256i o0 = _mm256_permute2x128_si256(w0, w1, 0x20), o1 = _mm256_permute2x128_si256(w2, w3, 0x20);
+    const __m256i o2 = _mm256_permute2x128_si256(w0, w1, 0x31), o3 = _mm256_permute2x128_si256(w2, w3, 0x31);
+    auto* dst = reinterpret_cast<__m256i*>(bp + static_cast<ptrdiff_t>(k4) * 32);
+    _mm256_storeu_si256(dst, o0);
+    _mm256_storeu_si256(dst + 1, o1);
+    _mm256_storeu_si256(dst + 2, o2);
+    _mm256_storeu_si256(dst + 3, o3);
+    s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones8, o0), ones16));
+    s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones8, o1), ones16));
+    s2 = _mm256_add_epi32(s2, _mm256_madd_epi16(_mm256_maddubs_epi16(ones8, o2), ones16));
+    s3 = _mm256_add_epi32(s3, _mm256_madd_epi16(_mm256_maddubs_epi16(ones8, o3), ones16));
+  }
+  auto* cs = reinterpret_cast<__m256i*>(colsum);
+  _mm256_storeu_si256(cs, _mm256_add_epi32(_mm256_loadu_si256(cs), s0));
+  _mm256_storeu_si256(cs + 1, _mm256_add_epi32(_mm256_loadu_si256(cs + 1), s1));
+  _mm256_storeu_si256(cs + 2, _mm256_add_epi32(_mm256_loadu_si256(cs + 2), s2));
+  _mm256_storeu_si256(cs + 3, _mm256_add_epi32(_mm256_loadu_si256(cs + 3), s3));
+  return k4;
+}
+#endif
+
 /// Packs B[0:K, 0:nc] into NR-column panels of 4-k groups: bp[p][k/4][j][k%4]; colsum[j] = sum b.
 /// The four rows of a group are interleaved byte-wise into one 32-bit word per column.
 template <int NR>
@@ -296,7 +338,13 @@ inline void pack_b_s8(int K, int nc, const int8_t* b, int ldb, int8_t* bp, int32
   for (int j = 0; j < nc; ++j) colsum[j] = 0;
   for (int p = 0; p < nc; p += NR) {
     const int cols = min(NR, nc - p);
-    for (int k4 = 0; k4 < kq; k4 += 4) {
+    int k_vec = 0;  // groups below k_vec were packed by the vector path
+#if CTNN_KERNELS_X86 && defined(__AVX2__)
+    if constexpr (NR == 32) {
+      if (cols == NR) k_vec = pack_b_s8_panel32(K, b + p, ldb, bp, colsum + p);
+    }
+#endif
+    for (int k4 = k_vec; k4 < kq; k4 += 4) {
       const int8_t* r[4];
       for (int q = 0; q < 4; ++q) r[q] = k4 + q < K ? b + static_cast<ptrdiff_t>(k4 + q) * ldb + p : nullptr;
       uint32_t words[NR];
