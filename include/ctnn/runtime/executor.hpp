@@ -12,6 +12,10 @@
 // offset_of(Net::output_tensor). The GEMM packing workspace of the optimized kernels is the
 // static workspace of tiled.hpp (it depends on the tiling only): run() is not reentrant.
 //
+// Packed weights: the run() overloads taking a packed_weights<Net, T> (runtime/packed.hpp) pack
+// the weights of the ops that define it (int8 conv2d) into the region at the first run with a
+// blob, and hand each leaf its packed bytes (leaf_call::packed); the others pack in every call.
+//
 // Offload: run(..., off) first asks off.offload(leaf) for each leaf, which may run the leaf on a
 // device (done), refuse it (declined: the CPU kernels run it) or fail (the run stops with
 // fault::offload, the leaf and the hook's code). Optional members off.leaf_begin(i) and
