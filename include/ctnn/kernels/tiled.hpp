@@ -550,7 +550,7 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
   auto* bp = reinterpret_cast<int8_t*>(ap + kq * MC);
   const int32_t a_zp_u = a_zp + 128;
   const uint32_t k_term = static_cast<uint32_t>(K) * static_cast<uint32_t>(a_zp_u) * static_cast<uint32_t>(b_zp);
-  const ptrdiff_t m_pad = round_up_to_tile<MR>(M), n_pad = round_up_to_tile<NR>(N);
+  const auto m_pad = static_cast<ptrdiff_t>(round_up_to_tile<MR>(M)), n_pad = static_cast<ptrdiff_t>(round_up_to_tile<NR>(N));
   const auto* a_sums = reinterpret_cast<const int32_t*>(pre.a);
   const auto* b_sums = reinterpret_cast<const int32_t*>(pre.b);
 
