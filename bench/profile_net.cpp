@@ -35,7 +35,7 @@ void prof(const char* name, bool packed, int reps) {
   rt::fill_params<Net, dt>(params.data, params.size, 1);
   auto pk = std::make_unique<rt::packed_weights<Net, int8_t>>();
   pk->pack(params.data);
-  std::vector<std::vector<double>> t(size_t(Net::leaf_count));
+  std::vector<std::vector<double>> t(static_cast<size_t>(Net::leaf_count));
   timer_hook h{&t, {}};
   std::vector<double> whole;
   for (int r = 0; r < reps; ++r) {
