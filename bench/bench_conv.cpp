@@ -1,5 +1,6 @@
 // Convolutions with ResNet-50 layer shapes (batch 1, 224x224 input), float32 and int8:
-// BM_conv_f32/<layer>/<impl> and BM_conv_s8/<layer>/ctnn. The OpenBLAS peer runs the same
+// BM_conv_f32/<layer>/<impl> and BM_conv_s8/<layer>/<ctnn|ctnn_packed> (weights packed in every
+// call, or once outside the timing). The OpenBLAS peer runs the same
 // im2col followed by cblas_sgemm, so the ratio isolates the GEMM. Depthwise convolutions with
 // MobileNetV2's 3x3 shapes and EfficientNet-B0's 5x5 ones: BM_dw_f32 / BM_dw_s8/<layer>/<impl>,
 // impl = ctnn (depthwise.hpp's vector lanes) or direct (the scalar loop it replaced).
@@ -119,6 +120,46 @@ void bm_conv_s8_ctnn(benchmark::State& state, conv_geometry g) {
   ctnn_bench::set_rate(state, "GOP/s", 2.0 * double(g.macs()));
 }
 
+/// As bm_conv_s8_ctnn with the weights packed once, outside the timing (pack_conv2d_s8_weights:
+/// what the executor's packed_weights region holds), as a network's weights are.
+void bm_conv_s8_ctnn_packed(benchmark::State& state, conv_geometry g) {
+  const auto in = ctnn_bench::random_s8(size_t(g.in_elems()), 1);
+  const auto w = ctnn_bench::random_s8(size_t(g.weight_elems()), 2);
+  std::vector<int32_t> bias(size_t(g.out_c), 100);
+  std::vector<int32_t> mult(size_t(g.out_c)), shift(size_t(g.out_c));
+  for (size_t i = 0; i < mult.size(); ++i) {
+    const auto q = ctnn::quant::quantize_multiplier(1.0 / (128.0 * double(g.gemm_k()) + double(i)));
+    mult[i] = q.multiplier;
+    shift[i] = q.shift;
+  }
+  const ctnn::ref::gemm_s8_params p{-3, 0, 2, mult.data(), shift.data(), true, 2, 127};
+  std::vector<int8_t> out(size_t(g.out_elems())), want(out.size());
+  const int64_t rows = g.out_h();
+  std::vector<int8_t> panel(size_t(ctnn::kernels::conv_scratch_elems(g, rows)) + 1);
+  std::vector<int64_t> packed(ctnn::kernels::conv2d_s8_packed_bytes(g) / 8 + 8);
+  void* pk = packed.data() + (8 - reinterpret_cast<uintptr_t>(packed.data()) % 64 / 8) % 8;  // 64-byte aligned
+  if (ctnn::kernels::pack_conv2d_s8_weights(g, w.data(), pk, (packed.size() - 8) * 8) != ctnn::kernels::status::ok) {
+    state.SkipWithError("pack_conv2d_s8_weights failed");
+    return;
+  }
+  const auto run = [&](int8_t* o, const void* packed_w) {
+    return ctnn::kernels::conv2d_s8(g, in.data(), w.data(), bias.data(), o, p, rows, panel.data(), panel.size(),
+                                    nullptr, 0, packed_w);
+  };
+  // the same output as the per-call packing
+  if (run(out.data(), pk) != ctnn::kernels::status::ok || run(want.data(), nullptr) != ctnn::kernels::status::ok ||
+      out != want) {
+    state.SkipWithError("packed output differs from the unpacked one");
+    return;
+  }
+  for (auto _ : state) {
+    run(out.data(), pk);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  ctnn_bench::set_rate(state, "GOP/s", 2.0 * double(g.macs()));
+}
+
 /// The scratch-free direct kernel (panel_rows == 0: what a plan without slack for a panel runs).
 void bm_conv_f32_direct(benchmark::State& state, conv_geometry g) {
   const auto in = ctnn_bench::random_f32(size_t(g.in_elems()), 1);
@@ -142,6 +183,9 @@ void register_all() {
         ->Unit(benchmark::kMicrosecond);
 #endif
     benchmark::RegisterBenchmark((std::string("BM_conv_s8/") + l.name + "/ctnn").c_str(), bm_conv_s8_ctnn, l.g)
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((std::string("BM_conv_s8/") + l.name + "/ctnn_packed").c_str(),
+                                 bm_conv_s8_ctnn_packed, l.g)
         ->Unit(benchmark::kMicrosecond);
   }
 }

@@ -303,6 +303,33 @@ void bm_qgemm_ctnn(benchmark::State& state) {
   ctnn_bench::set_rate(state, "GOP/s", 2.0 * n * n * n);
 }
 
+/// ctnn with B (the weights' role, as in the oneDNN matmul peer) packed once outside the timing
+/// (tiled::pack_b_s8_once); A packed in every call.
+void bm_qgemm_ctnn_packed(benchmark::State& state) {
+  const qgemm_setup q(static_cast<int>(state.range(0)));
+  const int n = q.n;
+  std::vector<int8_t> c(size_t(n) * n);
+  std::vector<int64_t> packed(ctnn::kernels::tiled::packed_b_s8_bytes(n, n) / 8 + 8);
+  auto* pb = reinterpret_cast<uint8_t*>(packed.data() + (8 - reinterpret_cast<uintptr_t>(packed.data()) % 64 / 8) % 8);
+  if (ctnn::kernels::tiled::pack_b_s8_once(n, n, q.b.data(), n, pb, (packed.size() - 8) * 8) !=
+      ctnn::kernels::status::ok) {
+    state.SkipWithError("pack_b_s8_once failed");
+    return;
+  }
+  const ctnn::kernels::tiled::s8_prepacked pre{nullptr, pb};
+  ctnn::kernels::tiled::gemm_s8_prepacked(n, n, n, q.a.data(), n, nullptr, n, pre, nullptr, c.data(), n, q.p);
+  if (c != q.ctnn_out()) {
+    state.SkipWithError("packed output differs from the unpacked one");
+    return;
+  }
+  for (auto _ : state) {
+    ctnn::kernels::tiled::gemm_s8_prepacked(n, n, n, q.a.data(), n, nullptr, n, pre, nullptr, c.data(), n, q.p);
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  ctnn_bench::set_rate(state, "GOP/s", 2.0 * n * n * n);
+}
+
 #if CTNN_BENCH_GEMMLOWP
 // gemmlowp's own fast layout: lhs row-major, rhs and result column-major, uint8 operands with
 // offsets, quantize-down by fixed-point multiplier then saturating cast to uint8 (the same
@@ -461,6 +488,7 @@ void register_all() {
       ->Arg(128)
       ->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("BM_qgemm/ctnn", bm_qgemm_ctnn)->Apply(qsizes);
+  benchmark::RegisterBenchmark("BM_qgemm/ctnn_packed", bm_qgemm_ctnn_packed)->Apply(qsizes);
 #if CTNN_BENCH_GEMMLOWP
   benchmark::RegisterBenchmark("BM_qgemm/gemmlowp", bm_qgemm_gemmlowp)->Apply(qsizes);
 #endif

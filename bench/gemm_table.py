@@ -5,7 +5,8 @@ Reads the per-repetition runs (--benchmark_repetitions=R), groups them by case (
 name without the implementation: BM_sgemm/<impl>/<N> -> BM_sgemm/<N>), and prints per case and
 implementation the median throughput over repetitions (GFLOP/s or GOP/s, from CPU time) with its
 min-max, and ctnn speed / best peer = median(ctnn) / median(fastest peer). Implementations whose
-name starts with "ctnn" are ctnn's; ctnn_reference is left out.
+name starts with "ctnn" are ctnn's, one row each (ctnn_packed: the weights packed once);
+ctnn_reference is left out.
 
   ctnn_bench --benchmark_filter='BM_(sgemm|sgemm_conv|sgemv|qgemm)/' --benchmark_repetitions=9 \\
       --benchmark_enable_random_interleaving=true --benchmark_out=gemm.json --benchmark_out_format=json
@@ -50,14 +51,16 @@ def main():
         impls = runs[key]
         med = {i: statistics.median(v) for i, v in impls.items()}
         span = {i: (min(v), max(v)) for i, v in impls.items()}
-        ctnn = [i for i in impls if i == "ctnn"]
+        ctnn = sorted(i for i in impls if i.startswith("ctnn"))  # ctnn, then variants (ctnn_packed)
         peers = sorted(i for i in impls if not i.startswith("ctnn"))
         if not ctnn or not peers:
             continue
         best = max(peers, key=lambda i: med[i])
         fmt = lambda i: f"{med[i]:.1f} ({span[i][0]:.1f}-{span[i][1]:.1f})"
         peer_txt = ", ".join(f"{i} {fmt(i)}" for i in peers)
-        print(f"| {key[0]}/{key[1]} | {fmt('ctnn')} | {peer_txt} | {med['ctnn'] / med[best]:.2f} ({best}) |")
+        for c in ctnn:
+            label = f"{key[0]}/{key[1]}" + ("" if c == "ctnn" else f" ({c})")
+            print(f"| {label} | {fmt(c)} | {peer_txt} | {med[c] / med[best]:.2f} ({best}) |")
     return 0
 
 

@@ -46,6 +46,26 @@ namespace detail {
 inline size_t align64(size_t n) { return (n + 63u) & ~size_t{63}; }
 
 /// im2col of one group for output rows [r0, r0 + rows): rows (ic, ky, kx), columns (oy - r0, ox);
+/// Copies n bytes (short runs: an output row of a 7x7 to 56x56 map) with fixed-size moves that
+/// the compiler inlines, overlapping at the end, instead of a call to memcpy per run.
+inline void copy_run(void* dst, const void* src, size_t n) {
+  auto* d = static_cast<unsigned char*>(dst);
+  const auto* s = static_cast<const unsigned char*>(src);
+  if (n >= 16) {
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) __builtin_memcpy(d + i, s + i, 16);
+    if (i < n) __builtin_memcpy(d + n - 16, s + n - 16, 16);
+  } else if (n >= 8) {
+    __builtin_memcpy(d, s, 8);
+    __builtin_memcpy(d + n - 8, s + n - 8, 8);
+  } else if (n >= 4) {
+    __builtin_memcpy(d, s, 4);
+    __builtin_memcpy(d + n - 4, s + n - 4, 4);
+  } else {
+    for (size_t i = 0; i < n; ++i) d[i] = s[i];
+  }
+}
+
 /// out-of-image taps get pad. Split into border and interior per (row, tap) instead of a bounds
 /// check per element.
 template <class T>
@@ -55,21 +75,23 @@ inline void im2col_rows(const conv_geometry& g, const T* in_group, T* col, T pad
     const T* plane = in_group + ic * g.in_h * g.in_w;
     for (int64_t ky = 0; ky < g.kh; ++ky)
       for (int64_t kx = 0; kx < g.kw; ++kx) {
+        // border columns (taps in the padding) get pad, the interior [x_lo, x_hi) is a plain
+        // copy: contiguous for stride 1, strided otherwise, with no bounds check. The column
+        // range depends on kx only: computed once per tap, not per output row.
+        const int64_t x0 = kx * g.dw - g.pl;  // input x of ox = 0
+        const int64_t x_lo = x0 >= 0 ? 0 : min(ow, ceil_div(-x0, g.sw));
+        const int64_t last = g.in_w - 1 - x0;  // ox * sw <= last
+        const int64_t x_hi = last < 0 ? x_lo : max(x_lo, min(ow, last / g.sw + 1));
+        const auto run_bytes = static_cast<size_t>(x_hi - x_lo) * sizeof(T);
         for (int64_t oy = r0; oy < r0 + rows; ++oy) {
           const int64_t iy = oy * g.sh - g.pt + ky * g.dh;
           if (iy < 0 || iy >= g.in_h) {
             for (int64_t ox = 0; ox < ow; ++ox) col[ox] = pad;
           } else {
-            // border columns (taps in the padding) get pad, the interior [x_lo, x_hi) is a
-            // plain copy: contiguous for stride 1, strided otherwise, with no bounds check
             const T* row = plane + iy * g.in_w;
-            const int64_t x0 = kx * g.dw - g.pl;  // input x of ox = 0
-            const int64_t x_lo = x0 >= 0 ? 0 : min(ow, ceil_div(-x0, g.sw));
-            const int64_t last = g.in_w - 1 - x0;  // ox * sw <= last
-            const int64_t x_hi = last < 0 ? x_lo : max(x_lo, min(ow, last / g.sw + 1));
             for (int64_t ox = 0; ox < x_lo; ++ox) col[ox] = pad;
             if (g.sw == 1) {
-              if (x_hi > x_lo) __builtin_memcpy(col + x_lo, row + x0 + x_lo, static_cast<size_t>(x_hi - x_lo) * sizeof(T));
+              if (run_bytes != 0) copy_run(col + x_lo, row + x0 + x_lo, run_bytes);
             } else {
               for (int64_t ox = x_lo; ox < x_hi; ++ox) col[ox] = row[x0 + ox * g.sw];
             }
@@ -209,16 +231,53 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
   return status::ok;
 }
 
+/// Bytes of one group's packed weights, rounded up to 64 (the next group's boundary).
+template <class Tiling = default_s8_tiling>
+constexpr size_t conv2d_s8_packed_group_bytes(const conv_geometry& g) {
+  return (tiled::packed_a_s8_bytes<Tiling>(g.out_c_per_group(), g.gemm_k()) + 63u) & ~size_t{63};
+}
+
+/// @brief Bytes of a convolution's int8 weights packed once (pack_conv2d_s8_weights) for the
+/// tiled GEMM: per group, its M x K weights as tiled::pack_a_s8_once writes them, each group at a
+/// 64-byte boundary. 0 when conv2d_s8 would not read them: depthwise (direct kernel), K beyond
+/// the static workspace (Tiling::kmax, direct kernel), and RISC-V (CTNN_KERNELS_SCALAR: no GEMM).
+template <class Tiling = default_s8_tiling>
+constexpr size_t conv2d_s8_packed_bytes(const conv_geometry& g) {
+  if (CTNN_KERNELS_SCALAR || !g.valid() || g.depthwise() || g.gemm_k() > Tiling::kmax) return 0;
+  return static_cast<size_t>(g.groups) * conv2d_s8_packed_group_bytes<Tiling>(g);
+}
+
+/// @brief Packs a convolution's int8 weights (OIHW) once into `dst` (conv2d_s8_packed_bytes(g)
+/// bytes, 64-byte aligned for speed, 4 at least), the layout conv2d_s8 reads through `packed_w`.
+template <class Tiling = default_s8_tiling>
+inline status pack_conv2d_s8_weights(const conv_geometry& g, const int8_t* w, void* dst, size_t dst_bytes) {
+  const size_t need = conv2d_s8_packed_bytes<Tiling>(g);
+  if (need == 0) return status::ok;
+  if (w == nullptr || dst == nullptr) return status::null_pointer;
+  if (dst_bytes < need) return status::scratch_too_small;
+  const int M = static_cast<int>(g.out_c_per_group()), K = static_cast<int>(g.gemm_k());
+  const size_t stride = conv2d_s8_packed_group_bytes<Tiling>(g);
+  for (int64_t grp = 0; grp < g.groups; ++grp)
+    if (const status s = tiled::pack_a_s8_once<Tiling>(M, K, w + grp * M * K, K,
+                                                      static_cast<uint8_t*>(dst) + static_cast<size_t>(grp) * stride,
+                                                      stride);
+        s != status::ok)
+      return s;
+  return status::ok;
+}
+
 /// @brief conv2d int8 (p as in ref::conv2d_s8), bit-exact with it: the same paths as conv2d_f32
 /// (depthwise direct, pointwise GEMM, im2col panels of panel_rows rows, direct when 0); padding
 /// taps hold the input zero point. workspace: Tiling::workspace_bytes(K) bytes, 4-byte aligned,
-/// or nullptr for tiled.hpp's static workspace (K <= Tiling::kmax). With CTNN_KERNELS_SCALAR
+/// or nullptr for tiled.hpp's static workspace (K <= Tiling::kmax). packed_w: the weights packed
+/// once by pack_conv2d_s8_weights (w is still read by the direct kernel), or null to pack them in
+/// every GEMM call. With CTNN_KERNELS_SCALAR
 /// (RISC-V) every non-depthwise convolution whose larger buffer (panel or workspace) holds two
 /// patches runs scalar::conv2d_s8 on it instead, whatever panel_rows says.
 template <class Tiling = default_s8_tiling>
 inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias, int8_t* out,
                         const ref::gemm_s8_params& p, int64_t panel_rows, void* scratch, size_t scratch_bytes,
-                        void* workspace = nullptr, size_t workspace_bytes = 0) {
+                        void* workspace = nullptr, size_t workspace_bytes = 0, const void* packed_w = nullptr) {
   if (!g.valid()) return status::bad_geometry;
   if (panel_rows < 0) return status::bad_size;
   if (g.depthwise()) return depthwise_conv2d_s8(g, in, w, bias, out, p);
@@ -249,6 +308,12 @@ inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* 
   // pointwise: the input is the GEMM's B; A = weights (zero point b_zp). With panel_rows == 0 and
   // a workspace too small for K, the direct kernel runs instead (it needs no workspace).
   const bool ws_fits = workspace_bytes >= Tiling::workspace_bytes(K);
+  // packed weights exist only where the GEMM runs (conv2d_s8_packed_bytes > 0)
+  const auto* packed = conv2d_s8_packed_bytes<Tiling>(g) != 0 ? static_cast<const uint8_t*>(packed_w) : nullptr;
+  const size_t packed_stride = conv2d_s8_packed_group_bytes<Tiling>(g);
+  if (!conv_uses_panels(g) && (ws_fits || panel_rows > 0) && packed != nullptr)
+    return tiled::gemm_s8_row_channels_prepacked<Tiling>(M, NT, K, packed, in, NT, bias, out, NT, p.b_zp, p.a_zp, p,
+                                                         workspace, workspace_bytes);
   if (!conv_uses_panels(g) && (ws_fits || panel_rows > 0))
     return tiled::gemm_s8_row_channels<Tiling>(M, NT, K, w, K, in, NT, bias, out, NT, p.b_zp, p.a_zp, p, workspace,
                                                workspace_bytes);
@@ -273,10 +338,15 @@ inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* 
       const int N = static_cast<int>(rows * ow);
       detail::im2col_rows<int8_t>(g, in_g, col, static_cast<int8_t>(p.a_zp), r0, rows);
       // A = weights (zero point b_zp), B = activations (zero point a_zp)
-      const status s = tiled::gemm_s8_row_channels<Tiling>(M, N, K, w + grp * M * K, K, col, N,
-                                                           bias != nullptr ? bias + grp * M : nullptr,
-                                                           out + grp * M * NT + r0 * ow, NT, p.b_zp, p.a_zp, pg,
-                                                           workspace, workspace_bytes);
+      const int32_t* bias_g = bias != nullptr ? bias + grp * M : nullptr;
+      int8_t* out_g = out + grp * M * NT + r0 * ow;
+      const status s =
+          packed != nullptr
+              ? tiled::gemm_s8_row_channels_prepacked<Tiling>(M, N, K, packed + static_cast<size_t>(grp) * packed_stride,
+                                                              col, N, bias_g, out_g, NT, p.b_zp, p.a_zp, pg, workspace,
+                                                              workspace_bytes)
+              : tiled::gemm_s8_row_channels<Tiling>(M, N, K, w + grp * M * K, K, col, N, bias_g, out_g, NT, p.b_zp,
+                                                    p.a_zp, pg, workspace, workspace_bytes);
       if (s != status::ok) return s;
     }
   }

@@ -288,6 +288,48 @@ inline void pack_a_s8(int mc, int K, const int8_t* a, int lda, uint8_t* ap, int3
   }
 }
 
+#if CTNN_KERNELS_X86 && defined(__AVX2__)
+/// The full 4-k groups of one 32-column panel of B (AVX2): four rows of 32 bytes become 32 words
+/// by two rounds of unpacking and a lane swap; colsum[j] += the word's four bytes (vpmaddubsw by
+/// ones, exact: |b0 + b1| <= 256, then vpmaddwd by ones). Returns the k where the groups end.
+///
+///   rows a, b, c, d (32 bytes)  -> unpack8 (a,b), (c,d) -> unpack16 -> per 128-bit lane
+///   words of columns 0-3 | 16-19, 4-7 | 20-23, 8-11 | 24-27, 12-15 | 28-31 -> lane swaps
+inline int pack_b_s8_panel32(int K, const int8_t* b, int ldb, int8_t* bp, int32_t* colsum) {
+  const __m256i ones8 = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1);
+  __m256i s0 = _mm256_setzero_si256(), s1 = s0, s2 = s0, s3 = s0;
+  int k4 = 0;
+  for (; k4 + 4 <= K; k4 += 4) {
+    const int8_t* r = b + static_cast<ptrdiff_t>(k4) * ldb;
+    const __m256i a0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r));
+    const __m256i a1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r + ldb));
+    const __m256i a2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r + 2 * static_cast<ptrdiff_t>(ldb)));
+    const __m256i a3 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r + 3 * static_cast<ptrdiff_t>(ldb)));
+    const __m256i t01l = _mm256_unpacklo_epi8(a0, a1), t01h = _mm256_unpackhi_epi8(a0, a1);
+    const __m256i t23l = _mm256_unpacklo_epi8(a2, a3), t23h = _mm256_unpackhi_epi8(a2, a3);
+    const __m256i w0 = _mm256_unpacklo_epi16(t01l, t23l), w1 = _mm256_unpackhi_epi16(t01l, t23l);
+    const __m256i w2 = _mm256_unpacklo_epi16(t01h, t23h), w3 = _mm256_unpackhi_epi16(t01h, t23h);
+    const __m256i o0 = _mm256_permute2x128_si256(w0, w1, 0x20), o1 = _mm256_permute2x128_si256(w2, w3, 0x20);
+    const __m256i o2 = _mm256_permute2x128_si256(w0, w1, 0x31), o3 = _mm256_permute2x128_si256(w2, w3, 0x31);
+    auto* dst = reinterpret_cast<__m256i*>(bp + static_cast<ptrdiff_t>(k4) * 32);
+    _mm256_storeu_si256(dst, o0);
+    _mm256_storeu_si256(dst + 1, o1);
+    _mm256_storeu_si256(dst + 2, o2);
+    _mm256_storeu_si256(dst + 3, o3);
+    s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones8, o0), ones16));
+    s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones8, o1), ones16));
+    s2 = _mm256_add_epi32(s2, _mm256_madd_epi16(_mm256_maddubs_epi16(ones8, o2), ones16));
+    s3 = _mm256_add_epi32(s3, _mm256_madd_epi16(_mm256_maddubs_epi16(ones8, o3), ones16));
+  }
+  auto* cs = reinterpret_cast<__m256i*>(colsum);
+  _mm256_storeu_si256(cs, _mm256_add_epi32(_mm256_loadu_si256(cs), s0));
+  _mm256_storeu_si256(cs + 1, _mm256_add_epi32(_mm256_loadu_si256(cs + 1), s1));
+  _mm256_storeu_si256(cs + 2, _mm256_add_epi32(_mm256_loadu_si256(cs + 2), s2));
+  _mm256_storeu_si256(cs + 3, _mm256_add_epi32(_mm256_loadu_si256(cs + 3), s3));
+  return k4;
+}
+#endif
+
 /// Packs B[0:K, 0:nc] into NR-column panels of 4-k groups: bp[p][k/4][j][k%4]; colsum[j] = sum b.
 /// The four rows of a group are interleaved byte-wise into one 32-bit word per column.
 template <int NR>
@@ -296,7 +338,13 @@ inline void pack_b_s8(int K, int nc, const int8_t* b, int ldb, int8_t* bp, int32
   for (int j = 0; j < nc; ++j) colsum[j] = 0;
   for (int p = 0; p < nc; p += NR) {
     const int cols = min(NR, nc - p);
-    for (int k4 = 0; k4 < kq; k4 += 4) {
+    int k_vec = 0;  // groups below k_vec were packed by the vector path
+#if CTNN_KERNELS_X86 && defined(__AVX2__)
+    if constexpr (NR == 32) {
+      if (cols == NR) k_vec = pack_b_s8_panel32(K, b + p, ldb, bp, colsum + p);
+    }
+#endif
+    for (int k4 = k_vec; k4 < kq; k4 += 4) {
       const int8_t* r[4];
       for (int q = 0; q < 4; ++q) r[q] = k4 + q < K ? b + static_cast<ptrdiff_t>(k4 + q) * ldb + p : nullptr;
       uint32_t words[NR];
@@ -460,23 +508,39 @@ inline void finalize_row(const int32_t* raw, int32_t rowsum_u, const int32_t* co
 }
 #endif
 
-inline bool aligned4(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 3u) == 0; }
+inline bool aligned4(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 3u) == 0; }  // null too
+
+/// Operands packed ahead of the call (pack_a_s8_once / pack_b_s8_once): null for "pack per
+/// call". a: [ int32 rowsum[Mp] | u8 panels Mp x kq ], b: [ int32 colsum[Np] | s8 panels kq x Np ]
+/// (Mp, Np: M, N rounded up to MR, NR; kq: K rounded up to 4).
+struct s8_prepacked {
+  const uint8_t* a = nullptr;
+  const uint8_t* b = nullptr;
+};
 
 /// Shared int8 driver; Out is int32_t (raw accumulators) or int8_t (requantized).
 /// ChannelRows: bias and requantization are indexed by row m (conv: weights are A, output
-/// channel = row); otherwise by column n.
+/// channel = row); otherwise by column n. An operand of `pre` is read from its packed form (its
+/// raw pointer may then be null) and never packed here.
 template <class Tiling, class Out, bool ChannelRows = false>
 inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const int8_t* B, int ldb,
                            const int32_t* bias, Out* C, int ldc, int32_t a_zp, int32_t b_zp,
-                           const ref::gemm_s8_params* p, void* workspace, size_t workspace_bytes) {
+                           const ref::gemm_s8_params* p, void* workspace, size_t workspace_bytes,
+                           s8_prepacked pre = {}) {
   constexpr int MR = Tiling::mr, NR = Tiling::nr, MC = Tiling::mc, NC = Tiling::nc;
-  if (const status s = ref::detail::check_gemm(M, N, K, A, lda, B, ldb, C, ldc); s != status::ok) return s;
+  // a prepacked operand stands in for its raw matrix in the argument checks
+  if (const status s = ref::detail::check_gemm(M, N, K, pre.a != nullptr ? pre.a : static_cast<const void*>(A),
+                                               pre.a != nullptr ? K : lda,
+                                               pre.b != nullptr ? pre.b : static_cast<const void*>(B),
+                                               pre.b != nullptr ? N : ldb, C, ldc);
+      s != status::ok)
+    return s;
   if (a_zp < -128 || a_zp > 127 || b_zp < -128 || b_zp > 127) return status::bad_quant_param;
   if (p != nullptr)
     if (const status s = ref::check_params(*p, ChannelRows ? M : N); s != status::ok) return s;
   if (M == 0 || N == 0) return status::ok;
   if (workspace == nullptr) return status::null_pointer;
-  if (!aligned4(workspace)) return status::bad_size;
+  if (!aligned4(workspace) || !aligned4(pre.a) || !aligned4(pre.b)) return status::bad_size;
   if (workspace_bytes < Tiling::workspace_bytes(K)) return status::scratch_too_small;
 
   auto* rowsum = static_cast<int32_t*>(workspace);
@@ -486,25 +550,42 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
   auto* bp = reinterpret_cast<int8_t*>(ap + kq * MC);
   const int32_t a_zp_u = a_zp + 128;
   const uint32_t k_term = static_cast<uint32_t>(K) * static_cast<uint32_t>(a_zp_u) * static_cast<uint32_t>(b_zp);
+  const auto m_pad = static_cast<ptrdiff_t>(round_up_to_tile<MR>(M)), n_pad = static_cast<ptrdiff_t>(round_up_to_tile<NR>(N));
+  const auto* a_sums = reinterpret_cast<const int32_t*>(pre.a);
+  const auto* b_sums = reinterpret_cast<const int32_t*>(pre.b);
 
   for (int jc = 0; jc < N; jc += NC) {
     const int nc = min(NC, N - jc);
-    pack_b_s8<NR>(K, nc, B + jc, ldb, bp, colsum);
+    const int8_t* bblk = bp;
+    const int32_t* cs = colsum;
+    if (pre.b != nullptr) {
+      bblk = reinterpret_cast<const int8_t*>(pre.b + 4 * n_pad) + jc * kq;
+      cs = b_sums + jc;
+    } else {
+      pack_b_s8<NR>(K, nc, B + jc, ldb, bp, colsum);
+    }
     for (int ic = 0; ic < M; ic += MC) {
       const int mc = min(MC, M - ic);
-      pack_a_s8<MR>(mc, K, A + static_cast<ptrdiff_t>(ic) * lda, lda, ap, rowsum);
+      const uint8_t* ablk = ap;
+      const int32_t* rs = rowsum;
+      if (pre.a != nullptr) {
+        ablk = pre.a + 4 * m_pad + ic * kq;
+        rs = a_sums + ic;
+      } else {
+        pack_a_s8<MR>(mc, K, A + static_cast<ptrdiff_t>(ic) * lda, lda, ap, rowsum);
+      }
       for (int jr = 0; jr < nc; jr += NR) {
         const int n_valid = min(NR, nc - jr);
         for (int ir = 0; ir < mc; ir += MR) {
           const int m_valid = min(MR, mc - ir);
           int32_t tile[MR][NR];
-          micro_s8<MR, NR>(static_cast<int>(kq), ap + ir * kq, bp + jr * kq, tile);
+          micro_s8<MR, NR>(static_cast<int>(kq), ablk + ir * kq, bblk + jr * kq, tile);
           for (int i = 0; i < m_valid; ++i) {
             Out* crow = C + static_cast<ptrdiff_t>(ic + ir + i) * ldc + jc + jr;
 #if CTNN_KERNELS_VNNI
             if constexpr (NR % 16 == 0) {
               if (n_valid == NR) {  // full row: 16 lanes at a time
-                finalize_row<NR, Out, ChannelRows>(tile[i], rowsum[ir + i], colsum + jr, k_term, a_zp_u, b_zp, bias,
+                finalize_row<NR, Out, ChannelRows>(tile[i], rs[ir + i], cs + jr, k_term, a_zp_u, b_zp, bias,
                                                    ic + ir + i, jc + jr, p, crow);
                 continue;
               }
@@ -512,7 +593,7 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
 #endif
             for (int j = 0; j < n_valid; ++j) {
               const int ch = ChannelRows ? ic + ir + i : jc + jr + j;
-              const int32_t acc = corrected(tile[i][j], rowsum[ir + i], colsum[jr + j], k_term, a_zp_u, b_zp,
+              const int32_t acc = corrected(tile[i][j], rs[ir + i], cs[jr + j], k_term, a_zp_u, b_zp,
                                             bias != nullptr ? bias[ch] : 0);
               if constexpr (is_same_v<Out, int32_t>)
                 crow[j] = acc;
@@ -706,6 +787,111 @@ inline status gemm_s8(int M, int N, int K, const int8_t* A, int lda, const int8_
                       int8_t* C, int ldc, const ref::gemm_s8_params& p) {
   return gemm_s8<Tiling>(M, N, K, A, lda, B, ldb, bias, C, ldc, p, detail::static_workspace_s8<Tiling>::buf,
                          sizeof(detail::static_workspace_s8<Tiling>::buf));
+}
+
+// ---- int8 operands packed once ---------------------------------------------------------------
+//
+// A network's weights do not change between calls, so their panels (and their sums, which the
+// zero-point correction needs) can be packed once, ahead of every call, into the layout the
+// micro-kernel reads: a compile-time function of the tiling and the GEMM's shape.
+//
+//   packed A (M x K, the weights of a conv):       packed B (K x N, the weights of a matmul):
+//   +--------------------+-----------------------+  +--------------------+---------------------+
+//   | int32 rowsum[Mp]   | u8 panels, Mp x kq    |  | int32 colsum[Np]   | s8 panels, kq x Np  |
+//   | sum_k (a + 128)    | MR rows, 4-k groups   |  | sum_k b            | NR cols, 4-k groups |
+//   +--------------------+-----------------------+  +--------------------+---------------------+
+//   Mp = M rounded up to MR, Np = N to NR, kq = K to 4; padding rows, columns and k are zero.
+
+using detail::s8_prepacked;
+
+/// @brief Bytes of A (M x K) packed by pack_a_s8_once.
+template <class Tiling = default_s8_tiling>
+constexpr size_t packed_a_s8_bytes(int64_t M, int64_t K) {
+  if (M <= 0 || K < 0) return 0;
+  const auto mp = static_cast<size_t>(detail::round_up_to_tile<Tiling::mr>(M));
+  return 4u * mp + mp * static_cast<size_t>(detail::round_up_to_tile<4>(K));
+}
+
+/// @brief Bytes of B (K x N) packed by pack_b_s8_once.
+template <class Tiling = default_s8_tiling>
+constexpr size_t packed_b_s8_bytes(int64_t K, int64_t N) {
+  if (N <= 0 || K < 0) return 0;
+  const auto np = static_cast<size_t>(detail::round_up_to_tile<Tiling::nr>(N));
+  return 4u * np + np * static_cast<size_t>(detail::round_up_to_tile<4>(K));
+}
+
+/// @brief Packs A (M x K, row-major, lda) once into `dst` (packed_a_s8_bytes(M, K) bytes,
+/// 4-byte aligned) for gemm_s8_row_channels_prepacked and the s8_prepacked GEMMs.
+template <class Tiling = default_s8_tiling>
+inline status pack_a_s8_once(int M, int K, const int8_t* A, int lda, void* dst, size_t dst_bytes) {
+  if (M < 0 || K < 0) return status::bad_size;
+  if (M == 0) return status::ok;
+  if (dst == nullptr || (K > 0 && A == nullptr)) return status::null_pointer;
+  if (K > 0 && lda < K) return status::bad_leading_dim;
+  if (!detail::aligned4(dst)) return status::bad_size;
+  if (dst_bytes < packed_a_s8_bytes<Tiling>(M, K)) return status::scratch_too_small;
+  const auto mp = static_cast<int>(detail::round_up_to_tile<Tiling::mr>(M));
+  auto* sums = static_cast<int32_t*>(dst);
+  for (int i = M; i < mp; ++i) sums[i] = 0;
+  detail::pack_a_s8<Tiling::mr>(M, K, A, lda, reinterpret_cast<uint8_t*>(sums + mp), sums);
+  return status::ok;
+}
+
+/// @brief Packs B (K x N, row-major, ldb) once into `dst` (packed_b_s8_bytes(K, N) bytes,
+/// 4-byte aligned) for gemm_s8_prepacked.
+template <class Tiling = default_s8_tiling>
+inline status pack_b_s8_once(int K, int N, const int8_t* B, int ldb, void* dst, size_t dst_bytes) {
+  if (N < 0 || K < 0) return status::bad_size;
+  if (N == 0) return status::ok;
+  if (dst == nullptr || (K > 0 && B == nullptr)) return status::null_pointer;
+  if (K > 0 && ldb < N) return status::bad_leading_dim;
+  if (!detail::aligned4(dst)) return status::bad_size;
+  if (dst_bytes < packed_b_s8_bytes<Tiling>(K, N)) return status::scratch_too_small;
+  const auto np = static_cast<int>(detail::round_up_to_tile<Tiling::nr>(N));
+  auto* sums = static_cast<int32_t*>(dst);
+  for (int j = N; j < np; ++j) sums[j] = 0;
+  detail::pack_b_s8<Tiling::nr>(K, N, B, ldb, reinterpret_cast<int8_t*>(sums + np), sums);
+  return status::ok;
+}
+
+/// @brief gemm_s8 with A and/or B read from their packed forms (`pre`, packed with the same
+/// Tiling; the raw pointer of a packed operand may be null); bit-exact with ref::gemm_s8.
+/// workspace: Tiling::workspace_bytes(K) bytes, 4-byte aligned.
+template <class Tiling = default_s8_tiling>
+inline status gemm_s8_prepacked(int M, int N, int K, const int8_t* A, int lda, const int8_t* B, int ldb,
+                                s8_prepacked pre, const int32_t* bias, int8_t* C, int ldc,
+                                const ref::gemm_s8_params& p, void* workspace, size_t workspace_bytes) {
+  return detail::gemm_s8_impl<Tiling, int8_t>(M, N, K, A, lda, B, ldb, bias, C, ldc, p.a_zp, p.b_zp, &p, workspace,
+                                              workspace_bytes, pre);
+}
+
+/// @brief As above with a static workspace sized for K <= Tiling::kmax (not reentrant).
+template <class Tiling = default_s8_tiling>
+inline status gemm_s8_prepacked(int M, int N, int K, const int8_t* A, int lda, const int8_t* B, int ldb,
+                                s8_prepacked pre, const int32_t* bias, int8_t* C, int ldc,
+                                const ref::gemm_s8_params& p) {
+  return gemm_s8_prepacked<Tiling>(M, N, K, A, lda, B, ldb, pre, bias, C, ldc, p,
+                                   detail::static_workspace_s8<Tiling>::buf,
+                                   sizeof(detail::static_workspace_s8<Tiling>::buf));
+}
+
+/// @brief gemm_s8_s32 with prepacked operands; bit-exact with ref::gemm_s8_s32.
+template <class Tiling = default_s8_tiling>
+inline status gemm_s8_s32_prepacked(int M, int N, int K, const int8_t* A, int lda, const int8_t* B, int ldb,
+                                    s8_prepacked pre, const int32_t* bias, int32_t* C, int ldc, int32_t a_zp,
+                                    int32_t b_zp, void* workspace, size_t workspace_bytes) {
+  return detail::gemm_s8_impl<Tiling, int32_t>(M, N, K, A, lda, B, ldb, bias, C, ldc, a_zp, b_zp, nullptr, workspace,
+                                               workspace_bytes, pre);
+}
+
+/// @brief gemm_s8_row_channels with the weights A packed once (pack_a_s8_once): the conv path.
+template <class Tiling = default_s8_tiling>
+inline status gemm_s8_row_channels_prepacked(int M, int N, int K, const void* a_packed, const int8_t* B, int ldb,
+                                             const int32_t* bias, int8_t* C, int ldc, int32_t a_zp, int32_t b_zp,
+                                             const ref::gemm_s8_params& p, void* workspace, size_t workspace_bytes) {
+  return detail::gemm_s8_impl<Tiling, int8_t, true>(M, N, K, nullptr, K, B, ldb, bias, C, ldc, a_zp, b_zp, &p,
+                                                    workspace, workspace_bytes,
+                                                    s8_prepacked{static_cast<const uint8_t*>(a_packed), nullptr});
 }
 
 /// @brief int8 GEMM whose output channels are the rows of C (bias[m], multiplier[m]): the

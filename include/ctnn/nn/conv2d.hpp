@@ -124,6 +124,15 @@ struct op_def<op::conv2d> {
   static kernels::status quantize(const runtime::quantize_call& q) { return runtime::detail::quantize_weighted(q); }
   /// A ReLU, ReLU6 or clamp after it may be fused (fused<conv2d<...>, relu6>).
   static constexpr bool fuses_activation = true;
+  /// int8: the weights packed once for the tiled GEMM (kernels::conv2d_s8_packed_bytes; 0 where
+  /// the optimized kernel does not run the GEMM: depthwise, K > kmax, RISC-V).
+  static constexpr uint64_t packed_bytes(const row& r, dtype t) {
+    return t == dtype::int8 ? kernels::conv2d_s8_packed_bytes(runtime::conv_of(r)) : 0;
+  }
+  static kernels::status pack(const runtime::pack_call& p) {
+    const auto* w = reinterpret_cast<const int8_t*>(p.params + p.lp->w);
+    return kernels::pack_conv2d_s8_weights(runtime::conv_of(*p.r), w, p.dst, static_cast<size_t>(p.bytes));
+  }
 
   template <class T, runtime::backend B>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
@@ -136,7 +145,8 @@ struct op_def<op::conv2d> {
         const bool fits =
             tiling::workspace_bytes(g.gemm_k()) <= sizeof(kernels::detail::static_workspace_s8<tiling>::buf);
         return runtime::from(kernels::conv2d_s8(g, c.in[0], c.weights(), c.bias(), c.out, gp,
-                                                fits ? c.panel_rows : 0, c.scratch, c.scratch_bytes));
+                                                fits ? c.panel_rows : 0, c.scratch, c.scratch_bytes, nullptr, 0,
+                                                c.packed));
       } else {
         return runtime::from(ref::conv2d_s8(g, c.in[0], c.weights(), c.bias(), c.out, gp));
       }

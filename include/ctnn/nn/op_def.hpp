@@ -110,6 +110,10 @@ struct leaf_call {
   const leaf_param_layout* lp = nullptr;   ///< this leaf's regions of it
   const tensor_quant* q_in = nullptr;
   tensor_quant q_out{};
+  /// The leaf's weights packed once into its optimized kernel's layout (runtime/packed.hpp), or
+  /// null: no packed region given to run(), or the op packs nothing in this dtype and build.
+  const uint8_t* packed = nullptr;
+  uint64_t packed_bytes = 0;
 
   /// Weights (OIHW or [out][in]), or null.
   [[nodiscard]] const T* weights() const { return region<T>(lp->w, lp->w_bytes); }
@@ -183,6 +187,16 @@ struct fill_call {
   tensor_quant out_q{};
   template <class U>
   [[nodiscard]] U* at(uint64_t offset) const { return reinterpret_cast<U*>(blob + offset); }
+};
+
+/// @brief What an op's `pack` receives (runtime/packed.hpp): its row, the parameter blob and its
+/// regions of it, and its packed region (`bytes` of op_def<K>::packed_bytes, 64-byte aligned).
+struct pack_call {
+  const row* r = nullptr;
+  const uint8_t* params = nullptr;
+  const leaf_param_layout* lp = nullptr;
+  uint8_t* dst = nullptr;
+  uint64_t bytes = 0;
 };
 
 /// The kernels' convolution geometry of a conv2d row.
@@ -450,6 +464,12 @@ template <op K>
 constexpr runtime::param_regions regions_of(const row& r, dtype t) {
   if constexpr (requires { op_def<K>::params(r, t); }) return op_def<K>::params(r, t);
   else return runtime::param_regions{};
+}
+/// Bytes of the leaf's packed region in dtype t (op_def<K>::packed_bytes; none when absent).
+template <op K>
+constexpr uint64_t packed_bytes_of(const row& r, dtype t) {
+  if constexpr (requires { op_def<K>::packed_bytes(r, t); }) return op_def<K>::packed_bytes(r, t);
+  else return 0;
 }
 template <op K>
 constexpr bool fuses_activation() {

@@ -12,6 +12,10 @@
 // offset_of(Net::output_tensor). The GEMM packing workspace of the optimized kernels is the
 // static workspace of tiled.hpp (it depends on the tiling only): run() is not reentrant.
 //
+// Packed weights: the run() overloads taking a packed_weights<Net, T> (runtime/packed.hpp) pack
+// the weights of the ops that define it (int8 conv2d) into the region at the first run with a
+// blob, and hand each leaf its packed bytes (leaf_call::packed); the others pack in every call.
+//
 // Offload: run(..., off) first asks off.offload(leaf) for each leaf, which may run the leaf on a
 // device (done), refuse it (declined: the CPU kernels run it) or fail (the run stops with
 // fault::offload, the leaf and the hook's code). Optional members off.leaf_begin(i) and
@@ -29,6 +33,7 @@
 #pragma once
 #include "ctnn/memory/planner.hpp"
 #include "ctnn/nn/layers.hpp"
+#include "ctnn/runtime/packed.hpp"
 #include "ctnn/runtime/params.hpp"
 
 namespace ctnn::runtime {
@@ -155,7 +160,8 @@ inline constexpr fusable_table<Net> fusable_of = [] {
 
 template <Network Net, class T, class Be, class Offload>
 inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* params, size_t params_bytes, Be be,
-                           Offload& off, layer_callback callback, void* user) {
+                           Offload& off, layer_callback callback, void* user,
+                           packed_weights<Net, T>* packed = nullptr) {
   static_assert(is_same_v<T, float> || is_same_v<T, int8_t>, "ctnn: runtime::run: T must be float or int8_t");
   constexpr dtype dt = dtype_of<T>;
   constexpr auto& plan = memory::plan_of<Net, dt>;
@@ -186,6 +192,9 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
         return {fault::bad_tensor_quant, kernels::status::bad_quant_param, t - 1, static_cast<uint32_t>(t)};
     }
   }
+  // The packed weights: packed here at the first run with this blob, read by every later run.
+  if (packed != nullptr && !packed->packed_from(params))
+    if (const kernels::status s = packed->pack(params); s != kernels::status::ok) return {fault::kernel, s, -1};
   constexpr auto fan_in = static_cast<size_t>(Net::max_fan_in);
   // the inputs of leaf i (set 0) and, for a fused pair, of leaf i + 1 (set 1)
   const T* in[2][fan_in] = {};
@@ -216,6 +225,12 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
     c.panel_rows = plan.panel_rows[ui];
     c.params = params;
     c.lp = &layout.leaves[ui];
+    if constexpr (packed_weights<Net, T>::total_bytes != 0) {
+      if (packed != nullptr) {
+        c.packed = packed->leaf(i);
+        c.packed_bytes = packed_weights<Net, T>::layout.leaves[ui].bytes;
+      }
+    }
     return c;
   };
   for (int32_t i = 0; i < Net::leaf_count; ++i) {
@@ -276,6 +291,27 @@ inline run_status run(uint8_t* arena, size_t arena_bytes, const uint8_t* params,
   no_offload none;
   return detail::run_with<Net, T>(arena, arena_bytes, params, params_bytes, detail::backend_constant<B>{}, none,
                                   callback, user);
+}
+
+/// @brief As run() above with the weights packed once in `packed` (runtime/packed.hpp): the
+/// first run with this blob packs them there, later runs read them and pack nothing. The
+/// optimized kernels of the ops that pack (int8 conv2d) read the packed form; the rest, and the
+/// reference backend, read the blob.
+template <Network Net, class T>
+inline run_status run(uint8_t* arena, size_t arena_bytes, const uint8_t* params, size_t params_bytes,
+                      packed_weights<Net, T>& packed, backend be, layer_callback callback = nullptr,
+                      void* user = nullptr) {
+  no_offload none;
+  return detail::run_with<Net, T>(arena, arena_bytes, params, params_bytes, be, none, callback, user, &packed);
+}
+
+/// @brief run() with packed weights on backend B fixed at compile time.
+template <Network Net, class T, backend B>
+inline run_status run(uint8_t* arena, size_t arena_bytes, const uint8_t* params, size_t params_bytes,
+                      packed_weights<Net, T>& packed, layer_callback callback = nullptr, void* user = nullptr) {
+  no_offload none;
+  return detail::run_with<Net, T>(arena, arena_bytes, params, params_bytes, detail::backend_constant<B>{}, none,
+                                  callback, user, &packed);
 }
 
 /// @brief As run() above, but each leaf is first offered to `off` (see offload_hook): the leaves

@@ -1,0 +1,194 @@
+// int8 GEMM and convolution with operands packed once (tiled::pack_a_s8_once / pack_b_s8_once,
+// kernels::pack_conv2d_s8_weights) against the reference: bit-exact on random shapes whose M, N
+// and K are not multiples of the tile, with zero points, per-channel requantization and clamps.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "ctnn/kernels/layers.hpp"
+#include "ctnn/kernels/ref_layers.hpp"
+#include "ctnn/kernels/reference.hpp"
+#include "ctnn/kernels/tiled.hpp"
+#include "test_kernels_rng.hpp"
+
+using ctnn::kernels::status;
+namespace k = ctnn::kernels;
+
+namespace {
+
+/// A 64-byte aligned byte buffer (vector of 64-byte words).
+struct aligned_bytes {
+  struct alignas(64) line { unsigned char b[64]; };
+  std::vector<line> v;
+  explicit aligned_bytes(size_t n) : v(n / 64 + 1) {}
+  void* data() { return v.data(); }
+  size_t size() const { return v.size() * 64; }
+};
+
+struct requant {
+  std::vector<int32_t> mult, shift;
+  requant(ctnn_test::rng& r, int n) : mult(size_t(n)), shift(size_t(n)) {
+    for (size_t i = 0; i < size_t(n); ++i) {
+      const auto q = ctnn::quant::quantize_multiplier(std::ldexp(double(r.real(0.5f, 1.0f)), r.range(-16, 2)));
+      mult[i] = q.multiplier;
+      shift[i] = q.shift;
+    }
+  }
+};
+
+/// `cases` random GEMMs with A, B or both packed once; returns the number checked.
+template <class Tiling>
+int run_prepacked_cases(uint64_t seed, int cases, int max_dim) {
+  ctnn_test::rng r(seed);
+  aligned_bytes ws(Tiling::workspace_bytes(max_dim));
+  int checked = 0;
+  for (int c = 0; c < cases; ++c) {
+    const int M = r.range(1, max_dim), N = r.range(1, max_dim), K = r.range(1, max_dim);
+    const int lda = K + r.range(0, 3), ldb = N + r.range(0, 3), ldc = N + r.range(0, 3);
+    const auto A = r.s8(size_t(M) * size_t(lda)), B = r.s8(size_t(K) * size_t(ldb));
+    const int which = r.range(1, 3);  // 1: A packed, 2: B packed, 3: both
+    const bool use_bias = r.range(0, 3) != 0, per_channel = r.range(0, 1) == 1, relu = r.range(0, 1) == 1;
+    const int32_t a_zp = r.range(-128, 127), b_zp = r.range(0, 2) == 0 ? r.range(-128, 127) : 0;
+    const int32_t out_zp = r.range(-128, 127);
+    const auto bias = r.s32(size_t(N), -100000, 100000);
+    const requant q(r, N);
+    const ctnn::ref::gemm_s8_params p{a_zp, b_zp, out_zp, q.mult.data(), q.shift.data(), per_channel,
+                                      relu ? out_zp : -128, 127};
+    const int32_t* bp = use_bias ? bias.data() : nullptr;
+
+    aligned_bytes pa(k::tiled::packed_a_s8_bytes<Tiling>(M, K)), pb(k::tiled::packed_b_s8_bytes<Tiling>(K, N));
+    k::tiled::s8_prepacked pre{};
+    if (which & 1) {
+      REQUIRE(k::tiled::pack_a_s8_once<Tiling>(M, K, A.data(), lda, pa.data(), pa.size()) == status::ok);
+      pre.a = static_cast<const uint8_t*>(pa.data());
+    }
+    if (which & 2) {
+      REQUIRE(k::tiled::pack_b_s8_once<Tiling>(K, N, B.data(), ldb, pb.data(), pb.size()) == status::ok);
+      pre.b = static_cast<const uint8_t*>(pb.data());
+    }
+    // the raw pointer of a packed operand is not read: pass null for it
+    const int8_t* a_raw = (which & 1) ? nullptr : A.data();
+    const int8_t* b_raw = (which & 2) ? nullptr : B.data();
+    INFO("M=" << M << " N=" << N << " K=" << K << " packed=" << which << " a_zp=" << a_zp << " b_zp=" << b_zp);
+
+    std::vector<int32_t> want32(size_t(M) * size_t(ldc), -7), got32(want32);
+    REQUIRE(ctnn::ref::try_gemm_s8_s32(M, N, K, A.data(), lda, B.data(), ldb, bp, want32.data(), ldc, a_zp, b_zp) ==
+            status::ok);
+    REQUIRE(k::tiled::gemm_s8_s32_prepacked<Tiling>(M, N, K, a_raw, lda, b_raw, ldb, pre, bp, got32.data(), ldc, a_zp,
+                                                    b_zp, ws.data(), ws.size()) == status::ok);
+    REQUIRE(got32 == want32);
+
+    std::vector<int8_t> want8(size_t(M) * size_t(ldc), 99), got8(want8);
+    REQUIRE(ctnn::ref::try_gemm_s8(M, N, K, A.data(), lda, B.data(), ldb, bp, want8.data(), ldc, p) == status::ok);
+    REQUIRE(k::tiled::gemm_s8_prepacked<Tiling>(M, N, K, a_raw, lda, b_raw, ldb, pre, bp, got8.data(), ldc, p,
+                                                ws.data(), ws.size()) == status::ok);
+    REQUIRE(got8 == want8);
+    ++checked;
+  }
+  return checked;
+}
+
+}  // namespace
+
+TEST_CASE("int8 GEMM with operands packed once is bit-exact with the reference") {
+  int n = 0;
+  n += run_prepacked_cases<k::qgemm_tiling<3, 5, 6, 10, 64>>(31, 1500, 20);   // portable, odd tiles
+  n += run_prepacked_cases<k::qgemm_tiling<3, 16, 6, 32, 64>>(32, 1500, 40);  // VNNI when present
+  n += run_prepacked_cases<k::qgemm_tiling<4, 32, 8, 64, 256>>(33, 200, 150);  // several MC / NC blocks
+  n += run_prepacked_cases<k::default_s8_tiling>(34, 300, 100);               // this build's tiling
+  CHECK(n == 3500);
+}
+
+TEST_CASE("packed int8 operands: sizes, padding and argument faults") {
+  using T = k::qgemm_tiling<4, 16, 8, 32, 64>;
+  // M = 5 -> 8 rows, K = 6 -> 8: sums 8 x 4, panels 8 x 8
+  CHECK(k::tiled::packed_a_s8_bytes<T>(5, 6) == 8 * 4 + 8 * 8);
+  CHECK(k::tiled::packed_b_s8_bytes<T>(6, 17) == 32 * 4 + 32 * 8);
+  CHECK(k::tiled::packed_a_s8_bytes<T>(0, 6) == 0);
+  ctnn_test::rng r(7);
+  const auto A = r.s8(5 * 6);
+  aligned_bytes pa(k::tiled::packed_a_s8_bytes<T>(5, 6));
+  // padding rows have zero sums and zero bytes whatever the buffer held
+  for (auto& l : pa.v)
+    for (auto& b : l.b) b = 0xAB;
+  REQUIRE(k::tiled::pack_a_s8_once<T>(5, 6, A.data(), 6, pa.data(), pa.size()) == status::ok);
+  const auto* sums = static_cast<const int32_t*>(pa.data());
+  for (int i = 0; i < 5; ++i) {
+    int32_t s = 0;
+    for (int kk = 0; kk < 6; ++kk) s += A[size_t(i) * 6 + size_t(kk)] + 128;
+    CHECK(sums[i] == s);
+  }
+  CHECK(sums[5] == 0);
+  CHECK(sums[7] == 0);
+  CHECK(k::tiled::pack_a_s8_once<T>(5, 6, A.data(), 6, pa.data(), k::tiled::packed_a_s8_bytes<T>(5, 6) - 1) ==
+        status::scratch_too_small);
+  CHECK(k::tiled::pack_a_s8_once<T>(5, 6, A.data(), 5, pa.data(), pa.size()) == status::bad_leading_dim);
+  CHECK(k::tiled::pack_a_s8_once<T>(5, 6, nullptr, 6, pa.data(), pa.size()) == status::null_pointer);
+  CHECK(k::tiled::pack_a_s8_once<T>(5, 6, A.data(), 6, static_cast<unsigned char*>(pa.data()) + 1, pa.size() - 1) ==
+        status::bad_size);
+  CHECK(k::tiled::pack_b_s8_once<T>(6, 5, A.data(), 4, pa.data(), pa.size()) == status::bad_leading_dim);
+  // a misaligned packed operand is refused by the GEMM
+  std::vector<int32_t> c(25);
+  aligned_bytes ws(T::workspace_bytes(6));
+  k::tiled::s8_prepacked bad{static_cast<const uint8_t*>(pa.data()) + 2, nullptr};
+  CHECK(k::tiled::gemm_s8_s32_prepacked<T>(5, 5, 6, nullptr, 6, A.data(), 5, bad, nullptr, c.data(), 5, 0, 0,
+                                           ws.data(), ws.size()) == status::bad_size);
+}
+
+TEST_CASE("conv2d int8 with weights packed once is bit-exact with ref::conv2d_s8") {
+  ctnn_test::rng r(41);
+  int checked = 0, packed_runs = 0;
+  for (int c = 0; c < 400; ++c) {
+    k::conv_geometry g{};
+    const int groups = r.range(0, 3) == 0 ? r.range(2, 3) : 1;
+    g.groups = groups;
+    g.in_c = groups * r.range(1, 6);
+    g.out_c = groups * r.range(1, 20);
+    g.in_h = r.range(1, 12);
+    g.in_w = r.range(1, 12);
+    const int kernel = r.range(0, 2) == 0 ? 1 : r.range(1, 3);
+    g.kh = kernel;
+    g.kw = r.range(0, 3) == 0 ? r.range(1, 3) : kernel;
+    g.sh = r.range(1, 2);
+    g.sw = r.range(1, 2);
+    const bool pad = r.range(0, 1) == 1;
+    g.pt = pad ? r.range(0, 1) : 0;
+    g.pb = pad ? r.range(0, 1) : 0;
+    g.pl = pad ? r.range(0, 1) : 0;
+    g.pr = pad ? r.range(0, 1) : 0;
+    g.dh = g.dw = 1;
+    if (!g.valid() || g.depthwise()) continue;
+    const auto in = r.s8(size_t(g.in_c * g.in_h * g.in_w));
+    const auto w = r.s8(size_t(g.out_c * g.gemm_k()), -127, 127);
+    const auto bias = r.s32(size_t(g.out_c), -5000, 5000);
+    const requant q(r, int(g.out_c));
+    const int32_t in_zp = r.range(-128, 127), out_zp = r.range(-128, 127);
+    const bool relu = r.range(0, 1) == 1;
+    const ctnn::ref::gemm_s8_params p{in_zp, 0, out_zp, q.mult.data(), q.shift.data(), true, relu ? out_zp : -128,
+                                      127};
+    const size_t out_n = size_t(g.out_c * g.out_h() * g.out_w());
+    std::vector<int8_t> want(out_n, 1), got(out_n, 2);
+    REQUIRE(ctnn::ref::conv2d_s8(g, in.data(), w.data(), bias.data(), want.data(), p) == status::ok);
+
+    const size_t pbytes = k::conv2d_s8_packed_bytes(g);
+    aligned_bytes packed(pbytes);
+    REQUIRE(k::pack_conv2d_s8_weights(g, w.data(), packed.data(), packed.size()) == status::ok);
+    const int64_t panel_rows = r.range(1, int(g.out_h()));
+    std::vector<int8_t> panel(size_t(k::conv_scratch_elems(g, panel_rows)) + 1);
+    INFO("in " << g.in_c << "x" << g.in_h << "x" << g.in_w << " out_c " << g.out_c << " k " << g.kh << "x" << g.kw
+               << " s " << g.sh << "x" << g.sw << " groups " << g.groups << " panel_rows " << panel_rows);
+    REQUIRE(k::conv2d_s8(g, in.data(), w.data(), bias.data(), got.data(), p, panel_rows, panel.data(), panel.size(),
+                         nullptr, 0, pbytes != 0 ? packed.data() : nullptr) == status::ok);
+    REQUIRE(got == want);
+    packed_runs += pbytes != 0 ? 1 : 0;
+    ++checked;
+  }
+  CHECK(checked > 300);
+#if !CTNN_KERNELS_SCALAR
+  CHECK(packed_runs == checked);  // every non-depthwise conv here has K <= kmax: all packed
+#else
+  CHECK(packed_runs == 0);  // no GEMM on the scalar path: nothing to pack
+#endif
+}
