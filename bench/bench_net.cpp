@@ -11,6 +11,10 @@
 //           optimized kernels, writes the output to out.npy (int8: dequantized), runs it again on
 //           the reference kernels and prints "check <case> <max |optimized - reference|>" (int8:
 //           in quantization steps)
+//   stdin:  "profile <case> <runs>" -> runs the case <runs> times with every leaf timed and prints
+//           per layer type (with its fused activation and, for pooling, its kernel) "profile
+//           <case> <type> <leaves> <ms per run> <percent>", largest first, then "profile <case>
+//           end <total ms per run>"
 //
 // A case is <model>.<dtype>: lenet5.float32, lenet5.int8, resnet18.float32, ..., and with
 // CTNN_BENCH_FASHION_MNIST the trained Fashion-MNIST models fmnist_lenet5 and fmnist_dscnn
@@ -60,6 +64,23 @@ struct runner {
   virtual bool measure(double budget, long& runs, double& seconds, double& checksum) = 0;
   /// The "check" command (imported models); false on a fault, with a message on stderr.
   virtual bool check(const std::string& in_path, const std::string& out_path, double& ref_diff) = 0;
+  /// The "profile" command: prints its lines; false on a fault.
+  virtual bool profile(const std::string& name, long runs) = 0;
+};
+
+/// An offload hook that declines every leaf and times each one (leaf_begin / leaf_end).
+struct leaf_timer {
+  using clock = std::chrono::steady_clock;
+  std::vector<double>* seconds = nullptr;
+  clock::time_point t0{};
+  template <class U>
+  rt::offload_result offload(const rt::leaf_call<U>&) const {
+    return rt::offload_result::declined();
+  }
+  void leaf_begin(int32_t) { t0 = clock::now(); }
+  void leaf_end(int32_t i) {
+    (*seconds)[static_cast<size_t>(i)] += std::chrono::duration<double>(clock::now() - t0).count();
+  }
 };
 
 /// A zoo network with fill_params parameters (Model = void) or a ctnn_add_model model (Model =
@@ -107,6 +128,40 @@ struct net_runner final : runner {
     const T* out = reinterpret_cast<const T*>(arena + plan.offset_of(Net::output_tensor));
     checksum = 0.0;
     for (int64_t i = 0; i < Net::output_shape.elems(); ++i) checksum += static_cast<double>(out[i]);
+    return true;
+  }
+
+  bool profile(const std::string& name, long runs) override {
+    if (!filled) return false;
+    std::vector<double> t(static_cast<size_t>(Net::leaf_count), 0.0);
+    leaf_timer timer{&t};
+    for (long k = 0; k < runs; ++k) {
+      rt::fill_input<T>(reinterpret_cast<T*>(arena + plan.offset_of(0)), Net::input_shape.elems(), 2, input_quant());
+      if (!rt::run<Net, T, rt::backend::optimized>(arena, plan.arena_bytes, params, layout.total_bytes, timer).ok())
+        return false;
+    }
+    // per layer type, the fused activation and a pooling's kernel in the key
+    std::vector<std::pair<std::string, std::pair<int, double>>> by;
+    double total = 0.0;
+    for (int32_t i = 0; i < Net::leaf_count; ++i) {
+      const ctnn::row& r = Net::layer(i);
+      const ctnn::layer_geometry& g = r.geometry;
+      std::string key = r.type;
+      if (g.act != ctnn::fused_act::none) key += "+" + std::string(ctnn::fused_act_name(g.act));
+      if (r.kind == ctnn::op::max_pool2d || r.kind == ctnn::op::avg_pool2d || r.kind == ctnn::op::adaptive_avg_pool2d)
+        key += "[" + std::to_string(r.in.c) + "x" + std::to_string(r.in.h) + "x" + std::to_string(r.in.w) + "->" +
+               std::to_string(r.out.h) + "x" + std::to_string(r.out.w) + "]";
+      auto it = std::find_if(by.begin(), by.end(), [&](const auto& e) { return e.first == key; });
+      if (it == by.end()) it = by.insert(by.end(), {key, {0, 0.0}});
+      it->second.first += 1;
+      it->second.second += t[static_cast<size_t>(i)];
+      total += t[static_cast<size_t>(i)];
+    }
+    std::sort(by.begin(), by.end(), [](const auto& a, const auto& b) { return a.second.second > b.second.second; });
+    for (const auto& [key, v] : by)
+      std::printf("profile %s %s %d %.4f %.1f\n", name.c_str(), key.c_str(), v.first,
+                  v.second / static_cast<double>(runs) * 1e3, total > 0.0 ? 100.0 * v.second / total : 0.0);
+    std::printf("profile %s end %.4f\n", name.c_str(), total / static_cast<double>(runs) * 1e3);
     return true;
   }
 
@@ -237,6 +292,18 @@ int main(int argc, char** argv) {
         return 1;
       }
       std::printf("check %s %.9g\n", c.c_str(), ref_diff);
+      std::fflush(stdout);
+      continue;
+    }
+    if (name == "profile") {
+      std::string c;
+      long runs = 0;
+      runner* r = (in >> c >> runs) && runs > 0 ? find(c) : nullptr;
+      if (r == nullptr || !r->profile(c, runs)) {
+        std::printf("error profile %s\n", c.c_str());
+        std::fflush(stdout);
+        return 1;
+      }
       std::fflush(stdout);
       continue;
     }
