@@ -8,6 +8,16 @@ runtime::run<Net, T, backend::optimized> in bench/ctnn_bench_net (one process, d
 When ctnn_bench_net was built with CTNN_BENCH_FASHION_MNIST, also the trained Fashion-MNIST models
 of examples/fashion_mnist (fmnist_lenet5, fmnist_dscnn: PyTorch loads the ONNX file's weights into
 fmnist.py's modules, ctnn runs the file as ctnn_add_model imported it, int8 calibrated by ctnn-import).
+When it was built with CTNN_BENCH_TORCHVISION (the release preset), also tv_resnet18 and
+tv_mobilenet_v2: the same seeded torchvision networks as resnet18 and mobilenet_v2, but on ctnn's
+side what a user runs: the ONNX file --export writes, imported by ctnn_add_model (float32 with
+FUSE: BatchNorm folded by the exporter, ReLU / ReLU6 fused; int8 calibrated by ctnn-import, mse
+rule, on the 8 inputs PyTorch's int8 calibrates on). Their ctnn output is checked before any
+timing (check_ctnn: float32 against PyTorch eager, int8 bit-exact with ctnn's reference kernels);
+a wrong one stops the run.
+
+--ctnn-before OTHER_BINARY times a second ctnn_bench_net (e.g. built at an earlier commit) as
+'ctnn_before' in the same interleaved rounds: before/after figures under the same load.
 
 PyTorch configurations (the fastest of a case is the peer):
   float32  eager                     the nn.Module in inference mode
