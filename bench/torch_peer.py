@@ -8,6 +8,16 @@ runtime::run<Net, T, backend::optimized> in bench/ctnn_bench_net (one process, d
 When ctnn_bench_net was built with CTNN_BENCH_FASHION_MNIST, also the trained Fashion-MNIST models
 of examples/fashion_mnist (fmnist_lenet5, fmnist_dscnn: PyTorch loads the ONNX file's weights into
 fmnist.py's modules, ctnn runs the file as ctnn_add_model imported it, int8 calibrated by ctnn-import).
+When it was built with CTNN_BENCH_TORCHVISION (the release preset), also tv_resnet18 and
+tv_mobilenet_v2: the same seeded torchvision networks as resnet18 and mobilenet_v2, but on ctnn's
+side what a user runs: the ONNX file --export writes, imported by ctnn_add_model (float32 with
+FUSE: BatchNorm folded by the exporter, ReLU / ReLU6 fused; int8 calibrated by ctnn-import, mse
+rule, on the 8 inputs PyTorch's int8 calibrates on). Their ctnn output is checked before any
+timing (check_ctnn: float32 against PyTorch eager, int8 bit-exact with ctnn's reference kernels);
+a wrong one stops the run.
+
+--ctnn-before OTHER_BINARY times a second ctnn_bench_net (e.g. built at an earlier commit) as
+'ctnn_before' in the same interleaved rounds: before/after figures under the same load.
 
 PyTorch configurations (the fastest of a case is the peer):
   float32  eager                     the nn.Module in inference mode
@@ -67,10 +77,17 @@ MODELS = {
     "lenet5": (lenet5, (1, 1, 32, 32)),
     "resnet18": (lambda: torchvision.models.resnet18(weights=None), (1, 3, 224, 224)),
     "mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(weights=None), (1, 3, 224, 224)),
+    # the same seeded torchvision networks as a user brings them to ctnn: exported to ONNX by
+    # --export (eval mode: the exporter folds BatchNorm into the convolutions) and imported by
+    # ctnn_add_model, float32 and int8 (ctnn-import's calibration on CALIBRATION_SEEDS' inputs)
+    "tv_resnet18": (lambda: torchvision.models.resnet18(weights=None), (1, 3, 224, 224)),
+    "tv_mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(weights=None), (1, 3, 224, 224)),
     "fmnist_lenet5": (fmnist_model("lenet5"), (1, 1, 32, 32)),
     "fmnist_dscnn": (fmnist_model("dscnn"), (1, 1, 28, 28)),
 }
 TRAINED = ("fmnist_lenet5", "fmnist_dscnn")  # BatchNorm statistics from training: kept
+IMPORTED = ("tv_resnet18", "tv_mobilenet_v2")  # ctnn runs the ONNX file that --export writes
+CALIBRATION_SEEDS = range(100, 108)  # PyTorch's int8 calibration and ctnn-import's: the same 8 inputs
 
 
 def random_input(model, shape, seed):
@@ -95,6 +112,34 @@ def settle_batch_norm(model, shape):
     with torch.no_grad():
         model(torch.randn((8, *shape[1:]), generator=torch.Generator().manual_seed(3)))
     return model.eval()
+
+
+def build_model(m):
+    """Model m of MODELS as every run builds it: seed 0, then (untrained ones) settle_batch_norm."""
+    make, shape = MODELS[m]
+    torch.manual_seed(0)
+    model = make().eval() if m in TRAINED else settle_batch_norm(make(), shape).eval()
+    return model, shape
+
+
+def export(out_dir, models):
+    """--export: for each model, DIR/<m>.onnx (opset 13, eval mode: BatchNorm folded by the
+    exporter), DIR/<m>.calibration.npy (the CALIBRATION_SEEDS inputs, [8, C, H, W]) and
+    DIR/<m>.input.npy (the timed input, seed 2). bench/CMakeLists.txt runs this at build time
+    and imports the files with ctnn_add_model."""
+    import numpy as np
+    os.makedirs(out_dir, exist_ok=True)
+    for m in models:
+        model, shape = build_model(m)
+        x = random_input(m, shape, 2)
+        with torch.no_grad():
+            torch.onnx.export(model, x, os.path.join(out_dir, f"{m}.onnx"), opset_version=13,
+                              input_names=["input"], output_names=["output"],
+                              training=torch.onnx.TrainingMode.EVAL, do_constant_folding=True)
+        cal = torch.cat([random_input(m, shape, seed) for seed in CALIBRATION_SEEDS]).numpy()
+        np.save(os.path.join(out_dir, f"{m}.calibration.npy"), cal)
+        np.save(os.path.join(out_dir, f"{m}.input.npy"), x.numpy())
+        print(f"torch_peer: {m} -> {out_dir}/{m}.onnx, {m}.calibration.npy, {m}.input.npy")
 
 
 def cpu_model():
@@ -135,8 +180,8 @@ class torch_impl:
 class ctnn_impl:
     """One case of ctnn_bench_net, the process shared by all cases."""
 
-    def __init__(self, proc, case):
-        self.name, self.proc, self.case = "ctnn", proc, case
+    def __init__(self, proc, case, name="ctnn"):
+        self.name, self.proc, self.case = name, proc, case
 
     def measure(self, _x, budget):
         self.proc.stdin.write(f"{self.case} {budget}\n")
@@ -148,6 +193,23 @@ class ctnn_impl:
         if runs < 1 or checksum != checksum:  # NaN
             raise RuntimeError(f"ctnn_bench_net: {self.case}: {runs} runs, checksum {checksum}")
         return seconds / runs
+
+    def check(self, x):
+        """The case's output on x (float32; int8 dequantized) from the optimized kernels, and the
+        largest difference between them and ctnn's reference kernels on the same input (int8: in
+        quantization steps; the optimized int8 kernels are bit-exact with the reference)."""
+        import tempfile
+
+        import numpy as np
+        with tempfile.TemporaryDirectory() as d:
+            xin, yout = os.path.join(d, "x.npy"), os.path.join(d, "y.npy")
+            np.save(xin, x.numpy())
+            self.proc.stdin.write(f"check {self.case} {xin} {yout}\n")
+            self.proc.stdin.flush()
+            reply = self.proc.stdout.readline().split()
+            if len(reply) != 3 or reply[:2] != ["check", self.case]:
+                raise RuntimeError(f"ctnn_bench_net: unexpected reply {reply!r} to check {self.case}")
+            return torch.from_numpy(np.load(yout)), float(reply[2])
 
 
 def float_impls(model, x):
@@ -163,7 +225,7 @@ def int8_impls(name, model, x, shape):
     from torch.ao.quantization.quantize_fx import convert_fx, prepare_fx
 
     impls = []
-    calibration = [random_input(name, shape, 100 + i) for i in range(8)]
+    calibration = [random_input(name, shape, seed) for seed in CALIBRATION_SEEDS]
     for engine in ENGINES:
         torch.backends.quantized.engine = engine
         prepared = prepare_fx(copy.deepcopy(model), get_default_qconfig_mapping(engine), example_inputs=(x,))
@@ -195,9 +257,32 @@ def check(impl, x, want, dtype):
     return ok, what
 
 
+def check_ctnn(impl, x, want, dtype):
+    """An imported network's ctnn output before timing. float32: within the peers' tolerance of
+    PyTorch eager float32 (1e-3 of the largest output) and of ctnn's reference kernels; int8: the
+    optimized kernels bit-exact with ctnn's reference kernels (ctnn's int8 arithmetic is not
+    PyTorch's: its error against float32 is printed, not judged)."""
+    got, ref_diff = impl.check(x)
+    want, got = want.flatten().double(), got.flatten().double()
+    scale = max(1.0, want.abs().max().item())
+    if dtype == "float32":
+        err = (got - want).abs().max().item()
+        ok = err <= 1e-3 * scale and ref_diff <= 1e-3 * scale
+        return ok, f"max |diff| {err:.3g} vs PyTorch eager float32, {ref_diff:.3g} vs ctnn's reference kernels"
+    rel = ((got - want).norm() / want.norm().clamp_min(1e-12)).item()
+    return ref_diff == 0, (f"max |diff| {ref_diff:.3g} steps vs ctnn's reference kernels, "
+                           f"relative L2 error {rel:.3g} vs PyTorch eager float32")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--ctnn", required=True, help="path of ctnn_bench_net")
+    ap.add_argument("--ctnn", help="path of ctnn_bench_net")
+    ap.add_argument("--ctnn-before", default=None,
+                    help="a second ctnn_bench_net (e.g. built before a change), timed as 'ctnn_before' in the "
+                         "same rounds; the ratio column stays ctnn's")
+    ap.add_argument("--export", metavar="DIR", default=None,
+                    help="write the ONNX files and .npy inputs of the models in --models (default: the "
+                         "tv_* ones) to DIR and exit (the build's step before ctnn_add_model)")
     ap.add_argument("--models", default=None,
                     help="comma-separated; default: every model of MODELS that ctnn_bench_net offers "
                          "(the fmnist_* ones when it was built with CTNN_BENCH_FASHION_MNIST)")
@@ -208,6 +293,11 @@ def main():
     ap.add_argument("--quick", action="store_true",
                     help="CI smoke run: LeNet-5 only, 3 rounds of 0.02 s (checks structure, not speed)")
     args = ap.parse_args()
+    if args.export is not None:
+        export(args.export, [m for m in (args.models or ",".join(IMPORTED)).split(",") if m])
+        return 0
+    if args.ctnn is None:
+        ap.error("--ctnn is required")
     if args.quick:
         args.models, args.rounds, args.budget = "lenet5", 3, 0.02
     if args.models is None:
@@ -225,10 +315,15 @@ def main():
     torch.set_num_threads(1)
     torch.set_num_interop_threads(1)
     cases = [f"{m}.{d}" for m in models for d in dtypes]
-    proc = subprocess.Popen([args.ctnn, *cases], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    ready = proc.stdout.readline().split()
-    if ready[:1] != ["ready"]:
-        sys.exit(f"torch_peer: ctnn_bench_net did not start: {ready!r}")
+    procs = {}  # implementation name -> its ctnn_bench_net process
+    for name, path in (("ctnn", args.ctnn), ("ctnn_before", args.ctnn_before)):
+        if path is None:
+            continue
+        procs[name] = subprocess.Popen([path, *cases], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        ready = procs[name].stdout.readline().split()
+        if ready[:1] != ["ready"]:
+            sys.exit(f"torch_peer: {path} did not start: {ready!r}")
+    ours = list(procs)
 
     print(f"# ctnn vs PyTorch, batch 1, one thread: {cpu_model()}, {os.cpu_count()} logical CPUs")
     print(f"# torch {torch.__version__}, torchvision {torchvision.__version__}, threads {torch.get_num_threads()}, "
@@ -240,9 +335,7 @@ def main():
     failed = []  # (case, config, what): excluded from the timing, and the exit status is 1
     plan = []  # (case, x, [impls])
     for m in models:
-        make, shape = MODELS[m]
-        torch.manual_seed(0)
-        model = make().eval() if m in TRAINED else settle_batch_norm(make(), shape).eval()
+        model, shape = build_model(m)
         x = random_input(m, shape, 2)
         with torch.inference_mode():
             want = model(x)
@@ -258,9 +351,19 @@ def main():
                 else:
                     failed.append((case, impl.name, what))
             if not kept:
-                proc.kill()
+                for p in procs.values():
+                    p.kill()
                 sys.exit(f"torch_peer: no PyTorch configuration of {case} agrees with eager float32")
-            plan.append((case, x, [ctnn_impl(proc, case), *kept]))
+            mine = [ctnn_impl(p, case, name) for name, p in procs.items()]
+            if m in IMPORTED:  # ctnn's own output, checked before any timing
+                for impl in mine:
+                    ok, what = check_ctnn(impl, x, want, d)
+                    print(f"# check {case} {impl.name}: {what} {'ok' if ok else 'FAILED'}")
+                    if not ok:
+                        for p in procs.values():
+                            p.kill()
+                        sys.exit(f"torch_peer: {impl.name} computes {case} wrongly: {what}")
+            plan.append((case, x, [*mine, *kept]))
 
     for _, x, impls in plan:  # warm-up, not recorded
         for impl in impls:
@@ -271,22 +374,26 @@ def main():
             k = r % len(impls)
             for impl in impls[k:] + impls[:k]:
                 times[(case, impl.name)].append(impl.measure(x, args.budget))
-    proc.stdin.close()
-    if proc.wait() != 0:
-        sys.exit("torch_peer: ctnn_bench_net failed")
+    for p in procs.values():
+        p.stdin.close()
+        if p.wait() != 0:
+            sys.exit("torch_peer: ctnn_bench_net failed")
 
     print(f"# load average at end {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     print()
-    print("| case | ctnn ms (min-max) | best PyTorch ms (min-max) | best config | ctnn speed / best peer | other configs ms |")
-    print("|---|---:|---:|---|---:|---|")
+    before = "ctnn_before" in procs
+    print("| case | ctnn ms (min-max) | best PyTorch ms (min-max) | best config | ctnn speed / best peer |" +
+          (" ctnn_before ms (min-max) | ctnn_before speed / best peer |" if before else "") + " other configs ms |")
+    print("|---|---:|---:|---|---:|" + ("---:|---:|" if before else "") + "---|")
     for case, _, impls in plan:
         med = {i.name: statistics.median(times[(case, i.name)]) * 1e3 for i in impls}
         span = {i.name: (min(times[(case, i.name)]) * 1e3, max(times[(case, i.name)]) * 1e3) for i in impls}
-        peers = [i.name for i in impls if i.name != "ctnn"]
+        peers = [i.name for i in impls if i.name not in ours]
         best = min(peers, key=lambda n: med[n])
         others = ", ".join(f"{n} {med[n]:.3g}" for n in peers if n != best)
         fmt = lambda n: f"{med[n]:.3g} ({span[n][0]:.3g}-{span[n][1]:.3g})"
-        print(f"| {case} | {fmt('ctnn')} | {fmt(best)} | {best} | {med[best] / med['ctnn']:.2f} | {others} |")
+        old = f" {fmt('ctnn_before')} | {med[best] / med['ctnn_before']:.2f} |" if before else ""
+        print(f"| {case} | {fmt('ctnn')} | {fmt(best)} | {best} | {med[best] / med['ctnn']:.2f} |{old} {others} |")
     if failed:
         print()
     for case, name, what in failed:

@@ -42,7 +42,7 @@ function(_ctnn_model_importer command_var depends_var)
 endfunction()
 
 #[=======================================================================[
-ctnn_add_model(<target> ONNX <file> [DTYPE float32|int8] [CALIBRATION <file.npy>]
+ctnn_add_model(<target> ONNX <file> [DTYPE float32|int8] [FUSE] [CALIBRATION <file.npy>]
                [CALIBRATION_RULE minmax|percentile|mse] [NAME <name>] [NAMESPACE <ns>])
 
 At build time, ctnn-import turns <file> into <name>.hpp, the parameter blob <name>.f32.bin
@@ -50,7 +50,8 @@ At build time, ctnn-import turns <file> into <name>.hpp, the parameter blob <nam
 the calibration data or the importer changes). DTYPE int8 needs CALIBRATION, float32 samples of
 the model's input [N, C, H, W]: ctnn-import runs its float32 executor over them and writes the
 int8 model in TFLite's scheme (BatchNorm folded, activations fused, every tensor's scale and zero
-point in the header; README, "int8"). <target> is an INTERFACE library: the directory of the
+point in the header; README, "int8"). FUSE (float32): ctnn-import --fuse, the same folding and
+fusing in float32. <target> is an INTERFACE library: the directory of the
 header, ctnn::ctnn, and <target>_params, a static library holding the assembled .incbin of the
 parameters (in .rodata), so host programs and firmware alike link the blob by linking <target>.
 The calling project must enable ASM (project(... ASM)). NAME defaults to <target> as a C
@@ -59,7 +60,7 @@ identifier, NAMESPACE to ctnn_models; the header declares <ns>::<name> (the netw
 CTNN_MODEL_DIR, CTNN_MODEL_DTYPE describe the result.
 #]=======================================================================]
 function(ctnn_add_model target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "ONNX;DTYPE;NAME;NAMESPACE;CALIBRATION;CALIBRATION_RULE" "")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "FUSE" "ONNX;DTYPE;NAME;NAMESPACE;CALIBRATION;CALIBRATION_RULE" "")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "ctnn_add_model(${target}): unexpected arguments '${arg_UNPARSED_ARGUMENTS}'")
   endif()
@@ -76,12 +77,18 @@ function(ctnn_add_model target)
       message(FATAL_ERROR "ctnn_add_model(${target}): CALIBRATION and CALIBRATION_RULE go with DTYPE int8")
     endif()
     set(blob_suffix f32)
+    if(arg_FUSE)
+      set(quantize --fuse)
+    endif()
   elseif(arg_DTYPE STREQUAL "int8")
     if(NOT arg_CALIBRATION)
       message(FATAL_ERROR "ctnn_add_model(${target}): DTYPE int8 needs CALIBRATION <file.npy> (float32 samples "
                           "of the model's input)")
     endif()
     get_filename_component(calibration "${arg_CALIBRATION}" ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+    if(arg_FUSE)
+      message(FATAL_ERROR "ctnn_add_model(${target}): FUSE goes with DTYPE float32 (int8 always folds and fuses)")
+    endif()
     set(quantize --dtype int8 --calibration ${calibration})
     if(arg_CALIBRATION_RULE)
       if(NOT arg_CALIBRATION_RULE MATCHES "^(minmax|percentile|mse)$")

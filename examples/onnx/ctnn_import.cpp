@@ -1,11 +1,13 @@
 // ctnn-import: an ONNX model -> one self-contained ctnn header (the network as a type of the
 // description language, a dag<> whose nodes keep the ONNX node names) plus its parameter blob in
 // the layout of runtime::param_layout_of, assembled into .rodata by an .incbin:
-//   ctnn-import MODEL.onnx -o DIR [--name NAME] [--namespace NS]
+//   ctnn-import MODEL.onnx -o DIR [--name NAME] [--namespace NS] [--fuse]
 //       [--dtype int8 --calibration DATA.npy [--calibration-rule minmax|percentile|mse]
 //        [--sqnr] [--sqnr-svg FILE]]
 // writes DIR/NAME.hpp, DIR/NAME.f32.bin (float32) or DIR/NAME.i8.bin (int8) and DIR/NAME.S
-// (assemble it with -I DIR). int8: post-training quantization in TFLite's scheme, calibrated by
+// (assemble it with -I DIR). --fuse (float32): BatchNorm folded and ReLU / ReLU6 / Clip fused
+// as the int8 import does (onnx_quantize.hpp's prepare_int8), the float32 values of the same
+// graph within rounding (the folded weights are rounded once to float32). int8: post-training quantization in TFLite's scheme, calibrated by
 // running ctnn's float32 executor on DATA.npy (onnx_quantize.hpp, ctnn/host/quantize.hpp);
 // --sqnr prints each layer's SQNR of int8 against float32 over the calibration samples,
 // --sqnr-svg draws it. The same input gives byte-identical output. Any refusal is one line on
@@ -30,7 +32,7 @@ namespace fs = std::filesystem;
 using namespace ctnn;
 
 constexpr const char* usage_line =
-    "usage: ctnn-import MODEL.onnx -o DIR [--name NAME] [--namespace NS] [--dtype float32|int8] "
+    "usage: ctnn-import MODEL.onnx -o DIR [--name NAME] [--namespace NS] [--fuse] [--dtype float32|int8] "
     "[--calibration DATA.npy] [--calibration-rule minmax|percentile|mse] [--sqnr] [--sqnr-svg FILE]";
 
 /// A bad command line: one line on stderr naming the fault, with the usage; status 2.
@@ -318,7 +320,7 @@ int main(int argc, char** argv) {
   // catch below turns into the one line of the refusal)
   google::protobuf::SetLogHandler(nullptr);
   std::string input, dir, name, ns = "ctnn_models", dtype_name = "float32", calibration, rule_name, sqnr_svg;
-  bool sqnr = false;
+  bool sqnr = false, fuse = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&](const char* flag) -> std::string {
@@ -337,6 +339,7 @@ int main(int argc, char** argv) {
       else if (a == "--calibration") calibration = next("--calibration");
       else if (a == "--calibration-rule") rule_name = next("--calibration-rule");
       else if (a == "--sqnr") sqnr = true;
+      else if (a == "--fuse") fuse = true;
       else if (a == "--sqnr-svg") sqnr_svg = next("--sqnr-svg");
       else if (!a.empty() && a[0] == '-') return usage("unknown option '" + a + "'");
       else if (input.empty()) input = a;
@@ -355,6 +358,7 @@ int main(int argc, char** argv) {
   if (int8 && calibration.empty()) return usage("--dtype int8 needs --calibration DATA.npy (the calibration samples)");
   if (!int8 && (!calibration.empty() || !rule_name.empty() || sqnr || !sqnr_svg.empty()))
     return usage("--calibration, --calibration-rule, --sqnr and --sqnr-svg go with --dtype int8");
+  if (int8 && fuse) return usage("--fuse goes with --dtype float32 (the int8 import always folds and fuses)");
   host::calibration_rule rule = host::calibration_rule::minmax;
   if (!rule_name.empty() && !host::parse_rule(rule_name, rule))
     return usage("--calibration-rule '" + rule_name + "': minmax, percentile or mse");
@@ -375,8 +379,19 @@ int main(int argc, char** argv) {
         write_file(sqnr_svg, onnx_import::sqnr_chart(q8, name), input + ": the SQNR chart: ");
       }
     }
-    const onnx_import::model& m = int8 ? q8.m : x.m;
-    const host::graph_rows& rows = int8 ? q8.rows : x.rows;
+    // float32 --fuse: the graph the int8 import quantizes (BatchNorm folded, activations fused)
+    onnx_import::model fused_m;
+    host::graph_rows fused_rows;
+    onnx_import::int8_changes fused_changes;
+    if (fuse) {
+      fused_m = onnx_import::prepare_int8(x.m, &fused_changes);
+      fused_rows = host::build_rows(name, fused_m.input, fused_m.nodes);
+      if (!fused_rows.first_fault.report.ok())
+        throw onnx_import::import_error(input + ": the fused graph (BatchNorm folded, activations fused) is refused: " +
+                                        std::string(fused_rows.first_fault.type));
+    }
+    const onnx_import::model& m = int8 ? q8.m : (fuse ? fused_m : x.m);
+    const host::graph_rows& rows = int8 ? q8.rows : (fuse ? fused_rows : x.rows);
     const std::string blob = int8 ? std::string(reinterpret_cast<const char*>(q8.q.blob->data), q8.q.blob->size)
                                   : onnx_import::float_blob(m, rows);
     const std::string symbol = ns + "_" + name + "_params";
@@ -412,6 +427,9 @@ int main(int argc, char** argv) {
       std::printf(", int8 calibrated on %lld samples, rule %s; %d BatchNorm folded, %d activations fused%s",
                   static_cast<long long>(q8.cal.samples), host::name_of(q8.cal.rule), q8.changes.folded, q8.changes.fused,
                   q8.changes.hardswish > 0 ? ("; " + std::to_string(q8.changes.hardswish) + " x * HardSigmoid(x) as HardSwish").c_str() : "");
+    if (fuse)
+      std::printf(", %d BatchNorm folded, %d activations fused%s", fused_changes.folded, fused_changes.fused,
+                  fused_changes.hardswish > 0 ? ("; " + std::to_string(fused_changes.hardswish) + " x * HardSigmoid(x) as HardSwish").c_str() : "");
     std::printf(")\n");
     // the summary is the last thing written: an stdout that refuses it fails the import (and the
     // files go, as for any other fault)

@@ -5,7 +5,9 @@
 # computes on the first LAYER_SAMPLES inputs, max |error| <= 1e-4 x max |activation| of the layer,
 # and the output on all SAMPLES inputs within the same bound and with PyTorch's top-1 class on
 # each. The verdict and every layer's errors are also in WORK/golden.json.
-# cmake -DMODEL=... -DRESOLUTION=... -DOPSET=... -DSAMPLES=... -DLAYER_SAMPLES=... [-DMODULE=file.py:factory]
+# IMPORT_ARGS: further ctnn-import options (--fuse: every leaf, folded and fused, against the
+# ONNX tensor it computes, the last one it absorbed).
+# cmake -DMODEL=... -DRESOLUTION=... -DOPSET=... -DSAMPLES=... -DLAYER_SAMPLES=... [-DMODULE=file.py:factory] [-DIMPORT_ARGS=...]
 #       -DCXXFLAGS=... -DPYTHON=... -DIMPORT=... -DCXX=... -DSOURCE=... -DWORK=... -P this
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
@@ -27,7 +29,8 @@ else()
 endif()
 step(export ${PYTHON} ${SOURCE}/tests/onnx/export_models.py --out ${WORK} --models ${MODEL} --resolution ${RESOLUTION}
      --opset ${OPSET})
-step(import ${IMPORT} ${WORK}/${MODEL}.onnx -o ${WORK}/gen)
+separate_arguments(import_args UNIX_COMMAND "${IMPORT_ARGS}")
+step(import ${IMPORT} ${WORK}/${MODEL}.onnx -o ${WORK}/gen ${import_args})
 step(compile ${CXX} -std=c++20 ${flags} -I${SOURCE}/include -I${WORK}/gen "-DCTNN_MODEL_HEADER=\"${MODEL}.hpp\""
      -DCTNN_MODEL=ctnn_models::${MODEL}_model ${SOURCE}/examples/onnx/model_runner.cpp ${WORK}/gen/${MODEL}.S
      -o ${WORK}/${MODEL}-run)

@@ -557,6 +557,87 @@ TEST_CASE("pooling: optimized max/avg equal the reference on every combination")
   CHECK(cases > 300);
 }
 
+TEST_CASE("max pool: the separable kernel equals the reference on wide rows, padding, strides, extremes") {
+  // rows wider than one 256-output chunk, windows touching the padding (int8: -128 there never
+  // wins), ceil mode, every stride 1..3; ResNet's stem pool (64x112x112, 3x3/2, pad 1) once
+  ctnn_test::rng r(82);
+  int cases = 0;
+  auto check_one = [&](const pool_geometry& g, bool extremes) {
+    auto xf = r.f32(usz(g.in_elems()), -4.0f, 4.0f);
+    auto xq = r.s8(usz(g.in_elems()));
+    if (extremes)  // most values at the bottom of the range: windows of -128 / -inf beside the padding
+      for (size_t i = 0; i < xq.size(); ++i)
+        if (i % 7 != 0) {
+          xq[i] = -128;
+          xf[i] = -std::numeric_limits<float>::infinity();
+        }
+    std::vector<float> wf(usz(g.out_elems())), gf(wf.size());
+    std::vector<int8_t> wq(usz(g.out_elems())), gq(wq.size());
+    REQUIRE(kr::max_pool2d<float>(g, xf.data(), wf.data()) == status::ok);
+    REQUIRE(kk::max_pool2d<float>(g, xf.data(), gf.data()) == status::ok);
+    REQUIRE(gf == wf);
+    REQUIRE(kr::max_pool2d<int8_t>(g, xq.data(), wq.data()) == status::ok);
+    REQUIRE(kk::max_pool2d<int8_t>(g, xq.data(), gq.data()) == status::ok);
+    REQUIRE(gq == wq);
+    ++cases;
+  };
+  for (int k = 0; k < 60; ++k) {
+    pool_geometry g;
+    g.c = r.range(1, 4);
+    g.kh = r.range(1, 6);
+    g.kw = r.range(1, 6);
+    g.in_h = r.range(1, 20);
+    g.in_w = r.range(1, 700);
+    g.sh = r.range(1, 3);
+    g.sw = r.range(1, 3);
+    g.pt = r.range(0, int(g.kh / 2));  // PyTorch's limit: at most half the kernel
+    g.pb = r.range(0, int(g.kh / 2));
+    g.pl = r.range(0, int(g.kw / 2));
+    g.pr = r.range(0, int(g.kw / 2));
+    g.ceil_mode = (k & 1) != 0;
+    if (!g.valid()) continue;
+    check_one(g, (k & 2) != 0);
+  }
+  pool_geometry stem;
+  stem.c = 64; stem.in_h = 112; stem.in_w = 112; stem.kh = stem.kw = 3; stem.sh = stem.sw = 2;
+  stem.pt = stem.pb = stem.pl = stem.pr = 1;
+  check_one(stem, false);
+  check_one(stem, true);
+  // a window wider than the row buffer takes the window-by-window path
+  pool_geometry wide;
+  wide.c = 2; wide.in_h = 3; wide.in_w = 1100; wide.kh = 2; wide.kw = 1030; wide.sh = 1; wide.sw = 7;
+  check_one(wide, false);
+  MESSAGE("separable max pool cases: " << cases);
+  CHECK(cases > 40);
+}
+
+TEST_CASE("global average pool: int8 equals the reference, float within its rounding") {
+  ctnn_test::rng r(83);
+  for (int k = 0; k < 40; ++k) {
+    const int64_t c = r.range(1, 9), h = r.range(1, 15), w = r.range(1, 15);
+    const auto xq = r.s8(usz(c * h * w), k % 3 == 0 ? -128 : -100, k % 3 == 0 ? -127 : 127);
+    std::vector<int8_t> wq(usz(c)), gq(wq.size());
+    REQUIRE(kr::adaptive_avg_pool2d<int8_t>(c, h, w, 1, 1, xq.data(), wq.data()) == status::ok);
+    REQUIRE(kk::global_avg_pool2d<int8_t>(c, h, w, xq.data(), gq.data()) == status::ok);
+    REQUIRE(gq == wq);
+    const auto xf = r.f32(usz(c * h * w), -3.0f, 3.0f);
+    std::vector<float> wf(usz(c)), gf(wf.size());
+    REQUIRE(kr::adaptive_avg_pool2d<float>(c, h, w, 1, 1, xf.data(), wf.data()) == status::ok);
+    REQUIRE(kk::global_avg_pool2d<float>(c, h, w, xf.data(), gf.data()) == status::ok);
+    for (int64_t ch = 0; ch < c; ++ch) {
+      double mag = 0.0;  // the mean of |x|: the scale of the rounding error of either order
+      for (int64_t i = 0; i < h * w; ++i) mag += std::fabs(double(xf[usz(ch * h * w + i)]));
+      mag /= double(h * w);
+      REQUIRE(std::fabs(double(gf[usz(ch)]) - double(wf[usz(ch)])) <= 1e-5 * mag + 1e-7);
+    }
+  }
+  std::vector<float> one(1, 2.5f), y(1);
+  CHECK(kk::global_avg_pool2d<float>(1, 1, 1, one.data(), y.data()) == status::ok);
+  CHECK(y[0] == 2.5f);
+  CHECK(kk::global_avg_pool2d<float>(0, 1, 1, one.data(), y.data()) == status::bad_geometry);
+  CHECK(kk::global_avg_pool2d<float>(1, 1, 1, nullptr, y.data()) == status::null_pointer);
+}
+
 TEST_CASE("elementwise add / mul: optimized kernels equal the reference") {
   ctnn_test::rng r(91);
   for (int it = 0; it < 400; ++it) {

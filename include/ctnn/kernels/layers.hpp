@@ -418,11 +418,40 @@ inline status linear_s8(int batch, int in_f, int out_f, const int8_t* x, const i
 #endif
 }
 
-/// @brief max pool with a bounds-check-free interior. T: float or int8_t.
+namespace detail {
+
+/// The padding of a max-pool row: below every value (never wins; -inf for float, -128 for int8).
 template <class T>
-inline status max_pool2d(const pool_geometry& g, const T* in, T* out) {
-  if (!g.valid()) return status::bad_geometry;
-  if (in == nullptr || out == nullptr) return status::null_pointer;
+constexpr T pool_lowest() {
+  if constexpr (is_same_v<T, float>) return -__builtin_inff();
+  else return T{-128};
+}
+
+/// best[i] = x[i] > best[i] ? x[i] : best[i]: x86's max instruction is this expression (its
+/// second operand unless the first is greater), so the loop compiles to one vmaxps / vpmaxsb per
+/// vector on AVX-512 and AVX2 and to SSE's maxps / a compare-select on the portable build.
+template <class T>
+inline void max_into(T* __restrict best, const T* __restrict x, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) best[i] = x[i] > best[i] ? x[i] : best[i];
+}
+
+/// out[i] = max over k < kw of t[i * SW + k], for i < n (SW 1 and 2 fixed at compile time, so the
+/// strided loads vectorize: AVX-512 / AVX2 permutes for stride 2; SW 0: the stride is sw).
+template <int SW, class T>
+inline void max_across(T* __restrict out, const T* __restrict t, int64_t n, int64_t kw, int64_t sw) {
+  const int64_t s = SW > 0 ? SW : sw;
+  for (int64_t i = 0; i < n; ++i) out[i] = t[i * s];
+  for (int64_t k = 1; k < kw; ++k)
+    for (int64_t i = 0; i < n; ++i) {
+      const T v = t[i * s + k];
+      out[i] = v > out[i] ? v : out[i];
+    }
+}
+
+/// The window-by-window max pool (bounds-check-free interior): windows wider than the row
+/// kernel's buffer take it.
+template <class T>
+inline void max_pool2d_windows(const pool_geometry& g, const T* in, T* out) {
   const int64_t oh = g.out_h(), ow = g.out_w();
   int64_t y_lo, y_hi, x_lo, x_hi;
   detail::interior(oh, g.in_h, g.kh, g.sh, g.pt, 1, y_lo, y_hi);
@@ -448,6 +477,86 @@ inline status max_pool2d(const pool_geometry& g, const T* in, T* out) {
           o[oy * ow + ox] = best;
         }
       }
+  }
+}
+
+}  // namespace detail
+
+/// @brief max pool, T float or int8_t, separable and vectorized: per output row and chunk of up
+/// to 256 outputs, the window rows inside the input are maxed column by column into
+/// a row buffer whose columns outside the input hold detail::pool_lowest (so a window touching
+/// the padding needs no test), then each output takes the max of its kw buffer columns:
+///
+///   rows oy*sh - pt + [0, kh) clipped     buffer t[j] = max over those rows of in[y][x0 + j]
+///   in ---------------------------->     (t[j] = lowest where x0 + j is padding)
+///                                         out[ox] = max over kx of t[(ox - ox0) * sw + kx]
+///
+/// int8 equals ref::max_pool2d exactly; float gives the same values (max is order-free on
+/// numbers) but takes the window in another order than the reference, so with a NaN, or -0.0
+/// and +0.0 in one window, the element it returns may differ.
+template <class T>
+inline status max_pool2d(const pool_geometry& g, const T* in, T* out) {
+  if (!g.valid()) return status::bad_geometry;
+  if (in == nullptr || out == nullptr) return status::null_pointer;
+  constexpr int64_t buffer = 1024;  // row buffer elements (on the stack: 4 KiB of float)
+  const int64_t oh = g.out_h(), ow = g.out_w();
+  const int64_t chunk = min<int64_t>(256, g.kw <= buffer ? (buffer - g.kw) / g.sw + 1 : 0);
+  if (chunk < 1) {
+    detail::max_pool2d_windows(g, in, out);
+    return status::ok;
+  }
+  T t[buffer];
+  for (int64_t c = 0; c < g.c; ++c) {
+    const T* plane = in + c * g.in_h * g.in_w;
+    T* o = out + c * oh * ow;
+    for (int64_t oy = 0; oy < oh; ++oy) {
+      const int64_t y0 = oy * g.sh - g.pt;
+      const int64_t ya = max<int64_t>(y0, 0), yb = min(y0 + g.kh, g.in_h);  // non-empty: g.valid()
+      for (int64_t ox0 = 0; ox0 < ow; ox0 += chunk) {
+        const int64_t n = min(chunk, ow - ox0);
+        const int64_t x0 = ox0 * g.sw - g.pl, span = (n - 1) * g.sw + g.kw;
+        const int64_t xa = max<int64_t>(x0, 0), xb = min(x0 + span, g.in_w);  // columns in the input
+        for (int64_t j = 0; j < xa - x0; ++j) t[j] = detail::pool_lowest<T>();
+        for (int64_t j = xb - x0; j < span; ++j) t[j] = detail::pool_lowest<T>();
+        T* tv = t + (xa - x0);
+        const T* first = plane + ya * g.in_w + xa;
+        for (int64_t j = 0; j < xb - xa; ++j) tv[j] = first[j];
+        for (int64_t y = ya + 1; y < yb; ++y) detail::max_into(tv, plane + y * g.in_w + xa, xb - xa);
+        T* dst = o + oy * ow + ox0;
+        if (g.sw == 1) detail::max_across<1>(dst, t, n, g.kw, 1);
+        else if (g.sw == 2) detail::max_across<2>(dst, t, n, g.kw, 2);
+        else detail::max_across<0>(dst, t, n, g.kw, g.sw);
+      }
+    }
+  }
+  return status::ok;
+}
+
+/// @brief global average pool (adaptive to 1 x 1), T float or int8_t: each channel's h*w values
+/// summed in `lanes` interleaved partial sums (independent adds, which the compiler turns into
+/// vector adds on AVX-512, AVX2 and SSE2), then the partial sums added. int8 sums in int32 and
+/// rounds as ref::adaptive_avg_pool2d (exact: no int8 channel of up to 2^24 values overflows);
+/// float adds in another order than the reference: within a few ulp of the sum's magnitude.
+template <class T>
+inline status global_avg_pool2d(int64_t c, int64_t h, int64_t w, const T* in, T* out) {
+  if (c <= 0 || h <= 0 || w <= 0) return status::bad_geometry;
+  if (in == nullptr || out == nullptr) return status::null_pointer;
+  constexpr int lanes = 16;
+  using acc_t = conditional_t<is_same_v<T, float>, float, int32_t>;
+  const int64_t n = h * w;
+  if constexpr (!is_same_v<T, float>)
+    if (n > (int64_t{1} << 24)) return ref::adaptive_avg_pool2d<T>(c, h, w, 1, 1, in, out);
+  for (int64_t ch = 0; ch < c; ++ch) {
+    const T* x = in + ch * n;
+    acc_t acc[lanes] = {};
+    int64_t i = 0;
+    for (; i + lanes <= n; i += lanes)
+      for (int l = 0; l < lanes; ++l) acc[l] += static_cast<acc_t>(x[i + l]);
+    for (int l = 0; i < n; ++i, ++l) acc[l] += static_cast<acc_t>(x[i]);
+    acc_t sum = 0;
+    for (int l = 0; l < lanes; ++l) sum += acc[l];
+    if constexpr (is_same_v<T, float>) out[ch] = sum / static_cast<float>(n);
+    else out[ch] = static_cast<T>(quant::clamp(ref::rounded_average(sum, n), -128, 127));
   }
   return status::ok;
 }

@@ -144,7 +144,8 @@ struct pool_faults {
 }  // namespace detail
 
 /// @brief Max pooling: int8 in and out share one quantization; no dilated kernel (unsupported).
-/// The optimized backend takes the bounds-test-free path when every window lies in the input.
+/// The optimized backend runs kernels::max_pool2d (separable, vectorized; on RISC-V the
+/// bounds-test-free scalar path when every window lies in the input).
 template <>
 struct op_def<op::max_pool2d> : detail::pool_faults, detail::window_pool_shape {
   static constexpr const char* type_name = "MaxPool2d";
@@ -156,7 +157,9 @@ struct op_def<op::max_pool2d> : detail::pool_faults, detail::window_pool_shape {
     if (!runtime::keeps_quant(c)) return runtime::quant_mismatch;
     const kernels::pool_geometry g = runtime::pool_of(r);
     if constexpr (B == runtime::backend::optimized) {
-      if (runtime::fast::pool_windows_inside(g, r.out.h, r.out.w)) {
+      // RISC-V: the scalar loop with 32-bit indices when every window is inside; elsewhere the
+      // separable vector kernel (kernels::max_pool2d) for every geometry
+      if (CTNN_KERNELS_SCALAR && runtime::fast::pool_windows_inside(g, r.out.h, r.out.w)) {
         runtime::fast::max_pool_inside<T>(g, r.out.h, r.out.w, c.in[0], c.out);
         return runtime::leaf_done;
       }
@@ -187,7 +190,8 @@ struct op_def<op::avg_pool2d> : detail::pool_faults, detail::window_pool_shape {
   }
 };
 
-/// @brief Adaptive average pooling (PyTorch windows); int8 keeps the input's quantization.
+/// @brief Adaptive average pooling (PyTorch windows); int8 keeps the input's quantization. The
+/// optimized backend runs kernels::global_avg_pool2d for a 1 x 1 output.
 template <>
 struct op_def<op::adaptive_avg_pool2d> : detail::pool_faults {
   static constexpr const char* type_name = "AdaptiveAvgPool2d";
@@ -203,10 +207,12 @@ struct op_def<op::adaptive_avg_pool2d> : detail::pool_faults {
     return k;
   }
   static constexpr runtime::quant_rule quant = runtime::quant_rule::keeps_input;
-  template <class T, runtime::backend>
+  template <class T, runtime::backend B>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
     const row& r = *c.r;
     if (!runtime::keeps_quant(c)) return runtime::quant_mismatch;
+    if constexpr (B == runtime::backend::optimized)  // global average pooling: the vector kernel
+      if (r.out.h == 1 && r.out.w == 1) return runtime::from(kernels::global_avg_pool2d<T>(r.in.c, r.in.h, r.in.w, c.in[0], c.out));
     return runtime::from(ref::adaptive_avg_pool2d<T>(r.in.c, r.in.h, r.in.w, r.out.h, r.out.w, c.in[0], c.out));
   }
 };
