@@ -135,12 +135,14 @@ struct net_runner final : runner {
   }
 
   bool profile(const std::string& name, long runs) override {
-    if (!filled) return false;
+    if (!filled || !packed_ok) return false;
     std::vector<double> t(static_cast<size_t>(Net::leaf_count), 0.0);
     leaf_timer timer{&t};
     for (long k = 0; k < runs; ++k) {
       rt::fill_input<T>(reinterpret_cast<T*>(arena + plan.offset_of(0)), Net::input_shape.elems(), 2, input_quant());
-      if (!rt::run<Net, T, rt::backend::optimized>(arena, plan.arena_bytes, params, layout.total_bytes, timer).ok())
+      // as measure() runs it: the weights packed once
+      if (!rt::run<Net, T, rt::backend::optimized>(arena, plan.arena_bytes, params, layout.total_bytes, *packed, timer)
+               .ok())
         return false;
     }
     // per layer type, the fused activation and a pooling's kernel in the key

@@ -334,4 +334,14 @@ inline run_status run(uint8_t* arena, size_t arena_bytes, const uint8_t* params,
                                   callback, user);
 }
 
+/// @brief run() with the weights packed once and an offload hook, on backend B fixed at compile time.
+template <Network Net, class T, backend B, class Offload>
+  requires offload_hook<Offload, T>
+inline run_status run(uint8_t* arena, size_t arena_bytes, const uint8_t* params, size_t params_bytes,
+                      packed_weights<Net, T>& packed, Offload& off, layer_callback callback = nullptr,
+                      void* user = nullptr) {
+  return detail::run_with<Net, T>(arena, arena_bytes, params, params_bytes, detail::backend_constant<B>{}, off,
+                                  callback, user, &packed);
+}
+
 }  // namespace ctnn::runtime
