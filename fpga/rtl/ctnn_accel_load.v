@@ -252,7 +252,6 @@ module ctnn_accel_load #(
   wire [31:0] cv_rel = cv_addr - RamBase;
   wire b_gather = conv_i && b_phase_q == PH_B;
   wire b_pad = b_gather && !cv_in;
-  wire b_oob = b_gather && cv_in && (cv_rel >= RamSize);
   // the run at this column: lanes lo..lo+len-1 of the scratchpad word, cut at the word's end,
   // the block's end, the output row's end and where padding starts or stops
   wire [1:0]  rn_lo = b_lane_q[1:0];

@@ -84,13 +84,17 @@ inline constexpr uint64_t residual_latency = 10;
 /// ctnn_accel_load issues them: each scratchpad word (4 columns) is cut into runs that stay in
 /// one output row and are all padding or all inside the input; a run is one request, plus a
 /// prefetch when its bytes cross a bus word and the previous real word read (the hold) is not
-/// the low one. The input sits at a word-aligned address with channels at `cstride` bytes; rows
-/// k = (c, ky, kx) in order, the hold carried from row to row like the hardware's.
-constexpr uint64_t conv_b_items(const conv& v, uint64_t cstride, uint64_t col0, uint64_t cols) {
+/// the low one. The input sits at byte address `base` with channels at `cstride` bytes; rows
+/// k = (c, ky, kx) in order. `hold` carries the word held from row to row and from block to
+/// block, like the hardware's (a job starts with none).
+struct gather_hold {
+  bool valid = false;
+  int64_t word = 0;
+};
+constexpr uint64_t conv_b_items(const conv& v, uint64_t cstride, uint64_t col0, uint64_t cols,
+                                uint64_t base, gather_hold& hold) {
   const int64_t ow = v.out_w(), H = v.in_h, Wd = v.in_w;
   uint64_t items = 0;
-  bool hold_v = false;
-  int64_t hold = 0;
   for (int64_t c = 0; c < v.in_c; ++c)
     for (int64_t ky = 0; ky < v.kh; ++ky)
       for (int64_t kx = 0; kx < v.kw; ++kx) {
@@ -107,12 +111,12 @@ constexpr uint64_t conv_b_items(const conv& v, uint64_t cstride, uint64_t col0, 
           len = ctnn::min<int64_t>(len, ow - ox);
           len = ctnn::min<int64_t>(len, pix);
           if (real) {
-            const int64_t a = static_cast<int64_t>(c) * static_cast<int64_t>(cstride) + iy * Wd + ix;
+            const int64_t a = static_cast<int64_t>(base) + c * static_cast<int64_t>(cstride) + iy * Wd + ix;
             const int64_t w = a / 4;
             const bool two = a % 4 + len > 4;
-            if (two && !(hold_v && hold == w)) ++items;   // prefetch of the low word
-            hold_v = true;
-            hold = two ? w + 1 : w;
+            if (two && !(hold.valid && hold.word == w)) ++items;   // prefetch of the low word
+            hold.valid = true;
+            hold.word = two ? w + 1 : w;
           }
           ++items;
           j += static_cast<uint64_t>(len);
@@ -246,8 +250,9 @@ constexpr prediction predict_conv(const config& c, const conv& v) {
   if (v.sw != 1 || c.dim % 4 != 0) return predict(c, g);   // gathered one byte per request
   const uint64_t NB = static_cast<uint64_t>(c.nb);
   const uint64_t cstride = static_cast<uint64_t>(v.in_h) * static_cast<uint64_t>(v.in_w);
+  gather_hold hold;
   return detail::predict_with(c, g, [&](uint64_t blk, uint64_t cols, bool) {
-    return conv_b_items(v, cstride, blk * NB, cols);
+    return conv_b_items(v, cstride, blk * NB, cols, 0, hold);
   });
 }
 
