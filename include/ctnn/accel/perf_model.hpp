@@ -9,7 +9,13 @@
 //           [ the rest of the loads and the C writes overlap it: one bus word per cycle ]
 //         ..[ last drain + requant pipeline + last tile's writes ].  done
 //
-//   cycles = startup + max(compute, remaining bus words) + tail
+// panel by panel (panel = an M tile of an N block): A panel f loads into slot f % 2 once the
+// array has finished panel f - 2, B block b into slot b % 2 once block b - 2 is finished, the
+// array runs a panel once both are loaded, and the bus is a fluid of one word per cycle served
+// by priority (C writes, then A, then B), so an A panel that waits for its slot, or a B block
+// that waits behind A, shows up where a compute-or-bus bound would miss it:
+//
+//   cycles = end of the last panel + 4 (DMA and full-flag latency) + tail
 //
 // Bus items are words, except: an A that is not word aligned is read one byte per request, the
 // implicit im2col B of a convolution (CFG.CONV) is gathered one byte per request unless its
