@@ -11,11 +11,29 @@
 // freed it; a B slot only when the feeder and the writer (its parameters) have freed it.
 //
 // Byte items: an A that is not word aligned (A_ADDR or LDA) is read one byte per request, and in
-// CFG.CONV the B rows are gathered one byte per request from the CHW input (the implicit im2col:
-// row k = (c, ky, kx), column n = (oy, ox), padding reads as B_ZP). A byte item's tag carries its
-// lane in the scratchpad word and whether it ends the word; the response side assembles the
-// word and writes it with the last byte. A gathered address outside RAM stops the job (range_err_o)
-// before it is requested. With CFG.ROW_PARAMS the bias, multiplier and shift vectors (M entries)
+// CFG.CONV with a horizontal stride other than 1 the B rows are gathered one byte per request from
+// the CHW input (the implicit im2col: row k = (c, ky, kx), column n = (oy, ox), padding reads as
+// B_ZP). A byte item's tag carries its lane in the scratchpad word and whether it ends the word;
+// the response side assembles the word and writes it with the last byte.
+//
+// Run items (CFG.CONV with SW = 1, DIM a multiple of 4): a scratchpad word's four columns are cut
+// into runs that stay in one output row and are all padding or all inside the input; the bytes of
+// a real run are adjacent in memory, so one aligned bus word (or two) holds them:
+//
+//   lanes     0   1   2   3        run = lanes lo..3 of the word, first byte at address a
+//   bytes   [s  s+1 s+2 s+3]       s = a - lo, off = s % 4
+//   words   |hold  ...|cur ...|    a run crossing a word boundary takes its low bytes from the
+//                                  previous real word read (hold), its high bytes from this one
+//
+// The response side keeps the last real B word (hold) and writes lanes lo..3 of the funnel
+// shift {cur, hold} >> 8*off (or of cur rotated by off when the run fits in one word), keeping
+// lanes below lo; a later run of the same word overwrites the lanes past its own. The request
+// side knows which word the hold will contain: when a crossing run's low word is not it, a
+// prefetch item (same run, no write) reads it first. Along an output row each word of input is
+// read about once: one request per four columns instead of four. Padding runs read B_ADDR's word
+// and write B_ZP in their lanes. A gathered address outside RAM stops the job (range_err_o)
+// before it is requested (RAM's bounds are word aligned, so checking the requested word checks
+// the run's bytes in it). With CFG.ROW_PARAMS the bias, multiplier and shift vectors (M entries)
 // are loaded once, before the first block, to parameter address row / 4, lane row % 4.
 `include "ctnn_soc_defaults.vh"   // generated: the SoC map and device constants
 `default_nettype none
@@ -190,9 +208,13 @@ module ctnn_accel_load #(
   reg [31:0] b_addr_q, b_row_addr_q;
   wire [15:0] b_left = n_i - b_col0_q;
   wire [15:0] b_cols_now = (b_left >= NB16) ? NB16 : b_left;
-  wire b_bytes = conv_i || BYTE_B;   // B items are bytes (one column each)
+  // run items: stride-1 convolutions on a DIM with whole 4-column banks (see the header)
+  wire b_run = conv_i && !BYTE_B && (cv_sw_i == 8'd1);
+  wire b_bytes = (conv_i && !b_run) || BYTE_B;   // B items are bytes (one column each)
   wire [15:0] b_nbw = b_bytes ? b_cols_q : ((b_cols_q + 16'd3) >> 2);
-  wire b_row_end = (b_q_q == b_nbw - 16'd1);
+  wire [2:0]  rn_len;              // columns the item consumes (run items: 0 for a prefetch)
+  wire [15:0] b_q_n = b_q_q + {13'd0, rn_len};
+  wire b_row_end = b_run ? (b_q_n == b_cols_q) : (b_q_q == b_nbw - 16'd1);
   wire [15:0] b_npar = row_params_i ? m_i : b_cols_q;
   wire b_par_end = (b_c_q == b_npar - 16'd1);
   wire b_last = (b_phase_q == PH_B) && b_row_end && (b_k_q == k_i - 16'd1);
@@ -207,8 +229,9 @@ module ctnn_accel_load #(
   reg  [15:0] b_tile_q;
   reg  [4:0]  b_lane_q;
   wire [15:0] b_tile = b_tile_q;
-  wire [3:0]  b_bank = b_bytes ? {1'b0, b_lane_q[4:2]} : b_lane_q[3:0];
-  wire        b_lane_wrap = b_bytes ? (b_lane_q == DIM5 - 5'd1) : (b_lane_q[3:0] == DQ4 - 4'd1);
+  wire [3:0]  b_bank = (b_bytes || b_run) ? {2'b00, b_lane_q[3:2]} : b_lane_q[3:0];
+  wire        b_lane_wrap = b_run ? (b_lane_q + {2'd0, rn_len} == DIM5)
+                                  : b_bytes ? (b_lane_q == DIM5 - 5'd1) : (b_lane_q[3:0] == DQ4 - 4'd1);
   wire [16:0] b_addr_b = ({16'd0, b_slot_q} << (TB + Log2KMax)) | ({1'd0, b_tile} << Log2KMax)
                         | {1'd0, b_k_q};
   wire [15:0] b_paddr = row_params_i ? (b_c_q >> 2)
@@ -229,27 +252,64 @@ module ctnn_accel_load #(
   wire [31:0] cv_rel = cv_addr - RamBase;
   wire b_gather = conv_i && b_phase_q == PH_B;
   wire b_pad = b_gather && !cv_in;
-  wire b_oob = b_gather && cv_in && (cv_rel >= RamSize);
-  wire [31:0] b_byte_addr = !b_gather ? b_addr_q : (cv_in ? cv_addr : b_addr_i);
+  // the run at this column: lanes lo..lo+len-1 of the scratchpad word, cut at the word's end,
+  // the block's end, the output row's end and where padding starts or stops
+  wire [1:0]  rn_lo = b_lane_q[1:0];
+  wire [15:0] rn_blk = b_cols_q - b_q_q;
+  wire [15:0] rn_row = cv_ow_i - cv_ox_q;
+  wire        rn_rows_in = (cv_iy >= 18'sd0) && (cv_iy < $signed({2'd0, cv_h_i}));
+  wire signed [17:0] rn_wx = $signed({2'd0, cv_w_i}) - cv_ix;      // input columns left
+  wire signed [17:0] rn_lx = -cv_ix;                                 // padding columns left
+  wire        rn_left = cv_ix < 18'sd0;
+  wire [17:0] rn_pix = !rn_rows_in || !(rn_left || cv_in) ? 18'h3FFFF   // padding to the row end
+                      : (rn_left ? rn_lx : rn_wx);
+  wire [2:0]  rn_g = 3'd4 - {1'b0, rn_lo};
+  wire [2:0]  rn_b = (rn_blk >= 16'd4) ? 3'd4 : rn_blk[2:0];
+  wire [2:0]  rn_r = (rn_row >= 16'd4) ? 3'd4 : rn_row[2:0];
+  wire [2:0]  rn_p = (rn_pix >= 18'd4) ? 3'd4 : rn_pix[2:0];
+  wire [2:0]  rn_gb = (rn_g < rn_b) ? rn_g : rn_b;
+  wire [2:0]  rn_rp = (rn_r < rn_p) ? rn_r : rn_p;
+  wire [2:0]  rn_n = (rn_gb < rn_rp) ? rn_gb : rn_rp;               // 1..4
+  // a real run's bytes: one word, or two (the low one from the hold)
+  wire [29:0] rn_w = cv_addr[31:2];
+  wire [2:0]  rn_end = {1'b0, cv_addr[1:0]} + rn_n;                 // > 4: crosses a word
+  wire        rn_two = cv_in && (rn_end > 3'd4);
+  reg         hold_v_q;
+  reg  [29:0] hold_w_q;                                              // word the hold will hold
+  wire        rn_pre = rn_two && !(hold_v_q && hold_w_q == rn_w);    // read the low word first
+  wire        rn_hi = rn_two && !rn_pre;
+  wire [29:0] rn_word = rn_hi ? rn_w + 30'd1 : rn_w;
+  wire [1:0]  rn_off = cv_addr[1:0] - rn_lo;
+  wire        rn_wend = !rn_pre && (({1'b0, rn_lo} + rn_n == 3'd4) || b_row_end);
+  assign rn_len = !b_run ? 3'd1 : (rn_pre ? 3'd0 : rn_n);
+  wire [31:0] rn_rel = {rn_word, 2'b00} - RamBase;
+  wire b_oob = b_gather && cv_in && (b_run ? (rn_rel >= RamSize) : (cv_rel >= RamSize));
+  wire [31:0] b_byte_addr = !b_gather ? b_addr_q : (!cv_in ? b_addr_i
+                                                   : (b_run ? {rn_word, 2'b00} : cv_addr));
   wire [1:0]  b_item_lane = b_lane_q[1:0];
-  // the column after this one
-  wire cv_wrap = (cv_ox_q == cv_ow_i - 16'd1);
-  wire [15:0] cv_ox_n = cv_wrap ? 16'd0 : cv_ox_q + 16'd1;
-  wire signed [17:0] cv_x0_n = cv_wrap ? -$signed({10'd0, cv_pl_i}) : cv_x0_q + $signed({10'd0, cv_sw_i});
+  // the column after this item's (run items advance by the run)
+  wire cv_wrap = (cv_ox_q + {13'd0, rn_len} == cv_ow_i);
+  wire [15:0] cv_ox_n = cv_wrap ? 16'd0 : cv_ox_q + {13'd0, rn_len};
+  wire signed [17:0] cv_x0_n = cv_wrap ? -$signed({10'd0, cv_pl_i})
+                             : cv_x0_q + (b_run ? $signed({15'd0, rn_len}) : $signed({10'd0, cv_sw_i}));
   wire signed [17:0] cv_y0_n = cv_wrap ? cv_y0_q + $signed({10'd0, cv_sh_i}) : cv_y0_q;
   wire [31:0] cv_y0w_n = cv_wrap ? cv_y0w_q + cv_shw_i : cv_y0w_q;
-  wire b_wend = !b_bytes || b_lane_q[1:0] == 2'd3 || b_lane_wrap || b_row_end;
+  wire b_wend = b_run ? rn_wend : (!b_bytes || b_lane_q[1:0] == 2'd3 || b_lane_wrap || b_row_end);
 
   // tag: [31] last, [30] slot, [29:28] kind, [27:24] bank or lane, [23:0] address; B items
-  // also [23:22] byte in bus word, [21:20] lane, [19] word end, [18] padding, [17] byte item
+  // also [23:22] byte in bus word, [21:20] lane, [19] word end, [18] padding, [17] byte item;
+  // run items [27] run, [26] hi (low bytes from the hold), [25:24] bank, [23:22] off,
+  // [21:20] lo, [19] write (word end), [18] padding, [17] 0
   assign b_start = !b_active_q && !b_all_q && !b_own_q[b_slot_q] && !b_pbusy_q[b_slot_q] &&
                    !b_free_i[b_slot_q];
   assign b_valid_o = b_active_q && run_i && !b_oob;
   assign range_err_o = b_active_q && run_i && b_oob;
   assign b_req_addr_o = {b_byte_addr[31:2], 2'b00};
   assign b_tag_o = (b_phase_q == PH_B)
-      ? {b_last, b_slot_q, PH_B, b_bank, b_byte_addr[1:0], b_item_lane, b_wend, b_pad, b_bytes,
-         b_addr_b}
+      ? (b_run ? {b_last, b_slot_q, PH_B, 1'b1, rn_hi, b_bank[1:0], rn_off, rn_lo, b_wend, b_pad,
+                  1'b0, b_addr_b}
+               : {b_last, b_slot_q, PH_B, b_bank, b_byte_addr[1:0], b_item_lane, b_wend, b_pad,
+                  b_bytes, b_addr_b})
       : {1'b0, b_slot_q, b_phase_q, 2'b00, b_c_q[1:0], 8'd0, b_paddr};
 
   always @(posedge clk_i) begin
@@ -332,7 +392,7 @@ module ctnn_accel_load #(
           b_row_addr_q <= b_row_addr_q + {12'd0, ldb_i};
           b_addr_q <= b_row_addr_q + {12'd0, ldb_i};
         end else begin
-          b_q_q <= b_q_q + 16'd1;
+          b_q_q <= b_q_n;
           b_addr_q <= b_addr_q + (b_bytes ? 32'd1 : 32'd4);
         end
         // the item's tile and lane: back to (0, 0) at a row end
@@ -343,9 +403,20 @@ module ctnn_accel_load #(
           b_tile_q <= b_tile_q + 16'd1;
           b_lane_q <= 5'd0;
         end else begin
-          b_lane_q <= b_lane_q + 5'd1;
+          b_lane_q <= b_lane_q + (b_run ? {2'd0, rn_len} : 5'd1);
         end
       end
+    end
+  end
+
+  // the word the response side's hold will contain: the last real run item's
+  always @(posedge clk_i) begin
+    if (!rst_ni || !run_i) begin
+      hold_v_q <= 1'b0;
+      hold_w_q <= 30'd0;
+    end else if (b_grant_i && b_run && b_gather && cv_in) begin
+      hold_v_q <= 1'b1;
+      hold_w_q <= rn_word;
     end
   end
 
@@ -371,17 +442,30 @@ module ctnn_accel_load #(
   // byte items: the byte, the word assembled so far with it, whether the word is complete
   wire        r_a_byte = r_tag_i[19];
   wire        r_b_byte = r_kind == PH_B && r_tag_i[17];
+  wire        r_b_run = r_kind == PH_B && r_tag_i[27];
   wire [1:0]  r_boff = r_a ? r_tag_i[24:23] : r_tag_i[23:22];
   wire [1:0]  r_lane = r_a ? r_tag_i[22:21] : r_tag_i[21:20];
   wire        r_wend = r_a ? r_tag_i[20] : r_tag_i[19];
   wire [7:0]  r_byte = (r_b && r_tag_i[18]) ? b_zp_i : r_rdata_i[8*r_boff +: 8];
   reg  [31:0] asm_a_q, asm_b_q;
   reg  [31:0] r_asm;
+  // run items: the funnel {cur, hold} >> 8*off (hi) or cur rotated by off, B_ZP for padding
+  reg  [31:0] hold_q;
+  wire [1:0]  r_off = r_tag_i[23:22];
+  wire [63:0] r_pair = {r_rdata_i, r_tag_i[26] ? hold_q : r_rdata_i};
+  wire [63:0] r_shifted = r_pair >> {r_off, 3'b000};
+  wire [31:0] r_run = r_tag_i[18] ? {4{b_zp_i}} : r_shifted[31:0];
+  integer li;
   always @(*) begin
     r_asm = r_a ? asm_a_q : asm_b_q;
-    r_asm[8*r_lane +: 8] = r_byte;
+    if (r_b && r_b_run) begin
+      for (li = 0; li < 4; li = li + 1)
+        if (li[1:0] >= r_lane) r_asm[8*li +: 8] = r_run[8*li +: 8];
+    end else begin
+      r_asm[8*r_lane +: 8] = r_byte;
+    end
   end
-  wire r_is_byte = (r_a && r_a_byte) || (r_b && r_b_byte);
+  wire r_is_byte = (r_a && r_a_byte) || (r_b && (r_b_byte || r_b_run));
   wire r_write = !r_is_byte || r_wend;
 
   always @(posedge clk_i) begin
@@ -403,12 +487,14 @@ module ctnn_accel_load #(
       last_slot_q <= 1'b0;
       asm_a_q <= 32'd0;
       asm_b_q <= 32'd0;
+      hold_q <= 32'd0;
     end else begin
+      if (r_b && r_b_run && !r_tag_i[18]) hold_q <= r_rdata_i;
       if (r_a && r_a_byte) asm_a_q <= r_wend ? 32'd0 : r_asm;
-      if (r_b && r_b_byte) asm_b_q <= r_wend ? 32'd0 : r_asm;
+      if (r_b && (r_b_byte || r_b_run)) asm_b_q <= r_wend ? 32'd0 : r_asm;
       a_we_o <= (r_a && r_write) ? (A_ONE << r_tag_i[29:25]) : {Dim{1'b0}};
       a_waddr_o <= {r_tag_i[30], r_tag_i[KW_BITS-1:0]};
-      b_we_o <= (r_b && r_kind == PH_B && r_write) ? (B_ONE << r_tag_i[27:24])
+      b_we_o <= (r_b && r_kind == PH_B && r_write) ? (B_ONE << {r_b_run ? 2'b00 : r_tag_i[27:26], r_tag_i[25:24]})
                                         : {DQ{1'b0}};
       b_waddr_o <= r_tag_i[Log2KMax+TB:0];   // Log2KMax + TB <= 16 (ctnn_accel checks)
       p_we_o <= (r_b && r_kind != PH_B) ? (4'b0001 << r_tag_i[25:24]) : 4'd0;

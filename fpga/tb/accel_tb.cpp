@@ -2,8 +2,9 @@
 // (ctnn::ref::gemm_s8 / gemm_s8_s32 / conv2d_s8). Checks randomized GEMMs bit-exact over the
 // whole C region (so stray writes into the stride padding fail too), with aligned and unaligned
 // A and C and per-column or per-row parameters; randomized convolutions through the implicit
-// im2col (CFG.CONV); the residual add (CFG.RES_ADD) on a quarter of the int8 GEMMs and a third
-// of the convolutions, against ctnn::ref::add_s8_one of the requantized result (golden = the
+// im2col (CFG.CONV), a stride-1 set of them (the run gather) and inputs ending at RAM's end, each
+// with its DMA reads counted against ctnn::accel::conv_b_items; the residual add (CFG.RES_ADD)
+// on a quarter of the int8 GEMMs and a third of the convolutions, against ctnn::ref::add_s8_one of the requantized result (golden = the
 // host's conv/GEMM leaf then its add leaf); the error cases; the register file against the
 // generated register header; and the DMA under bus back-pressure.
 //
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "accel_sim.hpp"
+#include "ctnn/accel/perf_model.hpp"
 #include "ctnn/host/cli.hpp"
 #include "ctnn/kernels/ref_layers.hpp"
 #include "ctnn/kernels/reference.hpp"
@@ -59,6 +61,7 @@ struct tensors {
 struct prepared {
   gemm_job job;
   std::vector<uint8_t> expect;  // M * ldc bytes at job.c
+  ctnn::kernels::conv_geometry geom{};  // CFG.CONV jobs: the convolution
 };
 
 prepared prepare(accel_sim& sim, std::mt19937& rng, gemm_job j) {
@@ -174,7 +177,8 @@ gemm_job random_job(std::mt19937& rng, bool big) {
 /// A random convolution as one CFG.CONV job: A = OIHW weights (M = out channels, any alignment),
 /// B = the CHW input (any alignment, channel stride >= H*W), C = the CHW output (any alignment).
 /// Expected: ctnn::ref::conv2d_s8 on a dense copy of the input.
-prepared prepare_conv(accel_sim& sim, std::mt19937& rng, bool big, const ctnn::kernels::conv_geometry* fixed = nullptr) {
+prepared prepare_conv(accel_sim& sim, std::mt19937& rng, bool big, const ctnn::kernels::conv_geometry* fixed = nullptr,
+                      bool stride1 = false) {
   auto rnd = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   ctnn::kernels::conv_geometry g;
   if (fixed != nullptr) g = *fixed;
@@ -184,7 +188,7 @@ prepared prepare_conv(accel_sim& sim, std::mt19937& rng, bool big, const ctnn::k
     g.in_w = rnd(1, big ? 32 : 14);
     g.out_c = rnd(1, std::min(big ? 40 : 20, row_params_max));
     g.kh = rnd(1, 5); g.kw = rnd(1, 5);
-    g.sh = rnd(1, 3); g.sw = rnd(1, 3);
+    g.sh = rnd(1, 3); g.sw = stride1 ? 1 : rnd(1, 3);
     g.pt = rnd(0, 2); g.pb = rnd(0, 2); g.pl = rnd(0, 2); g.pr = rnd(0, 2);
   } while (!g.valid() || g.gemm_k() > (1 << CTNN_TB_LOG2_KMAX));
   gemm_job j = random_job(rng, false);
@@ -227,7 +231,7 @@ prepared prepare_conv(accel_sim& sim, std::mt19937& rng, bool big, const ctnn::k
   std::memcpy(sim.ram(j.mult), mult.data(), 4u * mult.size());
   std::memcpy(sim.ram(j.shift), shift.data(), 4u * shift.size());
 
-  prepared p{j, std::vector<uint8_t>(static_cast<size_t>(j.M * j.N), 0xA5)};
+  prepared p{j, std::vector<uint8_t>(static_cast<size_t>(j.M * j.N), 0xA5), g};
   const int32_t act_min = j.relu ? std::max(j.act_min, j.out_zp) : j.act_min;
   const ctnn::ref::gemm_s8_params q{j.b_zp, j.a_zp, j.out_zp,
                                     j.per_channel ? mult.data() : &j.multiplier,
@@ -321,6 +325,44 @@ bool run_and_compare(accel_sim& sim, const prepared& p, const char* what) {
   }
   const uint32_t macs = read<sim_bus, a::macs>();
   TB_CHECK(macs == static_cast<uint32_t>(j.M * j.N * j.K), "%s: MACS %u", what, macs);
+  return ok;
+}
+
+/// The DMA reads of a CFG.CONV job without a residual: A panels (words, or bytes when A or LDA is
+/// unaligned), the row parameters once, and B as ctnn::accel::conv_b_items counts the stride-1
+/// runs (one byte per request otherwise, or on a DIM not a multiple of 4). The runs' count is
+/// exact: a gather that fell back to bytes, or read a word twice, fails here.
+uint64_t expected_conv_reads(const prepared& p) {
+  const gemm_job& j = p.job;
+  const ctnn::kernels::conv_geometry& g = p.geom;
+  const uint64_t M = static_cast<uint64_t>(j.M), N = static_cast<uint64_t>(j.N), K = static_cast<uint64_t>(j.K);
+  const uint64_t nblk = (N + block_cols - 1) / block_cols;
+  const bool a_bytes = (j.a & 3u) != 0 || (j.lda & 3u) != 0;
+  uint64_t reads = nblk * M * (a_bytes ? K : (K + 3) / 4);
+  reads += M * ((j.bias_en ? 1u : 0u) + (j.per_channel ? 2u : 0u));
+  if (g.sw != 1 || CTNN_TB_DIM % 4 != 0) return reads + K * N;
+  const ctnn::accel::conv v{static_cast<int>(g.in_c), static_cast<int>(g.in_h), static_cast<int>(g.in_w),
+                            static_cast<int>(g.out_c), static_cast<int>(g.kh), static_cast<int>(g.kw),
+                            static_cast<int>(g.sh), static_cast<int>(g.sw), static_cast<int>(g.pt),
+                            static_cast<int>(g.pb), static_cast<int>(g.pl), static_cast<int>(g.pr)};
+  ctnn::accel::gather_hold hold;
+  for (uint64_t blk = 0; blk < nblk; ++blk)
+    reads += ctnn::accel::conv_b_items(v, j.cstride, blk * block_cols, std::min<uint64_t>(block_cols, N - blk * block_cols),
+                                       j.b, hold);
+  return reads;
+}
+
+/// run_and_compare, then (no residual) the job's DMA reads against expected_conv_reads.
+bool run_conv_and_count(accel_sim& sim, const prepared& p, const char* what) {
+  const uint64_t before = sim.bus_reads();
+  const bool ok = run_and_compare(sim, p, what);
+  if (ok && !p.job.res) {
+    const uint64_t reads = sim.bus_reads() - before, expect = expected_conv_reads(p);
+    TB_CHECK(reads == expect, "%s: %llu DMA reads, expected %llu (N=%d K=%d w=%u s=%ux%u b=0x%x cstride=%u)", what,
+             static_cast<unsigned long long>(reads), static_cast<unsigned long long>(expect), p.job.N, p.job.K,
+             p.job.w, p.job.sh, p.job.sw, p.job.b, p.job.cstride);
+    return reads == expect;
+  }
   return ok;
 }
 
@@ -450,6 +492,16 @@ void test_errors(accel_sim& sim, std::mt19937& rng) {
   }
   {
     // CFG.CONV: a zero in the geometry; B_ADDR outside RAM; a gathered address beyond RAM
+    for (int sw = 1; sw <= 2; ++sw) {  // (before c: prepare_conv reuses the same RAM)
+      // the second channel lies beyond the end of RAM, through the stride-1 runs and the bytes
+      ctnn::kernels::conv_geometry cg{2, 6, 9, 4, 3, 3, 1, sw, 1, 1, 1, 1, 1, 1, 1};
+      gemm_job j = prepare_conv(sim, rng, false, &cg).job;
+      j.b = accel_sim::ram_base + sim.ram_size() - j.h * j.w + 1;
+      j.cstride = j.h * j.w;
+      const uint64_t errors = sim.bus_errors();
+      expect_error(sim, j, cause::addr_range, "conv: gathered address beyond RAM (stride 1 or 2)", false);
+      TB_CHECK(sim.bus_errors() == errors, "conv: the out-of-RAM gather reached the bus (sw %d)", sw);
+    }
     prepared c = prepare_conv(sim, rng, false);
     { gemm_job j = c.job; j.kw = 0; expect_error(sim, j, cause::conv_geom, "conv: zero kernel width"); }
     { gemm_job j = c.job; j.sh = 0; expect_error(sim, j, cause::conv_geom, "conv: zero stride"); }
@@ -529,8 +581,41 @@ int main(int argc, char** argv) {
     };
     for (geom g : fixed) {
       g.out_c = std::min<int64_t>(g.out_c, row_params_max);  // a driver splits bigger M into jobs
-      run_and_compare(sim, prepare_conv(sim, rng, false, &g), "conv fixed");
+      run_conv_and_count(sim, prepare_conv(sim, rng, false, &g), "conv fixed");
     }
+    // K at the scratchpad's limit (2^LOG2_KMAX rows) through the stride-1 runs and the bytes
+    const int64_t kmax_c = (int64_t{1} << CTNN_TB_LOG2_KMAX) / 16;
+    for (int64_t sw : {1, 2}) {
+      geom g{kmax_c, 6, 7, 5, 4, 4, 1, sw, 1, 0, 2, 1, 1, 1, 1};
+      run_conv_and_count(sim, prepare_conv(sim, rng, false, &g), "conv K = KMAX");
+    }
+  }
+  // stride-1 convolutions (the run gather): every input alignment and channel stride, widths
+  // that are not multiples of 4, padding on all sides, SH 1..3, one in 10 under back-pressure;
+  // DMA reads counted exactly against conv_b_items
+  int s1_passed = 0;
+  const int s1_count = std::max(count / 10, 20);
+  for (int i = 0; i < s1_count; ++i) {
+    sim.set_stall_probability(i % 10 == 5 ? 0.3 : 0.0);
+    if (run_conv_and_count(sim, prepare_conv(sim, rng, i % 10 == 9, nullptr, true), "conv stride 1")) ++s1_passed;
+    if (failures > before_errors + 10) break;
+  }
+  sim.set_stall_probability(0.0);
+  {
+    // the input's last channel ends at the last byte of RAM (any alignment): a run must read
+    // only the words its bytes are in, never the word past the end
+    for (int sw : {1, 2})
+      for (uint32_t tail : {0u, 1u, 2u, 3u}) {
+        ctnn::kernels::conv_geometry g{3, 9, 11 - static_cast<int64_t>(tail), 8, 3, 3, 1, sw, 1, 1, 1, 1, 1, 1, 1};
+        prepared p = prepare_conv(sim, rng, false, &g);
+        const uint32_t bytes = p.job.cstride * static_cast<uint32_t>(g.in_c - 1) + p.job.h * p.job.w;
+        const uint32_t end_b = accel_sim::ram_base + sim.ram_size() - bytes;
+        std::memmove(sim.ram(end_b), sim.ram(p.job.b), bytes);
+        p.job.b = end_b;
+        const uint64_t errors = sim.bus_errors();
+        run_conv_and_count(sim, p, "conv input ending at the end of RAM");
+        TB_CHECK(sim.bus_errors() == errors, "conv input at the end of RAM: a read went past RAM");
+      }
   }
   // convolutions through the implicit im2col: one per 10 GEMMs, every 10th under back-pressure
   int conv_passed = 0, conv_res_passed = 0, conv_res_count = 0, conv_res_bp = 0;
@@ -540,7 +625,7 @@ int main(int argc, char** argv) {
     prepared p = prepare_conv(sim, rng, i % 10 == 9);
     const bool res = i % 3 == 1;
     if (res) add_residual(sim, res_rng, p);
-    if (run_and_compare(sim, p, res ? "conv+residual" : "conv")) {
+    if (run_conv_and_count(sim, p, res ? "conv+residual" : "conv")) {
       ++conv_passed;
       if (res) ++conv_res_passed;
     }
@@ -583,9 +668,9 @@ int main(int argc, char** argv) {
     }
   }
   std::printf("accel tb: %d/%d random GEMMs (%d/%d with a residual add, %d of them under back-pressure) and %d/%d "
-              "random convolutions (%d/%d with a residual add, %d under back-pressure) bit-exact, %llu cycles, "
-              "%d failures\n",
+              "random convolutions (%d/%d with a residual add, %d under back-pressure) and %d/%d stride-1 convolutions "
+              "bit-exact, DMA reads counted, %llu cycles, %d failures\n",
               passed, count, res_passed, res_count, res_bp, conv_passed, conv_count, conv_res_passed, conv_res_count,
-              conv_res_bp, static_cast<unsigned long long>(sim.cycle()), failures);
+              conv_res_bp, s1_passed, s1_count, static_cast<unsigned long long>(sim.cycle()), failures);
   return failures == 0 ? 0 : 1;
 }

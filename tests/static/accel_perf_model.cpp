@@ -27,9 +27,30 @@ constexpr acc::conv lenet_conv1{1, 32, 32, 6, 5, 5, 1, 1, 0, 0, 0, 0, true, true
 constexpr acc::prediction pc1 = acc::predict_conv(dim8, lenet_conv1);
 static_assert(lenet_conv1.out_h() == 28 && lenet_conv1.out_w() == 28);
 static_assert(pc1.macs == 6u * 784u * 25u);
-// The im2col gather is one request per element (K x N), so the small conv is bus-bound.
-static_assert(pc1.bus_words >= 25u * 784u);
+// A stride-1 im2col gather reads runs of up to 4 columns per bus word: conv1's 25 x 784 B
+// elements take under half as many requests; the small conv is still bus-bound.
+static_assert(pc1.bus_words < 25u * 784u / 2u && pc1.bus_words > 25u * 784u / 4u);
 static_assert(pc1.cycles > pc1.compute && pc1.cycles >= pc1.bus_words);
+// A horizontal stride of 2 gathers one byte per request (K x N); so does a DIM not a multiple of 4.
+constexpr acc::conv strided{8, 16, 16, 16, 3, 3, 2, 2, 1, 1, 1, 1, true, true};
+static_assert(acc::predict_conv(dim8, strided).bus_words >= 72u * 64u);
+static_assert(acc::predict_conv({6, 1, 48, 8192, 4}, lenet_conv1).bus_words >= 25u * 784u);
+// A 1x1 stride-1 conv on 8 aligned pixels: two 4-column words, one request each. A 1x2 kernel:
+// row kx = 0 the same, row kx = 1 starts one byte on, so both words cross a bus word: one
+// prefetch, then one request per word (the second reuses the first's high word).
+constexpr uint64_t b_items(const acc::conv& v, uint64_t cstride, uint64_t cols, uint64_t base = 0) {
+  acc::gather_hold h;
+  return acc::conv_b_items(v, cstride, 0, cols, base, h);
+}
+static_assert(b_items({1, 1, 8, 1, 1, 1, 1, 1, 0, 0, 0, 0, true, true}, 8, 8) == 2);
+static_assert(b_items({1, 1, 9, 1, 1, 2, 1, 1, 0, 0, 0, 0, true, true}, 9, 8) == 2 + 3);
+// The same 1x1 conv on an input at an odd address: both words cross, one prefetch.
+static_assert(b_items({1, 1, 8, 1, 1, 1, 1, 1, 0, 0, 0, 0, true, true}, 8, 8, 1) == 3);
+// Padding runs: a 1x3 input padded by 1 all round, 3x3 kernel, one output row of 3 columns:
+// rows ky = 0, 2 are all padding (one run each); ky = 1 cuts [pad][2 real] for kx = 0,
+// [3 real] for kx = 1 and [2 real][pad] for kx = 2.
+static_assert(b_items({1, 1, 3, 1, 3, 3, 1, 1, 1, 1, 1, 1, true, true}, 3, 3) ==
+              3 * 1 /* ky = 0, 2: padding */ * 2 + (2 + 1 + 2));
 // Row parameters are loaded once (3 x M words), not per block of columns.
 constexpr acc::gemm rows{6, 784, 25, false, true, true, true, true, true, true};
 constexpr acc::gemm cols{6, 784, 25, false, true, true, true, true, true, false};

@@ -9,11 +9,18 @@
 //           [ the rest of the loads and the C writes overlap it: one bus word per cycle ]
 //         ..[ last drain + requant pipeline + last tile's writes ].  done
 //
-//   cycles = startup + max(compute, remaining bus words) + tail
+// panel by panel (panel = an M tile of an N block): A panel f loads into slot f % 2 once the
+// array has finished panel f - 2, B block b into slot b % 2 once block b - 2 is finished, the
+// array runs a panel once both are loaded, and the bus is a fluid of one word per cycle served
+// by priority (C writes, then A, then B), so an A panel that waits for its slot, or a B block
+// that waits behind A, shows up where a compute-or-bus bound would miss it:
+//
+//   cycles = end of the last panel + 4 (DMA and full-flag latency) + tail
 //
 // Bus items are words, except: an A that is not word aligned is read one byte per request, the
-// implicit im2col B of a convolution (CFG.CONV) and every B of an array whose DIM is not a
-// multiple of 4 are read one byte per request, and an int8 C that is not word aligned (or on
+// implicit im2col B of a convolution (CFG.CONV) is gathered one byte per request unless its
+// horizontal stride is 1 (then as runs, see conv_b_items), every B of an array whose DIM is not
+// a multiple of 4 is read one byte per request, and an int8 C that is not word aligned (or on
 // such an array) is written one byte per column. A residual add (CFG.RES_ADD) reads one residual
 // word per C item on a fourth stream before the item is written: as many words again as C on
 // the bus, and a longer tail (the read's round trip and the add's six pipeline stages, then the
@@ -39,7 +46,8 @@ struct gemm {
   bool raw = false;          ///< int32 output (else requantized int8)
   bool bias = true;
   bool per_channel = true;
-  bool conv = false;         ///< B is the implicit im2col (one bus request per element)
+  bool conv = false;         ///< B is the implicit im2col (here one bus request per element;
+                             ///< predict_conv() counts the stride-1 runs of the real gather)
   bool a_bytes = false;      ///< A read one byte per request (A_ADDR or LDA not a multiple of 4)
   bool c_bytes = false;      ///< int8 C written one byte per column (C_ADDR or LDC unaligned)
   bool row_params = false;   ///< bias/multiplier/shift per row of C, loaded once (M entries)
@@ -78,8 +86,55 @@ constexpr uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 /// (grant, bus, response: 3) and the add's pipeline (6 stages), plus one to enter the queue.
 inline constexpr uint64_t residual_latency = 10;
 
-/// @brief Predicted cycles of one GEMM (see the schedule above).
-constexpr prediction predict(const config& c, const gemm& g) {
+/// @brief B bus items of one N block of a stride-1 convolution's implicit im2col, as
+/// ctnn_accel_load issues them: each scratchpad word (4 columns) is cut into runs that stay in
+/// one output row and are all padding or all inside the input; a run is one request, plus a
+/// prefetch when its bytes cross a bus word and the previous real word read (the hold) is not
+/// the low one. The input sits at byte address `base` with channels at `cstride` bytes; rows
+/// k = (c, ky, kx) in order. `hold` carries the word held from row to row and from block to
+/// block, like the hardware's (a job starts with none).
+struct gather_hold {
+  bool valid = false;
+  int64_t word = 0;
+};
+constexpr uint64_t conv_b_items(const conv& v, uint64_t cstride, uint64_t col0, uint64_t cols,
+                                uint64_t base, gather_hold& hold) {
+  const int64_t ow = v.out_w(), H = v.in_h, Wd = v.in_w;
+  uint64_t items = 0;
+  for (int64_t c = 0; c < v.in_c; ++c)
+    for (int64_t ky = 0; ky < v.kh; ++ky)
+      for (int64_t kx = 0; kx < v.kw; ++kx) {
+        uint64_t j = 0;
+        while (j < cols) {
+          const int64_t n = static_cast<int64_t>(col0 + j);
+          const int64_t oy = n / ow, ox = n % ow;
+          const int64_t iy = oy * v.sh - v.pt + ky, ix = ox - v.pl + kx;
+          const bool rows_in = iy >= 0 && iy < H;
+          const bool real = rows_in && ix >= 0 && ix < Wd;
+          const int64_t pix = !rows_in || ix >= Wd ? 4 : (ix < 0 ? -ix : Wd - ix);
+          int64_t len = 4 - static_cast<int64_t>(j % 4);
+          len = ctnn::min<int64_t>(len, static_cast<int64_t>(cols - j));
+          len = ctnn::min<int64_t>(len, ow - ox);
+          len = ctnn::min<int64_t>(len, pix);
+          if (real) {
+            const int64_t a = static_cast<int64_t>(base) + c * static_cast<int64_t>(cstride) + iy * Wd + ix;
+            const int64_t w = a / 4;
+            const bool two = a % 4 + len > 4;
+            if (two && !(hold.valid && hold.word == w)) ++items;   // prefetch of the low word
+            hold.valid = true;
+            hold.word = two ? w + 1 : w;
+          }
+          ++items;
+          j += static_cast<uint64_t>(len);
+        }
+      }
+  return items;
+}
+
+namespace detail {
+/// The schedule of predict(); b_block(blk, cols) gives the B bus items of block blk.
+template <class BBlock>
+constexpr prediction predict_with(const config& c, const gemm& g, BBlock b_block) {
   using detail::cdiv;
   prediction p;
   const uint64_t M = static_cast<uint64_t>(g.m), N = static_cast<uint64_t>(g.n),
@@ -97,30 +152,72 @@ constexpr prediction predict(const config& c, const gemm& g) {
   const uint64_t row_words = g.a_bytes ? K : cdiv(K, W);   // one A row
   const uint64_t params = (g.bias ? 1u : 0u) + (g.per_channel ? 2u : 0u);
 
-  // Per N block: tiles, B words, parameter words, C words per output row.
-  uint64_t tiles = 0, b_words = 0, p_words = 0, c_row_words = 0, b0 = 0, p0 = 0;
-  for (uint64_t blk = 0; blk < nblk; ++blk) {
-    const uint64_t cols = ctnn::min<uint64_t>(NB, N - blk * NB);
-    tiles += mt * cdiv(cols, D);
-    const uint64_t b_row = b_bytes ? cols : cdiv(cols, W);
-    b_words += K * b_row;
-    p_words += g.row_params ? (blk == 0 ? params * M : 0) : params * cols;
+  // Per N block: its columns, tiles, C words per output row.
+  auto cols_of = [&](uint64_t blk) { return ctnn::min<uint64_t>(NB, N - blk * NB); };
+  auto c_row_of = [&](uint64_t blk) {
+    uint64_t w = 0;
+    const uint64_t cols = cols_of(blk);
     for (uint64_t t = 0; t < cdiv(cols, D); ++t) {
       const uint64_t tc = ctnn::min<uint64_t>(D, cols - t * D);
-      c_row_words += (g.raw || c_bytes) ? tc : cdiv(tc, W);
+      w += (g.raw || c_bytes) ? tc : cdiv(tc, W);
     }
-    if (blk == 0) { b0 = K * b_row; p0 = params * (g.row_params ? M : cols); }
-  }
-  const uint64_t a_words = nblk * M * row_words;
-  const uint64_t c_words = M * c_row_words;
+    return w;
+  };
   const bool res = g.residual && !g.raw;
-  p.compute = tiles * kp;
-  p.bus_words = a_words + b_words + p_words + c_words * (res ? 2u : 1u);
+  auto rows_of = [&](uint64_t m) { return ctnn::min<uint64_t>(D, M - m * D); };
 
-  // Startup: the A stream has priority, so panels 0 and 1 come before block 0's B data.
-  const uint64_t a0 = ctnn::min<uint64_t>(D, M) * row_words;
-  const uint64_t a1 = mt * nblk > 1 ? ctnn::min<uint64_t>(D, M > D ? M - D : M) * row_words : 0;
-  p.startup = a0 + a1 + p0 + b0 + 4;              // + DMA and full-flag latency
+  // The schedule, panel by panel (panel f = (block f / mt, M tile f % mt)), the bus shared as a
+  // fluid of one word per cycle by priority: C writes, then A panels, then B blocks.
+  //   A panel f loads into slot f % 2 once the feeder has finished panel f - 2;
+  //   B block b (its parameters, then its rows) into slot b % 2 once block b - 2 is finished;
+  //   the feeder runs panel f (its block's tiles x Kp) once both are loaded; its C words join
+  //   the bus when it ends (the last tile's are the tail's).
+  const uint64_t P = nblk * mt;
+  uint64_t t = 0, a_next = 0, a_done = 0, b_next = 0, b_done = 0, f_next = 0;
+  uint64_t a_rem = 0, b_rem = 0, f_rem = 0, c_rem = 0, a_words = 0, b_words = 0, p_words = 0, c_words = 0;
+  bool a_on = false, b_on = false, f_on = false, first = true;
+  while (f_next < P || f_on) {
+    if (!a_on && a_next < P && a_next <= f_next + 1) {   // f_next = panels finished
+      a_on = true;
+      a_rem = rows_of(a_next % mt) * row_words;
+      a_words += a_rem;
+    }
+    if (!b_on && b_next < nblk && (b_next < 2 || f_next >= (b_next - 1) * mt)) {
+      const uint64_t cols = cols_of(b_next);
+      const uint64_t pw = g.row_params ? (b_next == 0 ? params * M : 0) : params * cols;
+      b_rem = pw + b_block(b_next, cols, b_bytes);
+      b_words += b_rem - pw;
+      p_words += pw;
+      b_on = true;
+    }
+    if (!f_on && f_next < P && a_done > f_next && b_done > f_next / mt) {
+      f_on = true;
+      f_rem = cdiv(cols_of(f_next / mt), D) * kp;
+      p.compute += f_rem;
+      if (first) { p.startup = t + 4; first = false; }   // + DMA and full-flag latency
+    }
+    const int server = c_rem > 0 ? 0 : (a_on ? 1 : (b_on ? 2 : 3));
+    const uint64_t srv = server == 0 ? c_rem : (server == 1 ? a_rem : (server == 2 ? b_rem : 0));
+    uint64_t dt = 0;
+    if (server != 3) dt = srv;
+    if (f_on && (dt == 0 || f_rem < dt)) dt = f_rem;
+    if (dt == 0) break;   // nothing can move (cannot happen for a valid job)
+    t += dt;
+    if (server == 0) c_rem -= dt;
+    if (server == 1) a_rem -= dt;
+    if (server == 2) b_rem -= dt;
+    if (f_on) f_rem -= dt;
+    if (a_on && a_rem == 0) { a_on = false; ++a_next; ++a_done; }
+    if (b_on && b_rem == 0) { b_on = false; ++b_next; ++b_done; }
+    if (f_on && f_rem == 0) {
+      f_on = false;
+      const uint64_t cw = rows_of(f_next % mt) * c_row_of(f_next / mt) * (res ? 2u : 1u);
+      c_words += rows_of(f_next % mt) * c_row_of(f_next / mt);
+      ++f_next;
+      if (f_next < P) c_rem += cw;
+    }
+  }
+  p.bus_words = a_words + b_words + p_words + c_words * (res ? 2u : 1u);
 
   // Tail: flush, drain (2*tiles_side + DIM), requant pipeline (5), then the last tile's rows.
   const uint64_t last_cols = N - (nblk - 1) * NB - (cdiv(N - (nblk - 1) * NB, D) - 1) * D;
@@ -128,10 +225,17 @@ constexpr prediction predict(const config& c, const gemm& g) {
   const uint64_t last_words = last_rows * ((g.raw || c_bytes) ? last_cols : cdiv(last_cols, W));
   p.tail = 2 * tiles_side + D + 5 + last_words;
   if (res) p.tail += residual_latency + last_words;   // read round trip + add pipeline, then the reads
-
-  const uint64_t rest = p.bus_words - (p.startup - 4);
-  p.cycles = p.startup + ctnn::max<uint64_t>(p.compute, rest) + p.tail;
+  p.cycles = t + 4 + p.tail;
   return p;
+}
+}  // namespace detail
+
+/// @brief Predicted cycles of one GEMM (see the schedule above).
+constexpr prediction predict(const config& c, const gemm& g) {
+  const uint64_t K = static_cast<uint64_t>(g.k), W = static_cast<uint64_t>(c.bus_bytes);
+  return detail::predict_with(c, g, [&](uint64_t, uint64_t cols, bool bytes) {
+    return K * (bytes ? cols : detail::cdiv(cols, W));
+  });
 }
 
 /// @brief Predicted cycles of a convolution run as one CFG.CONV job with per-row parameters
@@ -149,7 +253,13 @@ constexpr prediction predict_conv(const config& c, const conv& v) {
   g.a_bytes = g.k % 4 != 0;    // rows at a stride of K bytes
   g.c_bytes = g.n % 4 != 0;    // rows at a stride of N bytes
   g.residual = v.residual;
-  return predict(c, g);
+  if (v.sw != 1 || c.dim % 4 != 0) return predict(c, g);   // gathered one byte per request
+  const uint64_t NB = static_cast<uint64_t>(c.nb);
+  const uint64_t cstride = static_cast<uint64_t>(v.in_h) * static_cast<uint64_t>(v.in_w);
+  gather_hold hold;
+  return detail::predict_with(c, g, [&](uint64_t blk, uint64_t cols, bool) {
+    return conv_b_items(v, cstride, blk * NB, cols, 0, hold);
+  });
 }
 
 /// @brief MACs / (DIM^2 x cycles), in parts per million (freestanding: no floating point).
