@@ -13,7 +13,7 @@
 // cause in ERR_CAUSE: 1 zero size, 2 start while busy, 3 DMA range outside RAM, 4 unaligned
 // address or stride (or a stride shorter than a row), 5 bus error response, 6 K above 2^Log2KMax,
 // 7 shift outside [-31, 30], 8 row parameters for more than 2 x NB rows, 9 a convolution
-// geometry with a zero, 10 CFG.RES_ADD with an int32 C. Dim is any value from 4 to 16; when it is not a multiple of 4 the B
+// geometry with a zero, 10 CFG.RES_ADD with an int32 C, 11 a bad CFG.POOL. Dim is any value from 4 to 16; when it is not a multiple of 4 the B
 // rows are read one byte per request and int8 C is written one byte per column (the tiles'
 // columns do not start on bus words), so such arrays are correct but slower per PE.
 //

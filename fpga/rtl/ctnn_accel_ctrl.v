@@ -2,7 +2,7 @@
 // registers (they may change while the job runs), checks the job (sizes, K, alignment, shifts,
 // row parameters, convolution geometry, every DMA range inside RAM), runs it until the feeder,
 // the store unit and the DMA are done, or stops it on an error (START while busy, a bus error,
-// a bad shift in a vector, a gathered address outside RAM), and counts CYCLES and MACS.
+// a bad shift in a vector, a gathered or pooled address outside RAM), and counts CYCLES and MACS.
 // It also derives from the snapshot the values the datapath units share.
 //
 //   IDLE --START--> CHECK --> RANGE (A, B, C, residual extents, one multiplier) --> RUN --> IDLE (DONE)
