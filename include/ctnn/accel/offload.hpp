@@ -71,9 +71,10 @@ struct offloader {
 
   result_type offload(const leaf& c) {
     const ctnn::row& r = *c.r;
-    const ctnn::runtime::act_range clamp = ctnn::runtime::fused_range(r, c.q_out);
-    if (r.kind == ctnn::op::conv2d) return conv(c, c.out, nullptr, clamp);
-    if (r.kind == ctnn::op::linear) return linear(c, c.out, nullptr, clamp);
+    // the output clamp of a fused activation (the full int8 range without one); made only for
+    // the kinds taken (float arithmetic: soft-float on the target)
+    if (r.kind == ctnn::op::conv2d) return conv(c, c.out, nullptr, ctnn::runtime::fused_range(r, c.q_out));
+    if (r.kind == ctnn::op::linear) return linear(c, c.out, nullptr, ctnn::runtime::fused_range(r, c.q_out));
     return result_type::declined();
   }
 
