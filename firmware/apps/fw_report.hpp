@@ -50,10 +50,11 @@ struct profiler {
   rt::offload_result offload(const rt::leaf_call<int8_t>& c) {
     return inner != nullptr ? inner->offload(c) : rt::offload_result::declined();
   }
-  /// A conv2d/linear leaf and the add after it as one accelerator job (runs without a layer
-  /// callback only: the profiled runs keep every leaf's output for its CRC).
-  rt::offload_result offload_fused(const rt::leaf_call<int8_t>& c, const rt::leaf_call<int8_t>& add) {
-    return inner != nullptr ? inner->offload_fused(c, add) : rt::offload_result::declined();
+  /// A conv2d/linear leaf and the leaves fused after it (clamp, add, pool) as one set of
+  /// accelerator jobs (runs without a layer callback only: the profiled runs keep every leaf's
+  /// output for its CRC).
+  rt::offload_result offload_fused(const rt::leaf_call<int8_t>* chain, const rt::fusion& f) {
+    return inner != nullptr ? inner->offload_fused(chain, f) : rt::offload_result::declined();
   }
 };
 

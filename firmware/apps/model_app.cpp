@@ -10,9 +10,9 @@
 // must equal the host's table. On the SoC the first CTNN_FW_CPU_IMAGES images also run on the CPU
 // alone, for the cycle comparison (outputs checked too). Cycles of a run are the counter's advance
 // over runtime::run minus the cycles spent in the CRC callback. On the accelerator every image runs
-// with the CRC callback (every leaf's output exists, so no leaf pair is fused); the images that also
-// ran on the CPU run once more without it, where a conv2d/linear leaf and the add that alone reads
-// its output run as one job (runtime::fused_offload_hook). Every output must equal the host's;
+// with the CRC callback (every leaf's output exists, so no leaf is fused); the images that also
+// ran on the CPU run once more without it, where a conv2d/linear leaf and the leaves fused after it
+// (ReLU-like clamp, add, 2x2 pool) run as its jobs (runtime::fused_offload_hook). Every output must equal the host's;
 // cycles_accel is the average of the fused runs (over the same images as cycles_cpu), and
 // cycles_accel_unfused the average of the runs with the callback over all images.
 //
@@ -290,7 +290,7 @@ int run_model() {
     put_dec(accel.jobs);
     put(", leaves offloaded ");
     put_dec(accel.leaves);
-    put(", conv/linear + add pairs fused ");
+    put(", leaves fused into conv/linear jobs ");
     put_dec(accel.fused);
     put(", busy cycles ");
     put_dec(accel.device_cycles);

@@ -48,7 +48,9 @@ extern "C" int ctnn_test_run(void) {
   if (!rt::fill_params<net, ctnn::dtype::int8>(params, sizeof params, 5)) return 2;
   ctnn::accel::offloader<> hook;
   hook.init();
-  if (!run(hook).ok() || hook.leaves != 5) return 3;  // sane first: 2 conv2d + 3 linear offloaded
+  // sane first: 2 conv2d + 3 linear offloaded, the 6 leaves chained after them in their jobs
+  // (ReLU + max pool after each conv2d, ReLU after fc1 and fc2)
+  if (!run(hook).ok() || hook.fused != 6u || hook.leaves != 5u + hook.fused) return 3;
 
   // conv2's first output channel: a shift the accelerator refuses
   int32_t* shift = reinterpret_cast<int32_t*>(params + layout.leaves[3].shift);
@@ -75,7 +77,7 @@ extern "C" int ctnn_test_run(void) {
   hook.poll_base = 100'000;
   hook.polls_per_mac = 2;
   hook.clear_counters();
-  if (!run(hook).ok() || hook.leaves != 5) return 7;
+  if (!run(hook).ok() || hook.fused != 6u || hook.leaves != 5u + hook.fused) return 7;
   ctnn_console_puts("accel_faults: ok\n");
   return 0;
 }

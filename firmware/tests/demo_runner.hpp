@@ -7,8 +7,8 @@
 // Per network and backend: one profiled run (cycles and instret of each leaf alone, between the
 // executor's leaf_begin/leaf_end hooks; the CRC is taken in the layer callback, outside the timing)
 // and one plain run timed as a whole (the network's cycles: no counters, no callback; its output's
-// CRC is checked too). On the accelerator the plain run fuses each conv2d/linear leaf with the add
-// that alone reads its output (one CFG.RES_ADD job: runtime::fused_offload_hook); the profiled run,
+// CRC is checked too). On the accelerator the plain run fuses each conv2d/linear leaf with the leaves
+// runtime::fusion_of chains after it (ReLU-like clamp, add, 2x2 pool: runtime::fused_offload_hook); the profiled run,
 // whose callback needs every leaf's output, does not. Output: the
 // per-leaf table, subtotals per kind (conv2d, linear, other), then one summary line
 //   <tag>: match=yes cycles_cpu=A cycles_accel=B speedup=S accel_busy=C accel_share=P%   (accelerator present)
@@ -153,7 +153,7 @@ int run_demo(const char* tag) {
     if (!s.ok()) return report_failure<Net>(tag, "accelerated", s, &hook), run_failed;
     match = match && ctnn::crc32(out, out_bytes) == want_out;
     put(tag);
-    put(": plain run (no callback): conv/linear + add pairs fused ");
+    put(": plain run (no callback): leaves fused into conv/linear jobs (clamp, add, pool) ");
     put_dec(hook.fused - fused_before);
     ctnn_console_putc('\n');
   }

@@ -7,12 +7,13 @@
 //                              |                                            | feed (skew)
 //                              +-- store (FIFO, requant, C writes) <-- mesh (DIM x DIM PEs)
 //                              +-- resadd (CFG.RES_ADD: residual reads, int8 add) <-- store
+//                              +-- pool (CFG.POOL: reads C back, writes the 2x2 pooled tensor)
 //
 // Bad use is detected before or during the job and stops it cleanly with STATUS.ERROR and a
 // cause in ERR_CAUSE: 1 zero size, 2 start while busy, 3 DMA range outside RAM, 4 unaligned
 // address or stride (or a stride shorter than a row), 5 bus error response, 6 K above 2^Log2KMax,
 // 7 shift outside [-31, 30], 8 row parameters for more than 2 x NB rows, 9 a convolution
-// geometry with a zero, 10 CFG.RES_ADD with an int32 C. Dim is any value from 4 to 16; when it is not a multiple of 4 the B
+// geometry with a zero, 10 CFG.RES_ADD with an int32 C, 11 a bad CFG.POOL. Dim is any value from 4 to 16; when it is not a multiple of 4 the B
 // rows are read one byte per request and int8 C is written one byte per column (the tiles'
 // columns do not start on bus words), so such arrays are correct but slower per PE.
 //
@@ -24,6 +25,10 @@
 // CFG.RES_ADD adds an int8 residual R (at RES_ADDR, laid out as C) to the requantized int8
 // result before it is written: C = ctnn::ref::add_s8_one(y, R) with the RES_* parameters, the
 // residual read on a fourth DMA stream by ctnn_accel_resadd (cause 10 with an int32 C).
+//
+// CFG.POOL (max or average, 2x2 stride 2) pools the int8 CHW output of a CFG.CONV job: when C is
+// written, ctnn_accel_pool reads it back on the fourth stream and writes the pooled tensor at
+// POOL_ADDR (cause 11 with an int32 C, without CFG.CONV or with the reserved mode 3).
 `include "ctnn_soc_defaults.vh"   // generated: the SoC map and device constants
 `default_nettype none
 
@@ -79,7 +84,7 @@ module ctnn_accel #(
 
   // ---- registers ---------------------------------------------------------------------------
   wire        start;
-  wire [6:0]  cfg;
+  wire [8:0]  cfg;
   wire [15:0] r_m, r_n, r_k;
   wire [31:0] r_a, r_b, r_c, r_bias, r_mult_addr, r_shift_addr, r_mult;
   wire [19:0] r_lda, r_ldb, r_ldc;
@@ -91,6 +96,7 @@ module ctnn_accel #(
   wire [28:0] r_res_zp;
   wire [15:0] r_res_clamp;
   wire [23:0] r_res_shift;
+  wire [31:0] r_pool_addr;
   wire [23:0] r_cv_cstride;
   wire        busy, done_set, err_set;
   wire [3:0]  err_code;
@@ -137,6 +143,7 @@ module ctnn_accel #(
     .res_mult_r_o(r_res_mult_r),
     .res_mult_out_o(r_res_mult_out),
     .res_shift_o (r_res_shift),
+    .pool_addr_o (r_pool_addr),
     .busy_i      (busy),
     .done_set_i  (done_set),
     .err_set_i   (err_set),
@@ -169,6 +176,9 @@ module ctnn_accel #(
   wire [28:0]       job_res_zp;
   wire [15:0]       job_res_clamp;
   wire [23:0]       job_res_shift;
+  wire [1:0]        job_pool;
+  wire [31:0]       job_pool_addr;
+  wire              pool_range_err;
 
   ctnn_accel_ctrl #(.Dim(Dim), .TileDim(TileDim), .NbTiles(NbTiles), .Log2KMax(Log2KMax),
                     .RamBase(RamBase), .RamSize(RamSize)) u_ctrl (
@@ -203,6 +213,7 @@ module ctnn_accel #(
     .res_mult_r_i     (r_res_mult_r),
     .res_mult_out_i   (r_res_mult_out),
     .res_shift_i      (r_res_shift),
+    .pool_addr_i      (r_pool_addr),
     .busy_o           (busy),
     .done_set_o       (done_set),
     .err_set_o        (err_set),
@@ -212,7 +223,7 @@ module ctnn_accel #(
     .dma_idle_i       (dma_idle),
     .dma_err_i        (r_err),
     .shift_err_i      (shift_err),
-    .range_err_i      (gather_range_err),
+    .range_err_i      (gather_range_err || pool_range_err),
     .feed_done_i      (feed_done),
     .store_idle_i     (store_idle),
     .mac_add_i        (mac_add),
@@ -266,7 +277,9 @@ module ctnn_accel #(
     .job_res_mult_y_o (job_res_mult_y),
     .job_res_mult_r_o (job_res_mult_r),
     .job_res_mult_out_o(job_res_mult_out),
-    .job_res_shift_o  (job_res_shift)
+    .job_res_shift_o  (job_res_shift),
+    .job_pool_o       (job_pool),
+    .job_pool_addr_o  (job_pool_addr)
   );
 
   // ---- DMA -----------------------------------------------------------------------------------
@@ -287,7 +300,7 @@ module ctnn_accel #(
     .s_we_i      (4'b0001),
     .s_wdata_i   ({32'd0, 32'd0, 32'd0, w_data}),
     .s_wstrb_i   ({4'd0, 4'd0, 4'd0, w_strb}),
-    .s_tag_i     ({32'd0, b_tag, a_tag, 32'd0}),
+    .s_tag_i     ({30'd0, pl_r_tag, b_tag, a_tag, 32'd0}),
     .s_grant_o   (grant),
     .r_valid_o   (r_valid),
     .r_stream_o  (r_stream),
@@ -456,6 +469,9 @@ module ctnn_accel #(
   );
 
   wire        st_valid, st_grant, st_idle, rs_idle;
+  wire        ra_w_valid, ra_r_valid;
+  wire [31:0] ra_w_addr, ra_w_data, ra_r_addr;
+  wire [3:0]  ra_w_strb;
   wire [31:0] st_addr, st_data;
   wire [3:0]  st_strb;
 
@@ -522,19 +538,60 @@ module ctnn_accel #(
     .in_data_i   (st_data),
     .in_strb_i   (st_strb),
     .in_grant_o  (st_grant),
-    .w_valid_o   (w_valid),
-    .w_addr_o    (w_addr),
-    .w_data_o    (w_data),
-    .w_strb_o    (w_strb),
-    .w_grant_i   (grant[0]),
-    .r_valid_o   (rs_valid),
-    .r_addr_o    (rs_addr),
-    .r_grant_i   (grant[3]),
-    .rsp_valid_i (r_valid && r_stream == 2'd3),
+    .w_valid_o   (ra_w_valid),
+    .w_addr_o    (ra_w_addr),
+    .w_data_o    (ra_w_data),
+    .w_strb_o    (ra_w_strb),
+    .w_grant_i   (grant[0] && !pl_active),
+    .r_valid_o   (ra_r_valid),
+    .r_addr_o    (ra_r_addr),
+    .r_grant_i   (grant[3] && !pl_active),
+    .rsp_valid_i (r_valid && r_stream == 2'd3 && !pl_active),
     .rsp_rdata_i (r_rdata),
     .idle_o      (rs_idle)
   );
-  assign store_idle = st_idle && rs_idle;
+
+  // CFG.POOL: after C is written (and the residual add is done) the pool unit owns streams 0 and 3
+  wire        pl_active, pl_done, pl_r_valid, pl_w_valid;
+  wire [31:0] pl_r_addr, pl_w_addr, pl_w_data;
+  wire [1:0]  pl_r_tag;
+  wire [3:0]  pl_w_strb;
+
+  ctnn_accel_pool #(.RamBase(RamBase), .RamSize(RamSize), .Depth(4)) u_pool (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .run_i       (run),
+    .mode_i      (job_pool),
+    .go_i        (feed_done && st_idle && rs_idle && dma_idle),
+    .m_i         (job_m),
+    .n_i         (job_n),
+    .ow_i        (job_cv_ow),
+    .c_addr_i    (job_c_addr),
+    .ldc_i       (job_ldc),
+    .p_addr_i    (job_pool_addr),
+    .r_valid_o   (pl_r_valid),
+    .r_addr_o    (pl_r_addr),
+    .r_tag_o     (pl_r_tag),
+    .r_grant_i   (grant[3] && pl_active),
+    .rsp_valid_i (r_valid && r_stream == 2'd3 && pl_active),
+    .rsp_tag_i   (r_tag[1:0]),
+    .rsp_rdata_i (r_rdata),
+    .w_valid_o   (pl_w_valid),
+    .w_addr_o    (pl_w_addr),
+    .w_data_o    (pl_w_data),
+    .w_strb_o    (pl_w_strb),
+    .w_grant_i   (grant[0] && pl_active),
+    .range_err_o (pool_range_err),
+    .active_o    (pl_active),
+    .done_o      (pl_done)
+  );
+  assign w_valid = pl_active ? pl_w_valid : ra_w_valid;
+  assign w_addr = pl_active ? pl_w_addr : ra_w_addr;
+  assign w_data = pl_active ? pl_w_data : ra_w_data;
+  assign w_strb = pl_active ? pl_w_strb : ra_w_strb;
+  assign rs_valid = pl_active ? pl_r_valid : ra_r_valid;
+  assign rs_addr = pl_active ? pl_r_addr : ra_r_addr;
+  assign store_idle = st_idle && rs_idle && pl_done;
 endmodule
 
 `default_nettype wire

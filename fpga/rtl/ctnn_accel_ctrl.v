@@ -2,7 +2,7 @@
 // registers (they may change while the job runs), checks the job (sizes, K, alignment, shifts,
 // row parameters, convolution geometry, every DMA range inside RAM), runs it until the feeder,
 // the store unit and the DMA are done, or stops it on an error (START while busy, a bus error,
-// a bad shift in a vector, a gathered address outside RAM), and counts CYCLES and MACS.
+// a bad shift in a vector, a gathered or pooled address outside RAM), and counts CYCLES and MACS.
 // It also derives from the snapshot the values the datapath units share.
 //
 //   IDLE --START--> CHECK --> RANGE (A, B, C, residual extents, one multiplier) --> RUN --> IDLE (DONE)
@@ -22,7 +22,7 @@ module ctnn_accel_ctrl #(
   input  wire        rst_ni,
   // from the register file
   input  wire        start_i,
-  input  wire [6:0]  cfg_i,          // {RES_ADD, ROW_PARAMS, CONV, BIAS_EN, PER_CHANNEL, RELU, OUT_RAW}
+  input  wire [8:0]  cfg_i,          // {POOL[1:0], RES_ADD, ROW_PARAMS, CONV, BIAS_EN, PER_CHANNEL, RELU, OUT_RAW}
   input  wire [15:0] m_i,
   input  wire [15:0] n_i,
   input  wire [15:0] k_i,
@@ -50,6 +50,7 @@ module ctnn_accel_ctrl #(
   input  wire [31:0] res_mult_r_i,
   input  wire [31:0] res_mult_out_i,
   input  wire [23:0] res_shift_i,    // {OUT, R, Y}
+  input  wire [31:0] pool_addr_i,
   // to the register file
   output wire        busy_o,
   output wire        done_set_o,
@@ -116,7 +117,9 @@ module ctnn_accel_ctrl #(
   output wire [31:0] job_res_mult_y_o,
   output wire [31:0] job_res_mult_r_o,
   output wire [31:0] job_res_mult_out_o,
-  output wire [23:0] job_res_shift_o
+  output wire [23:0] job_res_shift_o,
+  output wire [1:0]  job_pool_o,      // CFG.POOL
+  output wire [31:0] job_pool_addr_o
 );
   localparam integer TILES = Dim / TileDim;
   localparam integer NB = NbTiles * Dim;
@@ -128,7 +131,8 @@ module ctnn_accel_ctrl #(
                    E_RANGE = CTNN_ACCEL_ERR_CAUSE_CODE_ADDR_RANGE, E_ALIGN = CTNN_ACCEL_ERR_CAUSE_CODE_ALIGN,
                    E_BUS = CTNN_ACCEL_ERR_CAUSE_CODE_BUS_ERR, E_KBIG = CTNN_ACCEL_ERR_CAUSE_CODE_K_TOO_BIG,
                    E_SHIFT = CTNN_ACCEL_ERR_CAUSE_CODE_BAD_SHIFT, E_ROWS = CTNN_ACCEL_ERR_CAUSE_CODE_ROWS,
-                   E_GEOM = CTNN_ACCEL_ERR_CAUSE_CODE_CONV_GEOM, E_RESRAW = CTNN_ACCEL_ERR_CAUSE_CODE_RES_RAW;
+                   E_GEOM = CTNN_ACCEL_ERR_CAUSE_CODE_CONV_GEOM, E_RESRAW = CTNN_ACCEL_ERR_CAUSE_CODE_RES_RAW,
+                   E_POOL = CTNN_ACCEL_ERR_CAUSE_CODE_POOL;
   localparam integer ROWS_MAX_I = 2 * NB;
   localparam [16:0] ROWS_MAX = ROWS_MAX_I[16:0];
   localparam [31:0] DIM32 = Dim;
@@ -138,7 +142,8 @@ module ctnn_accel_ctrl #(
   reg  [31:0] cycles_q, macs_q;
 
   // ---- job snapshot (registers may change while a job runs) ----------------------------------
-  reg  [6:0]  j_cfg;
+  reg  [8:0]  j_cfg;
+  reg  [31:0] j_pool_addr;
   reg  [31:0] j_res_addr, j_res_mult_y, j_res_mult_r, j_res_mult_out;
   reg  [28:0] j_res_zp;
   reg  [15:0] j_res_clamp;
@@ -153,6 +158,10 @@ module ctnn_accel_ctrl #(
   reg  [23:0] j_cv_cstride;
   wire        j_raw = j_cfg[0], j_relu = j_cfg[1], j_perch = j_cfg[2], j_bias_en = j_cfg[3];
   wire        j_conv = j_cfg[4], j_rowp = j_cfg[5], j_res = j_cfg[6];
+  wire [1:0]  j_pool = j_cfg[8:7];
+  // CFG.POOL pools the int8 CHW output of a convolution; mode 3 is reserved
+  wire        bad_pool = (j_pool != CTNN_ACCEL_CFG_POOL_NONE) &&
+                         (j_raw || !j_conv || (j_pool != CTNN_ACCEL_CFG_POOL_MAX && j_pool != CTNN_ACCEL_CFG_POOL_AVG));
   wire [15:0] cv_h = j_cv_in[15:0], cv_w = j_cv_in[31:16], cv_ow = j_cv_out[15:0];
   wire [7:0]  cv_kh = j_cv_kernel[7:0], cv_kw = j_cv_kernel[15:8];
   wire [7:0]  cv_sh = j_cv_kernel[23:16], cv_sw = j_cv_kernel[31:24];
@@ -237,7 +246,7 @@ module ctnn_accel_ctrl #(
       err_code_q <= CTNN_ACCEL_ERR_CAUSE_CODE_NONE;
       cycles_q <= 32'd0;
       macs_q <= 32'd0;
-      j_cfg <= 7'd0; j_m <= 16'd0; j_n <= 16'd0; j_k <= 16'd0;
+      j_cfg <= 9'd0; j_pool_addr <= 32'd0; j_m <= 16'd0; j_n <= 16'd0; j_k <= 16'd0;
       j_a <= 32'd0; j_b <= 32'd0; j_c <= 32'd0; j_bias <= 32'd0;
       j_mult_addr <= 32'd0; j_shift_addr <= 32'd0; j_mult <= 32'd0;
       j_lda <= 20'd0; j_ldb <= 20'd0; j_ldc <= 20'd0;
@@ -256,7 +265,7 @@ module ctnn_accel_ctrl #(
           busy_q <= 1'b1;
           cycles_q <= 32'd0;
           macs_q <= 32'd0;
-          j_cfg <= cfg_i; j_m <= m_i; j_n <= n_i; j_k <= k_i;
+          j_cfg <= cfg_i; j_pool_addr <= pool_addr_i; j_m <= m_i; j_n <= n_i; j_k <= k_i;
           j_a <= a_addr_i; j_b <= b_addr_i; j_c <= c_addr_i; j_bias <= bias_addr_i;
           j_mult_addr <= mult_addr_i; j_shift_addr <= shift_addr_i; j_mult <= mult_i;
           j_lda <= lda_i; j_ldb <= ldb_i; j_ldc <= ldc_i;
@@ -273,6 +282,7 @@ module ctnn_accel_ctrl #(
           else if (j_m == 16'd0 || j_n == 16'd0 || j_k == 16'd0) begin stop_code_q <= E_ZERO; state_q <= S_STOP; end
           else if ({1'b0, j_k} > (17'd1 << Log2KMax)) begin stop_code_q <= E_KBIG; state_q <= S_STOP; end
           else if (j_res && j_raw) begin stop_code_q <= E_RESRAW; state_q <= S_STOP; end
+          else if (bad_pool) begin stop_code_q <= E_POOL; state_q <= S_STOP; end
           else if (misaligned) begin stop_code_q <= E_ALIGN; state_q <= S_STOP; end
           else if (bad_shift) begin stop_code_q <= E_SHIFT; state_q <= S_STOP; end
           else if (bad_rows) begin stop_code_q <= E_ROWS; state_q <= S_STOP; end
@@ -367,6 +377,8 @@ module ctnn_accel_ctrl #(
   assign job_res_mult_r_o  = j_res_mult_r;
   assign job_res_mult_out_o = j_res_mult_out;
   assign job_res_shift_o   = j_res_shift;
+  assign job_pool_o        = j_pool;
+  assign job_pool_addr_o   = j_pool_addr;
 endmodule
 
 `default_nettype wire

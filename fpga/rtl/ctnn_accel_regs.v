@@ -13,7 +13,7 @@ module ctnn_accel_regs #(
   input  wire        rst_ni,
   // to the controller
   output reg         start_o,        // CTRL.START written with 1
-  output reg  [6:0]  cfg_o,          // {RES_ADD, ROW_PARAMS, CONV, BIAS_EN, PER_CHANNEL, RELU, OUT_RAW}
+  output reg  [8:0]  cfg_o,          // {POOL[1:0], RES_ADD, ROW_PARAMS, CONV, BIAS_EN, PER_CHANNEL, RELU, OUT_RAW}
   output reg  [15:0] m_o,
   output reg  [15:0] n_o,
   output reg  [15:0] k_o,
@@ -41,6 +41,7 @@ module ctnn_accel_regs #(
   output reg  [31:0] res_mult_r_o,
   output reg  [31:0] res_mult_out_o,
   output reg  [23:0] res_shift_o,    // {OUT, R, Y}
+  output reg  [31:0] pool_addr_o,
   // from the controller
   input  wire        busy_i,
   input  wire        done_set_i,
@@ -114,6 +115,7 @@ module ctnn_accel_regs #(
         rdata[CTNN_ACCEL_CFG_CONV_LSB] = cfg_o[4];
         rdata[CTNN_ACCEL_CFG_ROW_PARAMS_LSB] = cfg_o[5];
         rdata[CTNN_ACCEL_CFG_RES_ADD_LSB] = cfg_o[6];
+        rdata[CTNN_ACCEL_CFG_POOL_MSB:CTNN_ACCEL_CFG_POOL_LSB] = cfg_o[8:7];
       end
       CTNN_ACCEL_M_OFFSET: rdata[CTNN_ACCEL_M_VALUE_MSB:CTNN_ACCEL_M_VALUE_LSB] = m_o;
       CTNN_ACCEL_N_OFFSET: rdata[CTNN_ACCEL_N_VALUE_MSB:CTNN_ACCEL_N_VALUE_LSB] = n_o;
@@ -174,6 +176,7 @@ module ctnn_accel_regs #(
         rdata[CTNN_ACCEL_RES_SHIFT_R_MSB:CTNN_ACCEL_RES_SHIFT_R_LSB] = res_shift_o[15:8];
         rdata[CTNN_ACCEL_RES_SHIFT_OUT_MSB:CTNN_ACCEL_RES_SHIFT_OUT_LSB] = res_shift_o[23:16];
       end
+      CTNN_ACCEL_POOL_ADDR_OFFSET: rdata = pool_addr_o;
       CTNN_ACCEL_CYCLES_OFFSET: begin rdata = cycles_i; writable = 1'b0; end
       CTNN_ACCEL_MACS_OFFSET: begin rdata = macs_i; writable = 1'b0; end
       default: begin known = 1'b0; writable = 1'b0; end
@@ -194,7 +197,8 @@ module ctnn_accel_regs #(
       error_q <= 1'b0;
       cause_q <= 4'd0;
       irq_en_q <= CTNN_ACCEL_IRQ_EN_RESET[1:0];
-      cfg_o <= CTNN_ACCEL_CFG_RESET[6:0];
+      cfg_o <= CTNN_ACCEL_CFG_RESET[8:0];
+      pool_addr_o <= CTNN_ACCEL_POOL_ADDR_RESET;
       res_addr_o <= CTNN_ACCEL_RES_ADDR_RESET;
       res_zp_o <= CTNN_ACCEL_RES_ZP_RESET[28:0];
       res_clamp_o <= CTNN_ACCEL_RES_CLAMP_RESET[15:0];
@@ -231,7 +235,7 @@ module ctnn_accel_regs #(
           CTNN_ACCEL_IRQ_EN_OFFSET:
             irq_en_q <= {d[CTNN_ACCEL_IRQ_EN_ERROR_LSB], d[CTNN_ACCEL_IRQ_EN_DONE_LSB]};
           CTNN_ACCEL_CFG_OFFSET:
-            cfg_o <= {d[CTNN_ACCEL_CFG_RES_ADD_LSB], d[CTNN_ACCEL_CFG_ROW_PARAMS_LSB], d[CTNN_ACCEL_CFG_CONV_LSB],
+            cfg_o <= {d[CTNN_ACCEL_CFG_POOL_MSB:CTNN_ACCEL_CFG_POOL_LSB], d[CTNN_ACCEL_CFG_RES_ADD_LSB], d[CTNN_ACCEL_CFG_ROW_PARAMS_LSB], d[CTNN_ACCEL_CFG_CONV_LSB],
                       d[CTNN_ACCEL_CFG_BIAS_EN_LSB], d[CTNN_ACCEL_CFG_PER_CHANNEL_LSB],
                       d[CTNN_ACCEL_CFG_RELU_LSB], d[CTNN_ACCEL_CFG_OUT_RAW_LSB]};
           CTNN_ACCEL_M_OFFSET: m_o <= d[CTNN_ACCEL_M_VALUE_MSB:CTNN_ACCEL_M_VALUE_LSB];
@@ -269,6 +273,7 @@ module ctnn_accel_regs #(
           CTNN_ACCEL_RES_CLAMP_OFFSET:
             res_clamp_o <= {d[CTNN_ACCEL_RES_CLAMP_ACT_MAX_MSB:CTNN_ACCEL_RES_CLAMP_ACT_MAX_LSB],
                             d[CTNN_ACCEL_RES_CLAMP_ACT_MIN_MSB:CTNN_ACCEL_RES_CLAMP_ACT_MIN_LSB]};
+          CTNN_ACCEL_POOL_ADDR_OFFSET: pool_addr_o <= d;
           CTNN_ACCEL_RES_MULT_Y_OFFSET: res_mult_y_o <= d;
           CTNN_ACCEL_RES_MULT_R_OFFSET: res_mult_r_o <= d;
           CTNN_ACCEL_RES_MULT_OUT_OFFSET: res_mult_out_o <= d;

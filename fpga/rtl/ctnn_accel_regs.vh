@@ -72,6 +72,8 @@ localparam integer CTNN_ACCEL_CFG_ROW_PARAMS_LSB = 5;  // rw, bits 5:5
 localparam integer CTNN_ACCEL_CFG_ROW_PARAMS_MSB = 5;
 localparam integer CTNN_ACCEL_CFG_RES_ADD_LSB = 6;  // rw, bits 6:6
 localparam integer CTNN_ACCEL_CFG_RES_ADD_MSB = 6;
+localparam integer CTNN_ACCEL_CFG_POOL_LSB = 7;  // rw, bits 8:7
+localparam integer CTNN_ACCEL_CFG_POOL_MSB = 8;
 
 // M: Rows of A and C
 localparam [11:0] CTNN_ACCEL_M_OFFSET = 12'h01c;
@@ -276,3 +278,9 @@ localparam integer CTNN_ACCEL_RES_SHIFT_R_LSB = 8;  // rw, bits 15:8
 localparam integer CTNN_ACCEL_RES_SHIFT_R_MSB = 15;
 localparam integer CTNN_ACCEL_RES_SHIFT_OUT_LSB = 16;  // rw, bits 23:16
 localparam integer CTNN_ACCEL_RES_SHIFT_OUT_MSB = 23;
+
+// POOL_ADDR: CFG.POOL: byte address of the pooled output (int8 CHW, any alignment; written by bytes, each address checked against RAM)
+localparam [11:0] CTNN_ACCEL_POOL_ADDR_OFFSET = 12'h090;
+localparam [31:0] CTNN_ACCEL_POOL_ADDR_RESET = 32'h00000000;
+localparam integer CTNN_ACCEL_POOL_ADDR_VALUE_LSB = 0;  // rw, bits 31:0
+localparam integer CTNN_ACCEL_POOL_ADDR_VALUE_MSB = 31;

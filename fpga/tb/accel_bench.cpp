@@ -68,6 +68,9 @@ constexpr conv_case convs[] = {
     {"resnet18.l2.down", {64, 56, 56, 128, 1, 1, 2, 2, 0, 0, 0, 0, true, true}},
     {"cifar.res+add", {8, 16, 16, 8, 3, 3, 1, 1, 1, 1, 1, 1, true, true, true}},
     {"resnet18.l1.3x3+add", {64, 56, 56, 64, 3, 3, 1, 1, 1, 1, 1, 1, true, true, true}},
+    {"lenet5.conv1+maxpool", {1, 32, 32, 6, 5, 5, 1, 1, 0, 0, 0, 0, true, true, false, 1}},
+    {"lenet5.conv2+maxpool", {6, 14, 14, 16, 5, 5, 1, 1, 0, 0, 0, 0, true, true, false, 1}},
+    {"cifar.res+add+avgpool", {8, 16, 16, 8, 3, 3, 1, 1, 1, 1, 1, 1, true, true, true, 2}},
 };
 
 /// CFG.RES_ADD on a job whose int8 C holds `rows` rows of `cols` at a stride of j.ldc: a random
@@ -204,10 +207,25 @@ result run_conv(accel_sim& sim, std::mt19937& rng, const ctnn::accel::conv& v) {
   const ctnn::ref::gemm_s8_params q{j.b_zp, 0, j.out_zp, cp.mult.data(), cp.shift.data(), true, -128, 127};
   const bool ref_ok = ctnn::ref::conv2d_s8(g, X, W, cp.bias.data(), expect.data(), q) == ctnn::kernels::status::ok;
   if (v.residual) add_residual(sim, rng, j, at, j.M, j.N, expect);
+  // CFG.POOL: the pooled tensor after everything else, expected = the reference pool of C
+  std::vector<int8_t> pooled;
+  if (v.pool != 0) {
+    j.pool = static_cast<uint32_t>(v.pool);
+    j.pool_addr = round4(at + static_cast<uint32_t>(j.M * j.N) + 64u);  // clear of a residual
+    ctnn::kernels::pool_geometry pg;
+    pg.c = j.M; pg.in_h = v.out_h(); pg.in_w = v.out_w();
+    pg.kh = pg.kw = pg.sh = pg.sw = 2;
+    pooled.resize(static_cast<size_t>(pg.out_elems()));
+    const auto st = v.pool == 2 ? ctnn::ref::avg_pool2d_s8(pg, expect.data(), pooled.data(), j.out_zp)
+                                : ctnn::ref::max_pool2d<int8_t>(pg, expect.data(), pooled.data());
+    if (st != ctnn::kernels::status::ok) throw std::runtime_error("reference pool refused");
+    if (j.pool_addr + pooled.size() - accel_sim::ram_base > sim.ram_size()) throw std::runtime_error("pool does not fit");
+  }
   uint32_t status = 0;
   result r = run_job(sim, j, ctnn::accel::predict_conv(hw, v).cycles, status);
   r.exact = a::status::done::get(status) == 1 && ref_ok &&
-            std::memcmp(sim.ram(j.c), expect.data(), expect.size()) == 0;
+            std::memcmp(sim.ram(j.c), expect.data(), expect.size()) == 0 &&
+            (pooled.empty() || std::memcmp(sim.ram(j.pool_addr), pooled.data(), pooled.size()) == 0);
   return r;
 }
 

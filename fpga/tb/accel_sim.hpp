@@ -165,6 +165,9 @@ struct gemm_job {
   int32_t res_y_zp = 0, res_r_zp = 0, res_out_zp = 0, res_left = 20, res_min = -128, res_max = 127;
   int32_t res_mult_y = 1 << 30, res_mult_r = 1 << 30, res_mult_out = 1 << 30;
   int32_t res_shift_y = 0, res_shift_r = 0, res_shift_out = 0;
+  /// CFG.POOL (a::cfg::pool::none, max, avg): C's 2x2 stride-2 pool, dense CHW at pool_addr
+  uint32_t pool = 0;
+  uint32_t pool_addr = 0;
 };
 
 /// @brief Makes j the CFG.CONV job of convolution g (one group, no dilation) as a driver starts it:
@@ -205,7 +208,8 @@ inline void program(const gemm_job& j) {
   };
   put(write<B>(a::cfg::out_raw::from(j.raw), a::cfg::relu::from(j.relu), a::cfg::per_channel::from(j.per_channel),
                a::cfg::bias_en::from(j.bias_en), a::cfg::conv::from(j.conv), a::cfg::row_params::from(j.row_params),
-               a::cfg::res_add::from(j.res)));
+               a::cfg::res_add::from(j.res), a::cfg::pool::from(j.pool)));
+  put(write<B>(a::pool_addr::value::from(j.pool_addr)));
   put(write<B>(a::res_addr::value::from(j.res_addr)));
   put(write<B>(a::res_zp::y_zp::from(j.res_y_zp), a::res_zp::r_zp::from(j.res_r_zp),
                a::res_zp::out_zp::from(j.res_out_zp), a::res_zp::left_shift::from(j.res_left)));

@@ -3,9 +3,12 @@
 // whole C region (so stray writes into the stride padding fail too), with aligned and unaligned
 // A and C and per-column or per-row parameters; randomized convolutions through the implicit
 // im2col (CFG.CONV), a stride-1 set of them (the run gather) and inputs ending at RAM's end, each
-// with its DMA reads counted against ctnn::accel::conv_b_items; the residual add (CFG.RES_ADD)
-// on a quarter of the int8 GEMMs and a third of the convolutions, against ctnn::ref::add_s8_one of the requantized result (golden = the
-// host's conv/GEMM leaf then its add leaf); the error cases; the register file against the
+// without residual or pool with its DMA reads counted against ctnn::accel::conv_b_items; the
+// residual add (CFG.RES_ADD) on a quarter of the int8 GEMMs and a third of the convolutions,
+// against ctnn::ref::add_s8_one of the requantized result (golden = the host's conv/GEMM leaf then
+// its add leaf); the 2x2 pool (CFG.POOL, max and average) on half of the convolutions, with and
+// without the residual add, against ctnn::ref::max_pool2d / avg_pool2d_s8 of the expected C (and
+// guard bytes around the pooled tensor); the error cases; the register file against the
 // generated register header; and the DMA under bus back-pressure.
 //
 //   ctnn-accel-tb [random_gemms=10000] [seed=1]
@@ -62,7 +65,9 @@ struct prepared {
   gemm_job job;
   std::vector<uint8_t> expect;  // M * ldc bytes at job.c
   ctnn::kernels::conv_geometry geom{};  // CFG.CONV jobs: the convolution
+  std::vector<uint8_t> pooled;  // CFG.POOL: guard, the pooled tensor, guard at job.pool_addr - pool_guard
 };
+constexpr uint32_t pool_guard = 5;
 
 prepared prepare(accel_sim& sim, std::mt19937& rng, gemm_job j) {
   auto rnd = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
@@ -101,7 +106,7 @@ prepared prepare(accel_sim& sim, std::mt19937& rng, gemm_job j) {
   std::memcpy(sim.ram(j.mult), mult.data(), 4u * mult.size());
   std::memcpy(sim.ram(j.shift), shift.data(), 4u * shift.size());
 
-  prepared p{j, std::vector<uint8_t>(static_cast<size_t>(j.M) * j.ldc, 0xA5)};
+  prepared p{j, std::vector<uint8_t>(static_cast<size_t>(j.M) * j.ldc, 0xA5), {}};
   const int32_t* b = j.bias_en ? bias.data() : nullptr;
   if (j.row_params) {
     // the reference applies parameters per column: run it row by row with that row's entry
@@ -231,7 +236,7 @@ prepared prepare_conv(accel_sim& sim, std::mt19937& rng, bool big, const ctnn::k
   std::memcpy(sim.ram(j.mult), mult.data(), 4u * mult.size());
   std::memcpy(sim.ram(j.shift), shift.data(), 4u * shift.size());
 
-  prepared p{j, std::vector<uint8_t>(static_cast<size_t>(j.M * j.N), 0xA5), g};
+  prepared p{j, std::vector<uint8_t>(static_cast<size_t>(j.M * j.N), 0xA5), g, {}};
   const int32_t act_min = j.relu ? std::max(j.act_min, j.out_zp) : j.act_min;
   const ctnn::ref::gemm_s8_params q{j.b_zp, j.a_zp, j.out_zp,
                                     j.per_channel ? mult.data() : &j.multiplier,
@@ -292,6 +297,30 @@ void add_residual(accel_sim& sim, std::mt19937& rng, prepared& p) {
     }
 }
 
+/// CFG.POOL on a prepared convolution (after add_residual when both): the pooled tensor of the
+/// expected C (ctnn::ref::max_pool2d or avg_pool2d_s8 with C's zero point, 2x2 stride 2, no padding)
+/// at any byte of the upper quarter of RAM, guard bytes on both sides that must stay.
+void add_pool(accel_sim& sim, std::mt19937& rng, prepared& p, uint32_t mode) {
+  auto rnd = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  gemm_job& j = p.job;
+  if (!j.conv || j.raw) throw std::runtime_error("add_pool: not an int8 convolution");
+  j.pool = mode;
+  ctnn::kernels::pool_geometry g;
+  g.c = j.M; g.in_h = j.N / static_cast<int>(j.ow); g.in_w = j.ow;
+  g.kh = g.kw = g.sh = g.sw = 2;
+  const int64_t elems = g.in_h >= 2 && g.in_w >= 2 ? g.out_elems() : 0;
+  j.pool_addr = accel_sim::ram_base + sim.ram_size() / 4u * 3u + 64u * static_cast<uint32_t>(rnd(0, 16)) +
+                static_cast<uint32_t>(rnd(0, 3)) + pool_guard;
+  p.pooled.assign(static_cast<size_t>(elems) + 2u * pool_guard, 0x5A);
+  std::memset(sim.ram(j.pool_addr - pool_guard), 0x5A, p.pooled.size());
+  if (elems == 0) return;
+  const auto* in = reinterpret_cast<const int8_t*>(p.expect.data());  // LDC = N: dense CHW
+  auto* out = reinterpret_cast<int8_t*>(p.pooled.data() + pool_guard);
+  const auto s = mode == a::cfg::pool::avg ? ctnn::ref::avg_pool2d_s8(g, in, out, j.out_zp)
+                                           : ctnn::ref::max_pool2d<int8_t>(g, in, out);
+  if (s != ctnn::kernels::status::ok) throw std::runtime_error("reference pool refused the geometry");
+}
+
 bool run_and_compare(accel_sim& sim, const prepared& p, const char* what) {
   const auto& j = p.job;
   ctnn::tb::program(j);
@@ -321,6 +350,18 @@ bool run_and_compare(accel_sim& sim, const prepared& p, const char* what) {
                j.row_params, j.conv, j.a, j.lda, j.c, j.ldc, j.res, j.res_addr);
       ok = false;
       break;
+    }
+  }
+  if (j.pool != a::cfg::pool::none) {
+    const uint8_t* q = sim.ram(j.pool_addr - pool_guard);
+    for (size_t i = 0; i < p.pooled.size(); ++i) {
+      if (q[i] != p.pooled[i]) {
+        TB_CHECK(false, "%s: pooled byte %zd is 0x%02x, expected 0x%02x (pool=%u M=%d N=%d ow=%u res=%d p=0x%x)",
+                 what, static_cast<ptrdiff_t>(i) - static_cast<ptrdiff_t>(pool_guard), q[i], p.pooled[i], j.pool,
+                 j.M, j.N, j.ow, j.res, j.pool_addr);
+        ok = false;
+        break;
+      }
     }
   }
   const uint32_t macs = read<sim_bus, a::macs>();
@@ -356,7 +397,7 @@ uint64_t expected_conv_reads(const prepared& p) {
 bool run_conv_and_count(accel_sim& sim, const prepared& p, const char* what) {
   const uint64_t before = sim.bus_reads();
   const bool ok = run_and_compare(sim, p, what);
-  if (ok && !p.job.res) {
+  if (ok && !p.job.res && p.job.pool == 0) {   // the residual's and the pool pass's reads are not B's
     const uint64_t reads = sim.bus_reads() - before, expect = expected_conv_reads(p);
     TB_CHECK(reads == expect, "%s: %llu DMA reads, expected %llu (N=%d K=%d w=%u s=%ux%u b=0x%x cstride=%u)", what,
              static_cast<unsigned long long>(reads), static_cast<unsigned long long>(expect), p.job.N, p.job.K,
@@ -519,6 +560,27 @@ void test_errors(accel_sim& sim, std::mt19937& rng) {
       TB_CHECK(sim.bus_errors() == errors, "conv: the out-of-RAM gather reached the bus");
     }
     run_and_compare(sim, c, "conv after conv errors");
+    // CFG.POOL: an int32 C, a GEMM (no CFG.CONV), the reserved mode 3; a pooled tensor beyond RAM
+    // (each write is checked: stopped before the bus)
+    prepared pc = prepare_conv(sim, rng, false);
+    add_pool(sim, rng, pc, a::cfg::pool::max);
+    { gemm_job j = pc.job; j.raw = true; j.c &= ~3u; j.ldc = 4u * static_cast<uint32_t>(j.N);
+      expect_error(sim, j, cause::pool, "pool with int32 C"); }
+    { gemm_job j = g; j.pool = a::cfg::pool::avg; j.pool_addr = pc.job.pool_addr;
+      expect_error(sim, j, cause::pool, "pool without CFG.CONV"); }
+    { gemm_job j = pc.job; j.pool = 3; expect_error(sim, j, cause::pool, "pool mode 3"); }
+    run_and_compare(sim, pc, "pool after pool errors");
+    {
+      ctnn::kernels::conv_geometry cg{1, 6, 6, 2, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1};
+      prepared e = prepare_conv(sim, rng, false, &cg);
+      add_pool(sim, rng, e, a::cfg::pool::max);
+      gemm_job j = e.job;
+      j.pool_addr = accel_sim::ram_base + sim.ram_size() - 5;  // 18 pooled bytes, 5 in RAM
+      const uint64_t errors = sim.bus_errors();
+      expect_error(sim, j, cause::addr_range, "pool: pooled tensor beyond RAM", false);
+      TB_CHECK(sim.bus_errors() == errors, "pool: the out-of-RAM write reached the bus");
+      run_and_compare(sim, e, "pool after the pooled tensor beyond RAM");
+    }
   }
   {
     // CFG.RES_ADD: int32 C; a word-written C with an unaligned residual; residual beyond RAM;
@@ -583,6 +645,14 @@ int main(int argc, char** argv) {
       g.out_c = std::min<int64_t>(g.out_c, row_params_max);  // a driver splits bigger M into jobs
       run_conv_and_count(sim, prepare_conv(sim, rng, false, &g), "conv fixed");
     }
+    // LeNet-5's conv + 2x2 pools (28x28 -> 14x14, 10x10 -> 5x5) and the CIFAR stem's, max and average
+    std::mt19937 pool_rng(seed ^ 0x9001u);
+    for (const geom& g : {fixed[0], fixed[1], fixed[4]})
+      for (uint32_t mode : {uint32_t{a::cfg::pool::max}, uint32_t{a::cfg::pool::avg}}) {
+        prepared p = prepare_conv(sim, pool_rng, false, &g);
+        add_pool(sim, pool_rng, p, mode);
+        run_and_compare(sim, p, "conv fixed+pool");
+      }
     // K at the scratchpad's limit (2^LOG2_KMAX rows) through the stride-1 runs and the bytes
     const int64_t kmax_c = (int64_t{1} << CTNN_TB_LOG2_KMAX) / 16;
     for (int64_t sw : {1, 2}) {
@@ -617,18 +687,30 @@ int main(int argc, char** argv) {
         TB_CHECK(sim.bus_errors() == errors, "conv input at the end of RAM: a read went past RAM");
       }
   }
-  // convolutions through the implicit im2col: one per 10 GEMMs, every 10th under back-pressure
+  // convolutions through the implicit im2col: one per 10 GEMMs, every 10th under back-pressure;
+  // the odd ones pooled (i = 1 mod 4 max, 3 mod 4 average), so are all the back-pressured ones
   int conv_passed = 0, conv_res_passed = 0, conv_res_count = 0, conv_res_bp = 0;
+  int pool_passed = 0, pool_count = 0, pool_res = 0, pool_bp = 0, pool_avg = 0;
+  std::mt19937 pool_rng(seed ^ 0x9007u);
   const int conv_count = std::max(count / 10, 20);
   for (int i = 0; i < conv_count; ++i) {
     sim.set_stall_probability(i % 10 == 7 ? 0.3 : 0.0);
     prepared p = prepare_conv(sim, rng, i % 10 == 9);
     const bool res = i % 3 == 1;
     if (res) add_residual(sim, res_rng, p);
-    if (run_conv_and_count(sim, p, res ? "conv+residual" : "conv")) {
+    const bool pool = i % 2 == 1;
+    if (pool) add_pool(sim, pool_rng, p, i % 4 == 1 ? uint32_t{a::cfg::pool::max} : uint32_t{a::cfg::pool::avg});
+    const bool ok = run_conv_and_count(sim, p, pool ? (res ? "conv+residual+pool" : "conv+pool")
+                                                    : (res ? "conv+residual" : "conv"));
+    if (ok) {
       ++conv_passed;
       if (res) ++conv_res_passed;
+      if (pool) ++pool_passed;
     }
+    pool_count += pool ? 1 : 0;
+    pool_res += pool && res ? 1 : 0;
+    pool_bp += pool && i % 10 == 7 ? 1 : 0;
+    pool_avg += pool && i % 4 == 3 ? 1 : 0;
     conv_res_count += res ? 1 : 0;
     conv_res_bp += res && i % 10 == 7 ? 1 : 0;
     if (failures > before_errors + 10) break;
@@ -668,9 +750,11 @@ int main(int argc, char** argv) {
     }
   }
   std::printf("accel tb: %d/%d random GEMMs (%d/%d with a residual add, %d of them under back-pressure) and %d/%d "
-              "random convolutions (%d/%d with a residual add, %d under back-pressure) and %d/%d stride-1 convolutions "
-              "bit-exact, DMA reads counted, %llu cycles, %d failures\n",
+              "random convolutions (%d/%d with a residual add, %d under back-pressure; %d/%d pooled, %d average, "
+              "%d with the residual add, %d under back-pressure) and %d/%d stride-1 convolutions bit-exact, DMA reads "
+              "counted, %llu cycles, %d failures\n",
               passed, count, res_passed, res_count, res_bp, conv_passed, conv_count, conv_res_passed, conv_res_count,
-              conv_res_bp, s1_passed, s1_count, static_cast<unsigned long long>(sim.cycle()), failures);
+              conv_res_bp, pool_passed, pool_count, pool_avg, pool_res, pool_bp, s1_passed, s1_count,
+              static_cast<unsigned long long>(sim.cycle()), failures);
   return failures == 0 ? 0 : 1;
 }

@@ -3,9 +3,11 @@
 // fpga/regs/REGISTERS.md: implicit im2col, per-row parameters, zero points, clamp) and every leaf
 // of LeNet-5, the CIFAR demo network and a grouped / strided / padded / dilated mix must equal the
 // reference backend; jobs are cut at 2 x BLOCK_COLS rows, K above 2^LOG2_KMAX and dilated
-// convolutions are declined, and an ERROR or a job that never finishes fails the leaf. A conv2d or
-// linear leaf and the add after it run as one CFG.RES_ADD job per row block when the run has no
-// layer callback (offload_fused), and the network's output stays bit-exact.
+// convolutions are declined, and an ERROR or a job that never finishes fails the leaf. Without a
+// layer callback a conv2d or linear leaf and the leaves runtime::fusion_of chains after it (a
+// ReLU-like clamp, an add and its clamp, a 2x2 stride-2 pool) run as the producer's jobs
+// (offload_fused: the clamp in CLAMP, CFG.RES_ADD, CFG.POOL), and the network's output stays
+// bit-exact; a chain the hook declines at run time is offered shorter.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -45,6 +47,7 @@ struct window {
 struct fake_accel {
   static inline uint32_t regs[0x100 / 4] = {};
   static inline int res_jobs = 0;    ///< jobs with CFG.RES_ADD
+  static inline int pool_jobs = 0;   ///< jobs with CFG.POOL
   static inline uint32_t log2_kmax = 12, block_cols = 64;
   static inline int jobs = 0;
   static inline int fail_job = -1;   ///< this job stops with ERROR ...
@@ -58,6 +61,7 @@ struct fake_accel {
     block_cols = 64;
     jobs = 0;
     res_jobs = 0;
+    pool_jobs = 0;
     fail_job = -1;
     fail_cause = 0;
     hang = false;
@@ -174,6 +178,26 @@ struct fake_accel {
         const size_t at = static_cast<size_t>(m) * ldc + static_cast<size_t>(n);
         C[at] = res ? ref::add_s8_one(static_cast<int8_t>(o), R[at], ap) : static_cast<int8_t>(o);
       }
+    // CFG.POOL: the 2x2 stride-2 pool of C's channels (N = OH x OUT_W), dense at POOL_ADDR
+    if (const uint32_t pool = get<r::cfg::pool>(); pool != r::cfg::pool::none) {
+      if (!conv || pool == 3) return finish(r::err_cause::code::pool);
+      ++pool_jobs;
+      auto* P = const_cast<int8_t*>(reinterpret_cast<const int8_t*>(window::at(get<r::pool_addr::value>())));
+      const int ow = static_cast<int>(OW), ph = N / ow / 2, pw = ow / 2;
+      for (int m = 0; m < M; ++m)
+        for (int py = 0; py < ph; ++py)
+          for (int px = 0; px < pw; ++px) {
+            const int8_t* w = C + static_cast<size_t>(m) * ldc + static_cast<size_t>(2 * py * ow + 2 * px);
+            const int8_t v[4] = {w[0], w[1], w[ow], w[ow + 1]};
+            int32_t mx = v[0], sum = 0;
+            for (int8_t e : v) {
+              mx = e > mx ? e : mx;
+              sum += e;
+            }
+            P[(m * ph + py) * pw + px] =
+                static_cast<int8_t>(pool == r::cfg::pool::avg ? ref::rounded_average(sum, 4) : mx);
+          }
+    }
     reg<r::cycles>() = 100;
     reg<r::macs>() = static_cast<uint32_t>(M * N * K);
     finish(0);
@@ -280,8 +304,9 @@ TEST_CASE_TEMPLATE("offloaded conv2d and linear leaves equal the reference backe
       CHECK(h.leaves == static_cast<uint32_t>(leaves));
       CHECK(leaves > 0);
       CHECK(h.device_cycles == 100u * static_cast<uint64_t>(jobs));
-      CHECK(h.fused == 0u);   // a layer callback sees every leaf's output: no pair is fused
+      CHECK(h.fused == 0u);   // a layer callback sees every leaf's output: no chain is fused
       CHECK(fake_accel::res_jobs == 0);
+      CHECK(fake_accel::pool_jobs == 0);
     }
   }
 }
@@ -294,15 +319,27 @@ using net_fuse = network<"OffloadFuse", shape{4, 8, 8},
     residual<sequential<conv2d<8, 16, 3, 2, 1>, relu, conv2d<16, 16, 3, 1, 1>>, conv2d<8, 16, 1, 2, 0>>, relu,
     flatten, residual<linear<256, 256>>, linear<256, 10>>;
 
+// conv + 2x2 average pool on an odd size (45x45 -> 22x22), ReLU6 + max pool, a 3x3/2 max pool
+// (no role), Clamp + average pool (5x5 -> 2x2), a grouped conv + ReLU + max pool, and a linear +
+// Clamp whose output is the network's
+using net_pool = network<"OffloadPool", shape{3, 47, 47},
+    conv2d<3, 6, 3, 1, 0>, avg_pool2d<2>,
+    conv2d<6, 8, 1>, relu6, max_pool2d<2>,
+    conv2d<8, 8, 1>, max_pool2d<3, 2>,
+    conv2d<8, 8, 3, 1, 1>, clamp<-1, 1>, avg_pool2d<2>,
+    conv2d_layer<conv2d_config{8, 12, {1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}, 4, true}>, relu, max_pool2d<2>,
+    flatten, linear<12, 5>, clamp<-2, 2>>;
+
+/// Leaves fused after a producer, all chains of fusion_of taken whole.
 template <Network Net>
-int fusable_pairs() {
+int fused_leaves() {
   int n = 0;
-  for (int32_t i = 0; i < Net::leaf_count; ++i) n += rt::detail::fusable_of<Net>.at[static_cast<size_t>(i)] ? 1 : 0;
+  for (int32_t i = 0; i < Net::leaf_count; ++i) n += rt::detail::fusion_of<Net>.at[static_cast<size_t>(i)].count;
   return n;
 }
 
-TEST_CASE_TEMPLATE("without a layer callback a conv2d/linear leaf and the add after it are one job, bit-exact", Net,
-                   zoo::cifar_resnet, net_fuse) {
+TEST_CASE_TEMPLATE("without a layer callback a conv2d/linear leaf and the leaves chained after it are its jobs, "
+                   "bit-exact", Net, zoo::lenet5, zoo::cifar_resnet, net_fuse, net_pool) {
   for (uint32_t block_cols : {64u, 2u}) {  // M in one job, or cut into jobs of 4 rows
     fake_accel::reset();
     fake_accel::block_cols = block_cols;
@@ -332,22 +369,92 @@ TEST_CASE_TEMPLATE("without a layer callback a conv2d/linear leaf and the add af
                                  h)
                 .ok());
     CHECK(std::memcmp(s.arena() + out_at, want.data(), out_bytes) == 0);
-    const int pairs = fusable_pairs<Net>();
-    CHECK(pairs > 0);
-    CHECK(h.fused == static_cast<uint32_t>(pairs));
-    CHECK(h.leaves == one.inner.leaves + static_cast<uint32_t>(pairs));   // each pair's add counts as a leaf
-    CHECK(fake_accel::jobs == jobs_one);      // the add costs no job
-    CHECK(fake_accel::res_jobs > 0);
+    const int fused = fused_leaves<Net>();
+    CHECK(fused > 0);
+    CHECK(h.leaves == one.inner.leaves + h.fused);   // each fused leaf counts as a leaf
+    CHECK(fake_accel::jobs == jobs_one);      // the fused leaves cost no job
+    bool has_add = false, has_pool = false;
+    for (int32_t i = 0; i < Net::leaf_count; ++i) {
+      has_add = has_add || rt::detail::fusion_of<Net>.at[static_cast<size_t>(i)].add != 0;
+      has_pool = has_pool || rt::detail::fusion_of<Net>.at[static_cast<size_t>(i)].pool != 0;
+    }
+    CHECK((fake_accel::res_jobs > 0) == has_add);
+    if (block_cols == 64) {  // every conv one job: every chain whole
+      CHECK(h.fused == static_cast<uint32_t>(fused));
+      CHECK((fake_accel::pool_jobs > 0) == has_pool);
+    } else {  // a conv of several jobs keeps its pool unless the pooled output is clear of its inputs
+      CHECK(h.fused <= static_cast<uint32_t>(fused));
+      CHECK(h.fused > 0u);
+    }
   }
 }
 
-TEST_CASE("fusable pairs: the producer's output read only by the next leaf, an add") {
-  // cifar_resnet: conv3 + add
-  CHECK(fusable_pairs<zoo::cifar_resnet>() == 1);
-  // net_fuse: block 1 conv + add; block 2 shortcut conv + add (body conv's output is read by the add
-  // too, but the shortcut runs last); linear + add (the residual's body)
-  CHECK(fusable_pairs<net_fuse>() == 3);
-  CHECK(fusable_pairs<zoo::lenet5>() == 0);
+namespace {
+/// fusion_of<Net> at leaf i as {count, clamp, add, add_clamp, pool}.
+template <Network Net>
+bool chain_is(int32_t i, rt::fusion want) {
+  const rt::fusion& f = rt::detail::fusion_of<Net>.at[static_cast<size_t>(i)];
+  return f.count == want.count && f.clamp == want.clamp && f.add == want.add && f.add_clamp == want.add_clamp &&
+         f.pool == want.pool;
+}
+}  // namespace
+
+TEST_CASE("fusion_of: the leaves after a conv2d/linear, each the only reader of the one before, in role order") {
+  // LeNet-5: conv + ReLU + 2x2 max pool twice, fc + ReLU twice; fc3's output is the network's
+  CHECK(chain_is<zoo::lenet5>(0, {2, 1, 0, 0, 2}));
+  CHECK(chain_is<zoo::lenet5>(3, {2, 1, 0, 0, 2}));
+  CHECK(chain_is<zoo::lenet5>(7, {1, 1, 0, 0, 0}));
+  CHECK(chain_is<zoo::lenet5>(9, {1, 1, 0, 0, 0}));
+  CHECK(chain_is<zoo::lenet5>(11, {}));
+  CHECK(fused_leaves<zoo::lenet5>() == 6);
+  // CIFAR: conv1 + ReLU + pool; conv2 + ReLU (conv3 is no role); conv3 + add + ReLU + pool
+  CHECK(chain_is<zoo::cifar_resnet>(0, {2, 1, 0, 0, 2}));
+  CHECK(chain_is<zoo::cifar_resnet>(3, {1, 1, 0, 0, 0}));
+  CHECK(chain_is<zoo::cifar_resnet>(5, {3, 0, 1, 2, 3}));
+  CHECK(fused_leaves<zoo::cifar_resnet>() == 6);
+  // net_fuse: the body conv of block 2 has two readers (its ReLU and ... no: the add reads the
+  // shortcut's): block 1 conv3 + add + ReLU; the shortcut conv + add + ReLU; linear + add
+  CHECK(chain_is<net_fuse>(0, {1, 1, 0, 0, 0}));
+  CHECK(fused_leaves<net_fuse>() == 1 + 1 + 2 + 1 + 2 + 1);
+  // net_pool: avg pool on 45x45; ReLU6 + max; the 3x3/2 pool is no role; Clamp + avg; grouped
+  // conv + ReLU + pool; linear + Clamp (its output is the network's: the chain's last may be)
+  CHECK(chain_is<net_pool>(0, {1, 0, 0, 0, 1}));
+  CHECK(chain_is<net_pool>(2, {2, 1, 0, 0, 2}));
+  CHECK(chain_is<net_pool>(5, {}));
+  CHECK(chain_is<net_pool>(7, {2, 1, 0, 0, 2}));
+  CHECK(chain_is<net_pool>(10, {2, 1, 0, 0, 2}));
+  CHECK(chain_is<net_pool>(14, {1, 1, 0, 0, 0}));
+  CHECK(fused_leaves<net_pool>() == 8);
+}
+
+TEST_CASE("a chain the hook declines at run time is offered shorter: a ReLU that requantizes is no clamp") {
+  using Net = zoo::lenet5;
+  fake_accel::reset();
+  setup<Net> s;
+  constexpr auto& plan = memory::plan_of<Net, dtype::int8>;
+  constexpr auto& layout = rt::param_layout_of<Net, dtype::int8>;
+  // conv1's ReLU output (tensor 2) and the pool's (tensor 3, which keeps its input's) at scale x 2
+  auto* scales = reinterpret_cast<float*>(s.params() + layout.quant_scale);
+  REQUIRE(Net::layer(1).output == 2);
+  REQUIRE(Net::layer(2).output == 3);
+  scales[2] *= 2.0f;
+  scales[3] *= 2.0f;
+  host::layer_recorder ref;
+  ref.outputs.assign(static_cast<size_t>(Net::leaf_count), {});
+  s.fill();
+  REQUIRE(rt::run<Net, int8_t>(s.arena(), plan.arena_bytes, s.params(), layout.total_bytes, rt::backend::reference,
+                               &host::layer_recorder::record, &ref)
+              .ok());
+  const std::vector<uint8_t> want = ref.outputs.back();
+  s.fill();
+  hook h;
+  h.init();
+  REQUIRE(rt::run<Net, int8_t>(s.arena(), plan.arena_bytes, s.params(), layout.total_bytes, rt::backend::optimized, h)
+              .ok());
+  CHECK(std::memcmp(s.arena() + plan.offset_of(Net::output_tensor), want.data(), want.size()) == 0);
+  // conv1 + ReLU + pool and conv1 + ReLU declined: conv1 alone; conv2's, fc1's, fc2's chains whole
+  CHECK(h.fused == 4u);
+  CHECK(fake_accel::pool_jobs == 1);
 }
 
 TEST_CASE("the mix network declines its dilated convolution and cuts 10 rows into jobs of 4") {
@@ -486,4 +593,50 @@ TEST_CASE("a job value that does not fit its register field is refused, not cut:
   refused("clamp above 127", [](ctnn::accel::job& g) { g.q.act_max = 255; });
   static const int32_t wide_shift = 200;
   refused("shift beyond 8 bits", [](ctnn::accel::job& g) { g.q.shift = &wide_shift; });
+}
+
+TEST_CASE("as_clamp: a ReLU / ReLU6 / Clamp leaf with one quantization in and out is clamp(x, lo, hi) on every byte") {
+  struct kind_case {
+    op k;
+    float lo, hi;  // Clamp's bounds
+  };
+  const kind_case kinds[] = {{op::relu, 0, 0},          {op::relu6, 0, 0},
+                             {op::clamp, -1.0f, 1.0f},  {op::clamp, -0.25f, __builtin_huge_valf()},
+                             {op::clamp, -__builtin_huge_valf(), 3.0f}, {op::clamp, 2.5f, 2.5f}};
+  int clamps = 0;
+  for (const kind_case& kc : kinds)
+    for (float scale : {1.0f / 256.0f, 0.0173f, 0.05f, 0.1f, 0.3f, 1.7f, 6.0f / 255.0f})
+      for (int32_t zp : {-128, -5, 0, 77, 127}) {
+        row lr{};
+        lr.kind = kc.k;
+        lr.n_inputs = 1;
+        lr.geometry.alpha = kc.lo;
+        lr.geometry.beta = kc.hi;
+        const rt::tensor_quant q{scale, zp};
+        rt::leaf_call<int8_t> c{};
+        c.r = &lr;
+        c.q_in = &q;
+        c.q_out = q;
+        rt::act_range a;
+        CAPTURE(static_cast<int>(kc.k));
+        CAPTURE(scale);
+        CAPTURE(zp);
+        REQUIRE(rt::as_clamp(c, a));
+        ++clamps;
+        const ref::act_s8_params p{scale, zp, scale, zp};
+        for (int x = -128; x < 128; ++x) {
+          const auto xi = static_cast<int8_t>(x);
+          const int8_t y = kc.k == op::clamp ? ref::unary_s8_one(clamp_fn{kc.lo, kc.hi}, xi, p)
+                                             : ref::activation_s8_one(kc.k == op::relu ? ref::activation::relu
+                                                                                       : ref::activation::relu6,
+                                                                      xi, p);
+          CHECK(static_cast<int32_t>(y) == (x < a.min ? a.min : (x > a.max ? a.max : x)));
+        }
+        // another output quantization: the leaf requantizes, it is no clamp
+        rt::leaf_call<int8_t> other = c;
+        other.q_out = rt::tensor_quant{scale * 2.0f, zp};
+        rt::act_range b;
+        CHECK_FALSE(rt::as_clamp(other, b));
+      }
+  CHECK(clamps == 6 * 7 * 5);
 }

@@ -20,10 +20,10 @@ TEST_CASE("fields covering every rw bit are one store, no load") {
   fake::reset_counters();
   write<fake>(accel::cfg::relu{1}, accel::cfg::bias_en{0}, accel::cfg::out_raw{1},
               accel::cfg::per_channel{0}, accel::cfg::conv{1}, accel::cfg::row_params{0},
-              accel::cfg::res_add{0});
+              accel::cfg::res_add{0}, accel::cfg::pool{uint32_t{accel::cfg::pool::max}});
   CHECK(fake::stores == 1);
   CHECK(fake::loads == 0);
-  CHECK(word(accel::cfg::address) == 0b010011u);
+  CHECK(word(accel::cfg::address) == 0b010010011u);
 }
 
 TEST_CASE("fields leaving rw bits out are one read-modify-write") {

@@ -16,6 +16,12 @@
 // so a conv or linear leaf and the add leaf that follows it are one job, bit-exact with the two
 // leaves run one after the other. int8 C only (an int32 C stops with ERR_CAUSE RES_RAW).
 //
+// Pool (job::pool, CFG.POOL, convolution jobs): once C (the CHW output, M channels of
+// N = OH x OUT_W bytes, LDC apart) is written, the accelerator reads it back and writes its 2x2
+// stride-2 max or average pool, floor(OH/2) x floor(OUT_W/2) per channel, dense, at pool::out:
+// ctnn::ref::max_pool2d / avg_pool2d_s8 (no padding) exactly. An int32 C or a GEMM job stops
+// with ERR_CAUSE POOL.
+//
 // Addresses: Addr::of(pointer) gives the bus address the DMA uses (the pointer itself on the
 // target; a host test maps its buffers into a 32-bit window).
 //
@@ -56,6 +62,13 @@ struct residual {
   ctnn::ref::add_s8_params p{};
 };
 
+/// @brief CFG.POOL: the 2x2 stride-2 pool of a convolution job's C, written densely at out.
+struct pool {
+  enum class kind : uint8_t { max, avg };
+  kind k = kind::max;
+  int8_t* out = nullptr;
+};
+
 /// @brief One job: a GEMM, or a convolution when conv is set. Strides in elements of their matrix (bytes for A and B, elements of C).
 struct job {
   int m = 0, n = 0, k = 0;
@@ -71,6 +84,7 @@ struct job {
   bool row_params = false;         ///< bias, multiplier, shift: one entry per row of C (M entries)
   const conv_view* conv = nullptr; ///< non-null: B is this implicit im2col of the tensor at b (ldb unused)
   const residual* res = nullptr;   ///< non-null: C = add_s8_one(requantized result, R) (CFG.RES_ADD)
+  const pool* pl = nullptr;        ///< non-null: C is then pooled to pl->out (CFG.POOL)
 };
 
 struct job_status {
@@ -139,14 +153,18 @@ struct driver {
     fit = static_cast<bool>(write<Bus>(r::ldb::value::from(g.ldb))) && fit;
     fit = static_cast<bool>(write<Bus>(r::ldc::value::from(static_cast<int64_t>(g.ldc) * elem))) && fit;
     // every CFG field in one store: a bit left from the previous job (CONV, ROW_PARAMS) must not stay
+    const uint32_t pool_mode = g.pl == nullptr             ? uint32_t{r::cfg::pool::none}
+                               : g.pl->k == pool::kind::avg ? uint32_t{r::cfg::pool::avg}
+                                                            : uint32_t{r::cfg::pool::max};
     fit = static_cast<bool>(write<Bus>(r::cfg::out_raw::from(g.out_raw), r::cfg::relu{0u},
                                        r::cfg::per_channel::from(per_channel), r::cfg::bias_en::from(g.bias != nullptr),
                                        r::cfg::conv::from(g.conv != nullptr),
                                        r::cfg::row_params::from(g.row_params),
-                                       r::cfg::res_add::from(g.res != nullptr))) &&
+                                       r::cfg::res_add::from(g.res != nullptr), r::cfg::pool::from(pool_mode))) &&
           fit;
     static_assert(ctnn::mmio::single_store<r::cfg::out_raw, r::cfg::relu, r::cfg::per_channel, r::cfg::bias_en,
-                                           r::cfg::conv, r::cfg::row_params, r::cfg::res_add>);
+                                           r::cfg::conv, r::cfg::row_params, r::cfg::res_add, r::cfg::pool>);
+    if (g.pl != nullptr) fit = static_cast<bool>(write<Bus>(r::pool_addr::value::from(Addr::of(g.pl->out)))) && fit;
     if (g.res != nullptr) {
       const ctnn::ref::add_s8_params& p = g.res->p;
       fit = static_cast<bool>(write<Bus>(r::res_addr::value::from(Addr::of(g.res->r)))) && fit;

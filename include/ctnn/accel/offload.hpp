@@ -9,11 +9,17 @@
 //     2 x HWCFG.BLOCK_COLS rows
 //   linear: the same with H = W = KH = KW = 1, N = 1 (A = W[out][in], B = the input vector)
 //
-// Fused with the next add (offload_fused, runtime::fused_offload_hook): a conv2d or linear leaf
-// whose output only the next leaf, an int8 add, reads runs as the same jobs with CFG.RES_ADD:
-// C = the add's output, R = the add's other input at the same offsets, the add's parameters
-// made as the CPU's add leaf makes them (ctnn::ref::make_add_s8_params, its fused activation),
-// so the add's output is bit-exact with the two leaves run one after the other.
+// Fused with the leaves after it (offload_fused, runtime::fused_offload_hook, the chain that
+// runtime::fusion_of picks), the same jobs finish them, bit-exact with the leaves run one by one:
+//   ReLU / ReLU6 / Clamp  the jobs' output clamp narrowed to the leaf's (runtime::as_clamp: one
+//                         quantization in and out, else declined)
+//   add (+ its clamp)     CFG.RES_ADD: C = the add's output, R = its other input at the same
+//                         offsets, its parameters made as the CPU's add leaf makes them
+//                         (ctnn::ref::make_add_s8_params, its fused activation and a following
+//                         ReLU-like leaf's clamp)
+//   2x2/2 max/avg pool    CFG.POOL (conv2d): C = the pool's input, the pooled planes of a row
+//                         block's channels written at the pool's output (one quantization in
+//                         and out, as the CPU's pool leaf requires, else declined)
 //
 // Jobs are pipelined inside a leaf (a conv's row blocks and groups: a depthwise conv is a job per
 // channel): the next job's registers are written while the current job runs, the device taking a
@@ -52,7 +58,7 @@ struct offloader {
   // counters since the last clear_counters()
   uint32_t jobs = 0;             ///< jobs run
   uint32_t leaves = 0;           ///< leaves taken (a fused pair counts two)
-  uint32_t fused = 0;            ///< conv2d/linear + add pairs run as one set of jobs
+  uint32_t fused = 0;            ///< leaves run inside a conv2d/linear leaf's jobs (clamp, add, pool)
   uint64_t device_cycles = 0;    ///< CYCLES of the jobs, summed
   uint64_t macs = 0;             ///< MACS of the jobs, summed
   job_status failure{};          ///< the status of the job that failed a leaf
@@ -69,44 +75,92 @@ struct offloader {
 
   result_type offload(const leaf& c) {
     const ctnn::row& r = *c.r;
-    if (r.kind == ctnn::op::conv2d) return conv(c, c.out, nullptr);
-    if (r.kind == ctnn::op::linear) return linear(c, c.out, nullptr);
+    // the output clamp of a fused activation (the full int8 range without one); made only for
+    // the kinds taken (float arithmetic: soft-float on the target)
+    if (r.kind == ctnn::op::conv2d) return conv(c, c.out, nullptr, ctnn::runtime::fused_range(r, c.q_out));
+    if (r.kind == ctnn::op::linear) return linear(c, c.out, nullptr, ctnn::runtime::fused_range(r, c.q_out));
     return result_type::declined();
   }
 
-  /// The producer c (conv2d or linear) and the add that reads its output, as one set of jobs.
-  result_type offload_fused(const leaf& c, const leaf& add) {
-    const ctnn::row& ar = *add.r;
-    if (ar.kind != ctnn::op::add || ar.n_inputs != 2) return result_type::declined();
-    const bool y_first = ar.inputs[0] == c.r->output;
-    if (!y_first && ar.inputs[1] != c.r->output) return result_type::declined();
-    // the add leaf's parameters, made as op_def<op::add> makes them (a = input 0, b = input 1)
-    const ctnn::runtime::act_range act = ctnn::runtime::fused_range(ar, add.q_out);
-    ctnn::ref::add_s8_params p{};
-    if (ctnn::ref::make_add_s8_params(p, add.q_in[0].scale, add.q_in[0].zero_point, add.q_in[1].scale,
-                                      add.q_in[1].zero_point, add.q_out.scale, add.q_out.zero_point, act.min,
-                                      act.max) != ctnn::kernels::status::ok)
-      return result_type::declined();
-    res_.p = p;
-    if (!y_first) {  // the device's first input is y: swap (the sum is symmetric)
-      res_.p.a_zp = p.b_zp;
-      res_.p.b_zp = p.a_zp;
-      res_.p.a = p.b;
-      res_.p.b = p.a;
+  /// The producer chain[0] (conv2d or linear) and the leaves f places after it, as one set of jobs.
+  /// Declined (before any job starts) when a leaf is not what its role needs.
+  result_type offload_fused(const leaf* chain, const ctnn::runtime::fusion& f) {
+    using ctnn::runtime::act_range;
+    const leaf& c = chain[0];
+    act_range clamp = ctnn::runtime::fused_range(*c.r, c.q_out);
+    if (f.clamp != 0 && !narrow(clamp, chain[f.clamp])) return result_type::declined();
+    const int8_t* r = nullptr;
+    if (f.add != 0) {
+      const leaf& add = chain[f.add];
+      const ctnn::row& ar = *add.r;
+      const int32_t y_tensor = chain[f.add - 1].r->output;
+      const bool y_first = ar.inputs[0] == y_tensor;
+      if (ar.kind != ctnn::op::add || ar.n_inputs != 2 || (!y_first && ar.inputs[1] != y_tensor))
+        return result_type::declined();
+      // the add leaf's parameters, made as op_def<op::add> makes them (a = input 0, b = input 1)
+      act_range act = ctnn::runtime::fused_range(ar, add.q_out);
+      if (f.add_clamp != 0 && !narrow(act, chain[f.add_clamp])) return result_type::declined();
+      ctnn::ref::add_s8_params p{};
+      if (ctnn::ref::make_add_s8_params(p, add.q_in[0].scale, add.q_in[0].zero_point, add.q_in[1].scale,
+                                        add.q_in[1].zero_point, add.q_out.scale, add.q_out.zero_point, act.min,
+                                        act.max) != ctnn::kernels::status::ok)
+        return result_type::declined();
+      res_.p = p;
+      if (!y_first) {  // the device's first input is y: swap (the sum is symmetric)
+        res_.p.a_zp = p.b_zp;
+        res_.p.b_zp = p.a_zp;
+        res_.p.a = p.b;
+        res_.p.b = p.a;
+      }
+      r = add.in[y_first ? 1 : 0];
     }
-    const int8_t* r = add.in[y_first ? 1 : 0];
-    const result_type o = c.r->kind == ctnn::op::conv2d ? conv(c, add.out, r)
-                          : c.r->kind == ctnn::op::linear ? linear(c, add.out, r)
+    pool_out_ = nullptr;
+    if (f.pool != 0) {
+      const leaf& pl = chain[f.pool];
+      if (c.r->kind != ctnn::op::conv2d || !ctnn::runtime::pool_2x2_kind(*pl.r) ||
+          pl.q_in[0].scale != pl.q_out.scale || pl.q_in[0].zero_point != pl.q_out.zero_point)
+        return result_type::declined();
+      // a job pools after its last read of B and R: the pooled output may take their place unless
+      // a later job (another group or row block) still reads them
+      if (c.r->gemm.count > 1 || c.r->gemm.m > static_cast<int64_t>(max_rows)) {
+        using span = ctnn::runtime::detail::arena_span<int8_t>;
+        const span ps = span::output(pl);
+        bool apart = true;
+        for (int32_t k = 0; k < c.r->n_inputs; ++k) apart = apart && ps.apart(span::input(c, k));
+        if (f.add != 0) apart = apart && ps.apart(span::input(chain[f.add], 0)) && ps.apart(span::input(chain[f.add], 1));
+        if (!apart) return result_type::declined();
+      }
+      pool_.k = pl.r->kind == ctnn::op::avg_pool2d ? pool::kind::avg : pool::kind::max;
+      pool_out_ = pl.out;
+      pool_plane_ = pl.r->out.h * pl.r->out.w;
+    }
+    int8_t* out = chain[f.c_at()].out;
+    const result_type o = c.r->kind == ctnn::op::conv2d ? conv(c, out, r, clamp)
+                          : c.r->kind == ctnn::op::linear ? linear(c, out, r, clamp)
                                                           : result_type::declined();
+    pool_out_ = nullptr;
     if (o.v == result_type::verdict::done) {
-      ++leaves;   // the add
-      ++fused;
+      leaves += static_cast<uint32_t>(f.count);
+      fused += static_cast<uint32_t>(f.count);
     }
     return o;
   }
 
  private:
   residual res_{};               ///< the residual of the fused job being started (offload_fused)
+  pool pool_{};                  ///< the pool of the fused job being started ...
+  int8_t* pool_out_ = nullptr;   ///< ... its output (nullptr: no pool) ...
+  int64_t pool_plane_ = 0;       ///< ... and its bytes per channel
+
+  /// a narrowed to the clamp of leaf l (a ReLU-like leaf, runtime::as_clamp); false if l is none
+  /// or the two ranges do not meet.
+  static bool narrow(ctnn::runtime::act_range& a, const leaf& l) {
+    ctnn::runtime::act_range b;
+    if (!ctnn::runtime::as_clamp(l, b)) return false;
+    a.min = a.min > b.min ? a.min : b.min;
+    a.max = a.max < b.max ? a.max : b.max;
+    return a.min <= a.max;
+  }
 
   bool inflight_ = false;         ///< a started job whose end has not been waited for
   uint32_t inflight_polls_ = 0;  ///< its poll budget
@@ -146,8 +200,9 @@ struct offloader {
   /// Issues the rows [0, m) of one GEMM in jobs of at most max_rows rows; the last one may still
   /// run on return (the leaf ends with finish()).
   /// r: the residual of C's element 0 (R laid out as C; the add's parameters in res_), or nullptr.
+  /// pooled: the pool's output of row 0 (pool_plane_ bytes per row, the kind in pool_), or nullptr.
   result_type rows(job j, int64_t m, const int8_t* a, int8_t* out, const int32_t* bias, const int32_t* mult,
-                   const int32_t* shift, const int8_t* r) {
+                   const int32_t* shift, const int8_t* r, int8_t* pooled) {
     for (int64_t m0 = 0; m0 < m; m0 += max_rows) {
       const int64_t rows_here = m - m0 < max_rows ? m - m0 : max_rows;
       j.m = static_cast<int>(rows_here);
@@ -156,6 +211,10 @@ struct offloader {
       if (r != nullptr) {
         res_.r = r + m0 * j.ldc;
         j.res = &res_;
+      }
+      if (pooled != nullptr) {
+        pool_.out = pooled + m0 * pool_plane_;
+        j.pl = &pool_;
       }
       j.bias = bias != nullptr ? bias + m0 : nullptr;
       j.q.multiplier = mult + m0;
@@ -166,7 +225,8 @@ struct offloader {
     return result_type::done();
   }
 
-  static job base_job(const leaf& c, int64_t k, int64_t n, int64_t ldc) {
+  /// clamp: the jobs' output clamp (the leaf's fused activation, narrowed by a fused ReLU-like leaf).
+  static job base_job(const leaf& c, int64_t k, int64_t n, int64_t ldc, ctnn::runtime::act_range clamp) {
     job j;
     j.n = static_cast<int>(n);
     j.k = static_cast<int>(k);
@@ -174,15 +234,15 @@ struct offloader {
     j.ldb = static_cast<int>((n + 3) & ~int64_t{3});  // unused in CONV mode; a valid stride anyway
     j.ldc = static_cast<int>(ldc);
     j.row_params = true;
-    // A = weights (zero point 0), B = activations: the input's zero point; the output clamp of a
-    // fused activation (the full int8 range without one)
-    const ctnn::runtime::act_range act = ctnn::runtime::fused_range(*c.r, c.q_out);
-    j.q = ctnn::ref::gemm_s8_params{0, c.q_in[0].zero_point, c.q_out.zero_point, nullptr, nullptr, true, act.min, act.max};
+    // A = weights (zero point 0), B = activations: the input's zero point
+    j.q = ctnn::ref::gemm_s8_params{0, c.q_in[0].zero_point, c.q_out.zero_point, nullptr, nullptr, true, clamp.min,
+                                    clamp.max};
     return j;
   }
 
-  /// out: C (the leaf's output, or a fused add's); res_r: the residual at out's offset 0, or nullptr.
-  result_type conv(const leaf& c, int8_t* out, const int8_t* res_r) {
+  /// out: C (the leaf's output, or a fused leaf's); res_r: the residual at out's offset 0, or
+  /// nullptr; the pool (pool_out_) when set.
+  result_type conv(const leaf& c, int8_t* out, const int8_t* res_r, ctnn::runtime::act_range clamp) {
     const ctnn::row& r = *c.r;
     const ctnn::layer_geometry& g = r.geometry;
     // the op's GEMM view (op_def<op::conv2d>::gemm): per group M = Cout/groups, N = OH*OW, K = Cin/groups*KH*KW
@@ -210,20 +270,21 @@ struct offloader {
     v.out_w = static_cast<uint32_t>(r.out.w);
     v.pt = static_cast<uint32_t>(g.padding.top);
     v.pl = static_cast<uint32_t>(g.padding.left);
-    job j = base_job(c, k, n, n);
+    job j = base_job(c, k, n, n, clamp);
     j.conv = &v;
     ++leaves;
     for (int64_t grp = 0; grp < groups; ++grp) {
       const int64_t ch = grp * m;  // first output channel of the group
       j.b = c.in[0] + grp * cin_g * plane;
       const result_type o = rows(j, m, c.weights() + ch * k, out + ch * n, c.bias() != nullptr ? c.bias() + ch : nullptr,
-                                 c.multipliers() + ch, c.shifts() + ch, res_r != nullptr ? res_r + ch * n : nullptr);
+                                 c.multipliers() + ch, c.shifts() + ch, res_r != nullptr ? res_r + ch * n : nullptr,
+                                 pool_out_ != nullptr ? pool_out_ + ch * pool_plane_ : nullptr);
       if (o.v != result_type::verdict::done) return o;   // issue() failed after its finish(): none in flight
     }
     return finish();
   }
 
-  result_type linear(const leaf& c, int8_t* out, const int8_t* res_r) {
+  result_type linear(const leaf& c, int8_t* out, const int8_t* res_r, ctnn::runtime::act_range clamp) {
     const ctnn::row& r = *c.r;
     const int64_t k = r.gemm.k, m = r.gemm.m;  // the op's GEMM view: M = out features, N = 1, K = in elements
     if (k > static_cast<int64_t>(k_max) || max_rows == 0 || c.multipliers() == nullptr || c.shifts() == nullptr)
@@ -232,11 +293,11 @@ struct offloader {
     v.h = v.w = 1;
     v.cstride = 1;
     v.out_w = 1;
-    job j = base_job(c, k, 1, 1);
+    job j = base_job(c, k, 1, 1, clamp);
     j.conv = &v;
     j.b = c.in[0];
     ++leaves;
-    const result_type o = rows(j, m, c.weights(), out, c.bias(), c.multipliers(), c.shifts(), res_r);
+    const result_type o = rows(j, m, c.weights(), out, c.bias(), c.multipliers(), c.shifts(), res_r, nullptr);
     return o.v != result_type::verdict::done ? o : finish();
   }
 };

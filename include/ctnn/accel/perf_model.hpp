@@ -63,6 +63,7 @@ struct conv {
   bool bias = true;
   bool per_channel = true;
   bool residual = false;     ///< CFG.RES_ADD: the conv's output added to a residual (ResNet's shortcut)
+  int pool = 0;              ///< CFG.POOL: 0 none, 1 max, 2 average (2x2, stride 2, after C is written)
   [[nodiscard]] constexpr int out_h() const { return (in_h + pt + pb - kh) / sh + 1; }
   [[nodiscard]] constexpr int out_w() const { return (in_w + pl + pr - kw) / sw + 1; }
 };
@@ -85,6 +86,10 @@ constexpr uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 /// Cycles a C item spends in ctnn_accel_resadd beyond the plain store path: its residual read
 /// (grant, bus, response: 3) and the add's pipeline (6 stages), plus one to enter the queue.
 inline constexpr uint64_t residual_latency = 10;
+
+/// Cycles of the CFG.POOL pass beyond its bus words: it starts once the DMA is idle after C's last
+/// write, and its first pooled byte waits for four read round trips.
+inline constexpr uint64_t pool_latency = 8;
 
 /// @brief B bus items of one N block of a stride-1 convolution's implicit im2col, as
 /// ctnn_accel_load issues them: each scratchpad word (4 columns) is cut into runs that stay in
@@ -253,13 +258,27 @@ constexpr prediction predict_conv(const config& c, const conv& v) {
   g.a_bytes = g.k % 4 != 0;    // rows at a stride of K bytes
   g.c_bytes = g.n % 4 != 0;    // rows at a stride of N bytes
   g.residual = v.residual;
-  if (v.sw != 1 || c.dim % 4 != 0) return predict(c, g);   // gathered one byte per request
-  const uint64_t NB = static_cast<uint64_t>(c.nb);
-  const uint64_t cstride = static_cast<uint64_t>(v.in_h) * static_cast<uint64_t>(v.in_w);
-  gather_hold hold;
-  return detail::predict_with(c, g, [&](uint64_t blk, uint64_t cols, bool) {
-    return conv_b_items(v, cstride, blk * NB, cols, 0, hold);
-  });
+  prediction p;
+  if (v.sw != 1 || c.dim % 4 != 0) {
+    p = predict(c, g);   // gathered one byte per request
+  } else {
+    const uint64_t NB = static_cast<uint64_t>(c.nb);
+    const uint64_t cstride = static_cast<uint64_t>(v.in_h) * static_cast<uint64_t>(v.in_w);
+    gather_hold hold;
+    p = detail::predict_with(c, g, [&](uint64_t blk, uint64_t cols, bool) {
+      return conv_b_items(v, cstride, blk * NB, cols, 0, hold);
+    });
+  }
+  if (v.pool != 0 && p.fits) {
+    // the pass reads C back and writes the pooled bytes: per pooled pixel 4 reads + 1 write, one
+    // bus word each, after the job's last write
+    const uint64_t pixels = static_cast<uint64_t>(v.out_c) * static_cast<uint64_t>(v.out_h() / 2) *
+                            static_cast<uint64_t>(v.out_w() / 2);
+    p.bus_words += 5 * pixels;
+    p.tail += (pixels != 0 ? pool_latency : 1) + 5 * pixels;
+    p.cycles += (pixels != 0 ? pool_latency : 1) + 5 * pixels;
+  }
+  return p;
 }
 
 /// @brief MACs / (DIM^2 x cycles), in parts per million (freestanding: no floating point).

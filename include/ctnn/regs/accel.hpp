@@ -89,6 +89,7 @@ struct err_cause : mmio::reg<err_cause, "accel.ERR_CAUSE", base + 0x010u, 0x0000
       rows = 8,  ///< CFG.ROW_PARAMS with M above 2 x HWCFG.BLOCK_COLS
       conv_geom = 9,  ///< CFG.CONV with a zero kernel size, stride, output width, H or W
       res_raw = 10,  ///< CFG.RES_ADD with CFG.OUT_RAW: the residual add needs an int8 C
+      pool = 11,  ///< CFG.POOL with CFG.OUT_RAW, without CFG.CONV, or the reserved mode 3
     };
     /// The name of a value as in fpga/regs/ctnn.toml, "?" for an unnamed one.
     static constexpr const char* name_of(uint32_t v) {
@@ -104,6 +105,7 @@ struct err_cause : mmio::reg<err_cause, "accel.ERR_CAUSE", base + 0x010u, 0x0000
         case 8: return "ROWS";
         case 9: return "CONV_GEOM";
         case 10: return "RES_RAW";
+        case 11: return "POOL";
         default: return "?";
       }
     }
@@ -154,7 +156,26 @@ struct cfg : mmio::reg<cfg, "accel.CFG", base + 0x018u, 0x00000000u> {
   struct res_add : mmio::field<cfg, res_add, "accel.CFG.RES_ADD", 6, 6, mmio::access::rw, 0x0u> {
     using field::field;   // min_value, max_value: [0, 1]
   };
-  using fields = mmio::field_list<out_raw, relu, per_channel, bias_en, conv, row_params, res_add>;
+  /// POOL [8:7] rw, reset 0x0: 2x2 stride-2 pool of the int8 CHW C (CFG.CONV, C row = channel of OUT_W-wide rows, N = OH x OUT_W) after the GEMM (and RES_ADD): the accelerator reads C back (DMA stream 3) and writes the pooled M x floor(OH/2) x floor(OUT_W/2) CHW tensor, dense, at POOL_ADDR (ctnn::ref::max_pool2d / avg_pool2d_s8 without padding, bit-exact)
+  struct pool : mmio::field<cfg, pool, "accel.CFG.POOL", 8, 7, mmio::access::rw, 0x0u> {
+    using field::field;   // min_value, max_value: [0, 3]
+    /// The field's named values.
+    enum value : uint32_t {
+      none = 0,  ///< no pool
+      max = 1,  ///< max of the 2x2 window
+      avg = 2,  ///< average of the 2x2 window, rounded half away from zero (ctnn::ref::rounded_average)
+    };
+    /// The name of a value as in fpga/regs/ctnn.toml, "?" for an unnamed one.
+    static constexpr const char* name_of(uint32_t v) {
+      switch (v) {
+        case 0: return "NONE";
+        case 1: return "MAX";
+        case 2: return "AVG";
+        default: return "?";
+      }
+    }
+  };
+  using fields = mmio::field_list<out_raw, relu, per_channel, bias_en, conv, row_params, res_add, pool>;
 };
 
 /// @brief M (+0x01c): Rows of A and C
@@ -478,6 +499,15 @@ struct res_shift : mmio::reg<res_shift, "accel.RES_SHIFT", base + 0x08cu, 0x0000
   using fields = mmio::field_list<y, r, out>;
 };
 
+/// @brief POOL_ADDR (+0x090): CFG.POOL: byte address of the pooled output (int8 CHW, any alignment; written by bytes, each address checked against RAM)
+struct pool_addr : mmio::reg<pool_addr, "accel.POOL_ADDR", base + 0x090u, 0x00000000u> {
+  /// VALUE [31:0] rw, reset 0x0: address
+  struct value : mmio::field<pool_addr, value, "accel.POOL_ADDR.VALUE", 31, 0, mmio::access::rw, 0x0u> {
+    using field::field;   // min_value, max_value: [0, 4294967295]
+  };
+  using fields = mmio::field_list<value>;
+};
+
 /// Every register in offset order, as data: the RTL/C++ agreement test walks it.
 inline constexpr mmio::reg_info registers[] = {
     mmio::info_of<id>(),
@@ -516,8 +546,9 @@ inline constexpr mmio::reg_info registers[] = {
     mmio::info_of<res_mult_r>(),
     mmio::info_of<res_mult_out>(),
     mmio::info_of<res_shift>(),
+    mmio::info_of<pool_addr>(),
 };
-inline constexpr uint32_t register_count = 36;
+inline constexpr uint32_t register_count = 37;
 static_assert(sizeof(registers) / sizeof(registers[0]) == register_count);
 
 }  // namespace ctnn::regs::accel

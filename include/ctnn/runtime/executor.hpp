@@ -22,14 +22,21 @@
 // off.leaf_end(i) bracket the execution of leaf i alone (offload attempt and CPU kernel), for
 // per-layer profiles that leave out the executor's bookkeeping and the layer callback.
 //
-// Fused offload (int8): a hook with `offload_result off.offload_fused(producer, add)` is offered
-// a conv2d or linear leaf together with the next leaf when that one is an add reading the
-// producer's output, nobody else reads that output, it is not the network's output, and the
-// add's output does not overlap the producer's inputs. `done` means the device wrote the add's
-// output (the producer's output is never written) and both leaves are done; `declined` runs
-// them one by one as usual. No pair is offered when a layer callback is given: the callback
-// sees every leaf's output, so every output must exist (the firmware demos' per-leaf CRCs).
-// leaf_begin(i) / leaf_end(i) bracket the pair (nothing for leaf i + 1).
+// Fused offload (int8): a hook with `offload_result off.offload_fused(chain, f)` is offered a
+// conv2d or linear leaf together with the leaves after it that its device jobs can finish
+// (fusion_of<Net>, the one place that decides it), in this order:
+//
+//   producer ─► [ReLU / ReLU6 / Clamp] ─► [add ─► [ReLU / ReLU6 / Clamp]] ─► [2x2/2 max or avg pool]
+//               the job's output clamp     the residual add and its clamp    conv2d only
+//
+// each leaf the only reader of the one before it (the add: of one of its inputs) and no output
+// but the last the network's output. chain[k] is leaf i + k. The buffers the device writes (the
+// chain's output, and with a pool the pool's input C as well) must not overlap what it reads
+// (the producer's inputs, the add's other input). `done` means the device wrote the chain's
+// output (and C) and all its leaves are done; `declined` makes the executor offer the chain cut
+// before its last leaf, down to the producer alone (offload). No chain is offered when a layer
+// callback is given: the callback sees every leaf's output, so every output must exist (the
+// firmware demos' per-leaf CRCs). leaf_begin(i) / leaf_end(i) bracket the chain.
 #pragma once
 #include "ctnn/memory/planner.hpp"
 #include "ctnn/nn/layers.hpp"
@@ -71,11 +78,63 @@ concept offload_hook = requires(O& o, const leaf_call<T>& c) {
   requires is_same_v<decltype(o.offload(c)), offload_result>;
 };
 
-/// @brief An offload hook that can also run a producer leaf and the add that consumes it as one
-/// job (see the fused offload above).
+/// @brief The leaves that follow a conv2d or linear leaf into its device jobs (fusion_of<Net>):
+/// their positions in the chain (chain[0] = the producer, chain[k] = leaf i + k), 0 where a role
+/// is absent, roles in this order: producer [clamp] [add [add_clamp]] [pool].
+struct fusion {
+  int32_t count = 0;      ///< leaves after the producer
+  int32_t clamp = 0;      ///< ReLU / ReLU6 / Clamp on the producer's output
+  int32_t add = 0;        ///< a two-input add reading the chain's output
+  int32_t add_clamp = 0;  ///< ReLU / ReLU6 / Clamp on the add's output
+  int32_t pool = 0;       ///< max or average pool, 2x2 kernel, stride 2, no padding (conv2d producer)
+  /// The chain without its last leaf.
+  [[nodiscard]] constexpr fusion shorter() const {
+    fusion f = *this;
+    if (f.pool == f.count) f.pool = 0;
+    if (f.add_clamp == f.count) f.add_clamp = 0;
+    if (f.add == f.count) f.add = 0;
+    if (f.clamp == f.count) f.clamp = 0;
+    f.count = f.count > 0 ? f.count - 1 : 0;
+    return f;
+  }
+  /// Position of the leaf whose output the job's GEMM writes (C): the pool's input with a pool.
+  [[nodiscard]] constexpr int32_t c_at() const { return pool != 0 ? pool - 1 : count; }
+};
+inline constexpr int32_t max_fused = 4;  ///< clamp, add, add_clamp, pool
+
+/// True for the kinds a device job can apply as its output clamp (when the leaf is one: as_clamp).
+constexpr bool clamp_kind(op k) { return k == op::relu || k == op::relu6 || k == op::clamp; }
+
+/// True for a max or average pool a device job can append: 2x2 kernel, stride 2, no padding, no
+/// dilation, floor(in / 2) out.
+constexpr bool pool_2x2_kind(const row& r) {
+  const layer_geometry& g = r.geometry;
+  return (r.kind == op::max_pool2d || r.kind == op::avg_pool2d) && r.n_inputs == 1 && g.kernel.h == 2 &&
+         g.kernel.w == 2 && g.stride.h == 2 && g.stride.w == 2 && g.padding.top == 0 && g.padding.bottom == 0 &&
+         g.padding.left == 0 && g.padding.right == 0 && g.dilation.h == 1 && g.dilation.w == 1 &&
+         r.in.rank == 3 && r.out.h == r.in.h / 2 && r.out.w == r.in.w / 2 && r.out.c == r.in.c;
+}
+
+/// @brief The int8 clamp a ReLU / ReLU6 / Clamp leaf is: with one quantization in and out
+/// (fast::relu_is_clamp) the leaf's y = quantize(f(dequantize(x))) is clamp(x, y(-128), y(127))
+/// for every x (f clamps, quantize is monotonic and undoes dequantize), so the bounds are the
+/// leaf's own outputs at the ends of int8. False for another leaf or quantization.
+inline bool as_clamp(const leaf_call<int8_t>& c, act_range& out) {
+  if (!clamp_kind(c.r->kind) || c.r->n_inputs != 1 || !fast::relu_is_clamp(c.q_in[0], c.q_out)) return false;
+  const ref::act_s8_params p = act_params(c);
+  auto at = [&](int8_t x) -> int32_t {
+    if (c.r->kind == op::clamp) return ref::unary_s8_one(clamp_fn::of(*c.r), x, p);
+    return ref::activation_s8_one(c.r->kind == op::relu ? ref::activation::relu : ref::activation::relu6, x, p);
+  };
+  out = {at(-128), at(127)};
+  return out.min <= out.max;
+}
+
+/// @brief An offload hook that can also run a producer leaf and the leaves that follow it as one
+/// set of device jobs (see the fused offload above).
 template <class O, class T>
-concept fused_offload_hook = requires(O& o, const leaf_call<T>& c) {
-  requires is_same_v<decltype(o.offload_fused(c, c)), offload_result>;
+concept fused_offload_hook = requires(O& o, const leaf_call<T>* chain, const fusion& f) {
+  requires is_same_v<decltype(o.offload_fused(chain, f)), offload_result>;
 };
 
 /// @brief The hook that declines every leaf (run() without offload).
@@ -131,32 +190,74 @@ inline constexpr uint64_t owned_kinds = [] {
   else return uint64_t{0};
 }();
 
-/// Leaf i may be offered with leaf i + 1 to offload_fused: i is a conv2d or linear whose output
-/// only leaf i + 1, an add, reads (once), and which is not the network's output.
+/// The chain of leaves each leaf i may be offered with to offload_fused (count 0: none): i is a
+/// conv2d or linear; each next leaf takes the next free role of fusion's order and reads the
+/// chain's output, which nobody else reads (once) and which is not the network's output.
 template <Network Net>
-struct fusable_table {
-  bool at[Net::leaf_count > 0 ? Net::leaf_count : 1] = {};
-  bool any = false;  ///< a network without such a pair compiles no fused path
+struct fusion_table {
+  fusion at[Net::leaf_count > 0 ? Net::leaf_count : 1] = {};
+  bool any = false;  ///< a network without a chain compiles no fused path
 };
 template <Network Net>
-inline constexpr fusable_table<Net> fusable_of = [] {
-  fusable_table<Net> t{};
-  for (int32_t i = 0; i + 1 < Net::leaf_count; ++i) {
-    const row& r = Net::layer(i);
-    const row& next = Net::layer(i + 1);
-    if ((r.kind != op::conv2d && r.kind != op::linear) || next.kind != op::add || next.n_inputs != 2 ||
-        r.output == Net::output_tensor)
-      continue;
-    int32_t uses = 0;
+inline constexpr fusion_table<Net> fusion_of = [] {
+  fusion_table<Net> t{};
+  auto uses = [](int32_t tensor) {
+    int32_t n = 0;
     for (int32_t k = 0; k < Net::leaf_count; ++k) {
       const row& q = Net::layer(k);
-      for (int32_t j = 0; j < q.n_inputs; ++j) uses += q.inputs[j] == r.output ? 1 : 0;
+      for (int32_t j = 0; j < q.n_inputs; ++j) n += q.inputs[j] == tensor ? 1 : 0;
     }
-    t.at[i] = uses == 1 && (next.inputs[0] == r.output || next.inputs[1] == r.output);
-    t.any = t.any || t.at[i];
+    return n;
+  };
+  for (int32_t i = 0; i < Net::leaf_count; ++i) {
+    const row& r = Net::layer(i);
+    if (r.kind != op::conv2d && r.kind != op::linear) continue;
+    fusion f{};
+    int32_t cur = r.output;
+    for (int32_t k = 1; k <= max_fused && i + k < Net::leaf_count; ++k) {
+      const row& n = Net::layer(i + k);
+      bool reads = false;
+      for (int32_t j = 0; j < n.n_inputs; ++j) reads = reads || n.inputs[j] == cur;
+      if (cur == Net::output_tensor || uses(cur) != 1 || !reads) break;
+      const bool free_before_add = f.add == 0 && f.pool == 0;
+      if (clamp_kind(n.kind) && n.n_inputs == 1 && free_before_add && f.clamp == 0) f.clamp = k;
+      else if (n.kind == op::add && n.n_inputs == 2 && free_before_add) f.add = k;
+      else if (clamp_kind(n.kind) && n.n_inputs == 1 && f.add != 0 && f.add_clamp == 0 && f.pool == 0) f.add_clamp = k;
+      else if (r.kind == op::conv2d && pool_2x2_kind(n) && f.pool == 0) f.pool = k;
+      else break;
+      f.count = k;
+      cur = n.output;
+    }
+    t.at[i] = f;
+    t.any = t.any || f.count > 0;
   }
   return t;
 }();
+
+/// Arena bytes [lo, hi) of a leaf's input k or of its output.
+template <class T>
+struct arena_span {
+  uint64_t lo = 0, hi = 0;
+  static arena_span input(const leaf_call<T>& c, int32_t k) {
+    return {c.in_offset[k], c.in_offset[k] + static_cast<uint64_t>(c.in_elems[k]) * sizeof(T)};
+  }
+  static arena_span output(const leaf_call<T>& c) {
+    return {c.out_offset, c.out_offset + static_cast<uint64_t>(c.r->out.elems()) * sizeof(T)};
+  }
+  [[nodiscard]] bool apart(const arena_span& o) const { return hi <= o.lo || o.hi <= lo; }
+};
+
+/// C, the buffer a fused chain's jobs write while they read the producer's inputs, overlaps none
+/// of those, and a pooled output does not overlap C. (Whether the pooled output, written after a
+/// job's reads, may take an input's place is the hook's call: it knows its jobs.)
+template <class T>
+inline bool fused_apart(const leaf_call<T>* chain, const fusion& f) {
+  const leaf_call<T>& c = chain[0];
+  const arena_span<T> cw = arena_span<T>::output(chain[f.c_at()]);
+  bool ok = f.pool == 0 || cw.apart(arena_span<T>::output(chain[f.pool]));
+  for (int32_t k = 0; k < c.r->n_inputs; ++k) ok = ok && cw.apart(arena_span<T>::input(c, k));
+  return ok;
+}
 
 template <Network Net, class T, class Be, class Offload>
 inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* params, size_t params_bytes, Be be,
@@ -196,11 +297,12 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
   if (packed != nullptr && !packed->packed_from(params))
     if (const kernels::status s = packed->pack(params); s != kernels::status::ok) return {fault::kernel, s, -1};
   constexpr auto fan_in = static_cast<size_t>(Net::max_fan_in);
-  // the inputs of leaf i (set 0) and, for a fused pair, of leaf i + 1 (set 1)
-  const T* in[2][fan_in] = {};
-  uint64_t in_offset[2][fan_in] = {};
-  int64_t in_elems[2][fan_in] = {};
-  tensor_quant q_in[2][fan_in] = {};
+  // the inputs of leaf i (set 0) and, for a fused chain, of leaf i + k (set k)
+  constexpr size_t sets = static_cast<size_t>(max_fused) + 1;
+  const T* in[sets][fan_in] = {};
+  uint64_t in_offset[sets][fan_in] = {};
+  int64_t in_elems[sets][fan_in] = {};
+  tensor_quant q_in[sets][fan_in] = {};
   auto make_call = [&](int32_t i, int set) {
     const row& r = Net::layer(i);
     const auto ui = static_cast<size_t>(i);
@@ -236,26 +338,22 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
   for (int32_t i = 0; i < Net::leaf_count; ++i) {
     const row& r = Net::layer(i);
     const leaf_call<T> c = make_call(i, 0);
-    if constexpr (is_same_v<T, int8_t> && fused_offload_hook<Offload, T> && fusable_of<Net>.any) {
-      if (callback == nullptr && fusable_of<Net>.at[static_cast<size_t>(i)]) {
-        const leaf_call<T> add = make_call(i + 1, 1);
-        // the device reads the producer's inputs while it writes the add's output: no overlap
-        const uint64_t out_lo = add.out_offset, out_hi = out_lo + static_cast<uint64_t>(add.r->out.elems()) * sizeof(T);
-        bool apart = true;
-        for (int32_t k = 0; k < r.n_inputs; ++k) {
-          const uint64_t lo = c.in_offset[k], hi = lo + static_cast<uint64_t>(c.in_elems[k]) * sizeof(T);
-          apart = apart && (hi <= out_lo || out_hi <= lo);
-        }
-        if (apart) {
+    if constexpr (is_same_v<T, int8_t> && fused_offload_hook<Offload, T> && fusion_of<Net>.any) {
+      fusion f = fusion_of<Net>.at[static_cast<size_t>(i)];
+      if (callback == nullptr && f.count > 0) {
+        leaf_call<T> chain[sets] = {c};
+        for (int32_t k = 1; k <= f.count; ++k) chain[k] = make_call(i + k, static_cast<int>(k));
+        bool taken = false;
+        for (; f.count > 0 && !taken; f = f.shorter()) {
+          if (!fused_apart(chain, f)) continue;
           if constexpr (requires { off.leaf_begin(i); }) off.leaf_begin(i);
-          const offload_result o = off.offload_fused(c, add);
+          const offload_result o = off.offload_fused(static_cast<const leaf_call<T>*>(chain), f);
           if constexpr (requires { off.leaf_end(i); }) off.leaf_end(i);
           if (o.v == offload_result::verdict::failed) return {fault::offload, kernels::status::ok, i, o.code};
-          if (o.v == offload_result::verdict::done) {
-            ++i;  // leaf i + 1 is done too
-            continue;
-          }
+          taken = o.v == offload_result::verdict::done;
+          if (taken) i += f.count;  // the chain's leaves are done too
         }
+        if (taken) continue;
       }
     }
     if constexpr (requires { off.leaf_begin(i); }) off.leaf_begin(i);
