@@ -53,8 +53,9 @@ struct profiler {
   /// A conv2d/linear leaf and the leaves fused after it (clamp, add, pool) as one set of
   /// accelerator jobs (runs without a layer callback only: the profiled runs keep every leaf's
   /// output for its CRC).
-  rt::offload_result offload_fused(const rt::leaf_call<int8_t>* chain, const rt::fusion& f) {
-    return inner != nullptr ? inner->offload_fused(chain, f) : rt::offload_result::declined();
+  template <class Roles>
+  rt::offload_result offload_fused(const rt::leaf_call<int8_t>* chain, const rt::fusion& f, Roles roles) {
+    return inner != nullptr ? inner->offload_fused(chain, f, roles) : rt::offload_result::declined();
   }
 };
 

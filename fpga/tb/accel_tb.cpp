@@ -106,7 +106,7 @@ prepared prepare(accel_sim& sim, std::mt19937& rng, gemm_job j) {
   std::memcpy(sim.ram(j.mult), mult.data(), 4u * mult.size());
   std::memcpy(sim.ram(j.shift), shift.data(), 4u * shift.size());
 
-  prepared p{j, std::vector<uint8_t>(static_cast<size_t>(j.M) * j.ldc, 0xA5), {}};
+  prepared p{j, std::vector<uint8_t>(static_cast<size_t>(j.M) * j.ldc, 0xA5), {}, {}};
   const int32_t* b = j.bias_en ? bias.data() : nullptr;
   if (j.row_params) {
     // the reference applies parameters per column: run it row by row with that row's entry

@@ -83,36 +83,42 @@ struct offloader {
   }
 
   /// The producer chain[0] (conv2d or linear) and the leaves f places after it, as one set of jobs.
-  /// Declined (before any job starts) when a leaf is not what its role needs.
-  result_type offload_fused(const leaf* chain, const ctnn::runtime::fusion& f) {
+  /// Declined (before any job starts) when a leaf is not what its role needs. Roles
+  /// (runtime::fusion_roles): without Roles::add a chain with an add is declined and the add's
+  /// parameter code is not compiled.
+  template <class Roles = ctnn::runtime::fusion_roles<true>>
+  result_type offload_fused(const leaf* chain, const ctnn::runtime::fusion& f, Roles = {}) {
     using ctnn::runtime::act_range;
     const leaf& c = chain[0];
     act_range clamp = ctnn::runtime::fused_range(*c.r, c.q_out);
     if (f.clamp != 0 && !narrow(clamp, chain[f.clamp])) return result_type::declined();
     const int8_t* r = nullptr;
     if (f.add != 0) {
-      const leaf& add = chain[f.add];
-      const ctnn::row& ar = *add.r;
-      const int32_t y_tensor = chain[f.add - 1].r->output;
-      const bool y_first = ar.inputs[0] == y_tensor;
-      if (ar.kind != ctnn::op::add || ar.n_inputs != 2 || (!y_first && ar.inputs[1] != y_tensor))
-        return result_type::declined();
-      // the add leaf's parameters, made as op_def<op::add> makes them (a = input 0, b = input 1)
-      act_range act = ctnn::runtime::fused_range(ar, add.q_out);
-      if (f.add_clamp != 0 && !narrow(act, chain[f.add_clamp])) return result_type::declined();
-      ctnn::ref::add_s8_params p{};
-      if (ctnn::ref::make_add_s8_params(p, add.q_in[0].scale, add.q_in[0].zero_point, add.q_in[1].scale,
-                                        add.q_in[1].zero_point, add.q_out.scale, add.q_out.zero_point, act.min,
-                                        act.max) != ctnn::kernels::status::ok)
-        return result_type::declined();
-      res_.p = p;
-      if (!y_first) {  // the device's first input is y: swap (the sum is symmetric)
-        res_.p.a_zp = p.b_zp;
-        res_.p.b_zp = p.a_zp;
-        res_.p.a = p.b;
-        res_.p.b = p.a;
+      if constexpr (!Roles::add) return result_type::declined();
+      else {
+        const leaf& add = chain[f.add];
+        const ctnn::row& ar = *add.r;
+        const int32_t y_tensor = chain[f.add - 1].r->output;
+        const bool y_first = ar.inputs[0] == y_tensor;
+        if (ar.kind != ctnn::op::add || ar.n_inputs != 2 || (!y_first && ar.inputs[1] != y_tensor))
+          return result_type::declined();
+        // the add leaf's parameters, made as op_def<op::add> makes them (a = input 0, b = input 1)
+        act_range act = ctnn::runtime::fused_range(ar, add.q_out);
+        if (f.add_clamp != 0 && !narrow(act, chain[f.add_clamp])) return result_type::declined();
+        ctnn::ref::add_s8_params p{};
+        if (ctnn::ref::make_add_s8_params(p, add.q_in[0].scale, add.q_in[0].zero_point, add.q_in[1].scale,
+                                          add.q_in[1].zero_point, add.q_out.scale, add.q_out.zero_point, act.min,
+                                          act.max) != ctnn::kernels::status::ok)
+          return result_type::declined();
+        res_.p = p;
+        if (!y_first) {  // the device's first input is y: swap (the sum is symmetric)
+          res_.p.a_zp = p.b_zp;
+          res_.p.b_zp = p.a_zp;
+          res_.p.a = p.b;
+          res_.p.b = p.a;
+        }
+        r = add.in[y_first ? 1 : 0];
       }
-      r = add.in[y_first ? 1 : 0];
     }
     pool_out_ = nullptr;
     if (f.pool != 0) {

@@ -22,7 +22,7 @@
 // off.leaf_end(i) bracket the execution of leaf i alone (offload attempt and CPU kernel), for
 // per-layer profiles that leave out the executor's bookkeeping and the layer callback.
 //
-// Fused offload (int8): a hook with `offload_result off.offload_fused(chain, f)` is offered a
+// Fused offload (int8): a hook with `offload_result off.offload_fused(chain, f, roles)` is offered a
 // conv2d or linear leaf together with the leaves after it that its device jobs can finish
 // (fusion_of<Net>, the one place that decides it), in this order:
 //
@@ -122,19 +122,30 @@ constexpr bool pool_2x2_kind(const row& r) {
 inline bool as_clamp(const leaf_call<int8_t>& c, act_range& out) {
   if (!clamp_kind(c.r->kind) || c.r->n_inputs != 1 || !fast::relu_is_clamp(c.q_in[0], c.q_out)) return false;
   const ref::act_s8_params p = act_params(c);
+  // the functions ref::apply(activation::relu / relu6, .) and the clamp leaf evaluate, named one by
+  // one: activation_s8_one's switch over every activation would link erf, tanh, ... into images
   auto at = [&](int8_t x) -> int32_t {
     if (c.r->kind == op::clamp) return ref::unary_s8_one(clamp_fn::of(*c.r), x, p);
-    return ref::activation_s8_one(c.r->kind == op::relu ? ref::activation::relu : ref::activation::relu6, x, p);
+    if (c.r->kind == op::relu) return ref::unary_s8_one([](float v) { return kernels::math::relu(v); }, x, p);
+    return ref::unary_s8_one([](float v) { return kernels::math::relu6(v); }, x, p);
   };
   out = {at(-128), at(127)};
   return out.min <= out.max;
 }
 
+/// @brief The roles that occur in some chain of the network, as a type handed to offload_fused:
+/// a hook compiles only what they need (`if constexpr (Roles::add)`), so an image whose chains
+/// have no add links none of the add's parameter arithmetic (double precision, soft float on rv32).
+template <bool Add>
+struct fusion_roles {
+  static constexpr bool add = Add;
+};
+
 /// @brief An offload hook that can also run a producer leaf and the leaves that follow it as one
 /// set of device jobs (see the fused offload above).
 template <class O, class T>
 concept fused_offload_hook = requires(O& o, const leaf_call<T>* chain, const fusion& f) {
-  requires is_same_v<decltype(o.offload_fused(chain, f)), offload_result>;
+  requires is_same_v<decltype(o.offload_fused(chain, f, fusion_roles<true>{})), offload_result>;
 };
 
 /// @brief The hook that declines every leaf (run() without offload).
@@ -196,7 +207,8 @@ inline constexpr uint64_t owned_kinds = [] {
 template <Network Net>
 struct fusion_table {
   fusion at[Net::leaf_count > 0 ? Net::leaf_count : 1] = {};
-  bool any = false;  ///< a network without a chain compiles no fused path
+  bool any = false;      ///< a network without a chain compiles no fused path
+  bool any_add = false;  ///< some chain has an add (fusion_roles::add)
 };
 template <Network Net>
 inline constexpr fusion_table<Net> fusion_of = [] {
@@ -230,6 +242,7 @@ inline constexpr fusion_table<Net> fusion_of = [] {
     }
     t.at[i] = f;
     t.any = t.any || f.count > 0;
+    t.any_add = t.any_add || f.add != 0;
   }
   return t;
 }();
@@ -347,7 +360,8 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
         for (; f.count > 0 && !taken; f = f.shorter()) {
           if (!fused_apart(chain, f)) continue;
           if constexpr (requires { off.leaf_begin(i); }) off.leaf_begin(i);
-          const offload_result o = off.offload_fused(static_cast<const leaf_call<T>*>(chain), f);
+          const offload_result o =
+              off.offload_fused(static_cast<const leaf_call<T>*>(chain), f, fusion_roles<fusion_of<Net>.any_add>{});
           if constexpr (requires { off.leaf_end(i); }) off.leaf_end(i);
           if (o.v == offload_result::verdict::failed) return {fault::offload, kernels::status::ok, i, o.code};
           taken = o.v == offload_result::verdict::done;
