@@ -211,6 +211,34 @@ struct driver {
     return fit ? result::ok : result::bad_value;
   }
 
+  /// Programs g when the registers hold the job programmed last (by program() or this) and g
+  /// differs from it only in M and its addresses (A, B, C, bias, multipliers and shifts, R, the
+  /// pooled output): the next row block or group of one leaf. Writes those registers only: about a
+  /// third of program()'s stores, so a leaf of many short jobs (a depthwise convolution's one job
+  /// per channel) is not bound by their programming. ok, or bad_value as program().
+  static result program_moved(const job& g) {
+    namespace r = ctnn::regs::accel;
+    using ctnn::mmio::write;
+    bool fit = true;
+    fit = static_cast<bool>(write<Bus>(r::m::value::from(g.m))) && fit;
+    fit = static_cast<bool>(write<Bus>(r::a_addr::value::from(Addr::of(g.a)))) && fit;
+    fit = static_cast<bool>(write<Bus>(r::b_addr::value::from(Addr::of(g.b)))) && fit;
+    fit = static_cast<bool>(write<Bus>(r::c_addr::value::from(Addr::of(g.c)))) && fit;
+    if (g.pl != nullptr) fit = static_cast<bool>(write<Bus>(r::pool_addr::value::from(Addr::of(g.pl->out)))) && fit;
+    if (g.res != nullptr) fit = static_cast<bool>(write<Bus>(r::res_addr::value::from(Addr::of(g.res->r)))) && fit;
+    if (g.bias != nullptr) fit = static_cast<bool>(write<Bus>(r::bias_addr::value::from(Addr::of(g.bias)))) && fit;
+    if (!g.out_raw) {
+      if (g.q.per_channel) {
+        fit = static_cast<bool>(write<Bus>(r::mult_addr::value::from(Addr::of(g.q.multiplier)))) && fit;
+        fit = static_cast<bool>(write<Bus>(r::shift_addr::value::from(Addr::of(g.q.shift)))) && fit;
+      } else {
+        fit = static_cast<bool>(write<Bus>(r::mult::value::from(g.q.multiplier[0]))) && fit;
+        fit = static_cast<bool>(write<Bus>(r::shift::value::from(g.q.shift[0]))) && fit;
+      }
+    }
+    return fit ? result::ok : result::bad_value;
+  }
+
   /// Starts the programmed job. The previous job must have ended (wait()): a START while busy
   /// stops the new job with ERR_CAUSE 2.
   static void start() {

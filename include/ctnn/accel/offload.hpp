@@ -168,6 +168,7 @@ struct offloader {
     return a.min <= a.max;
   }
 
+  bool programmed_ = false;      ///< the registers hold a job of the current leaf (program_moved)
   bool inflight_ = false;         ///< a started job whose end has not been waited for
   uint32_t inflight_polls_ = 0;  ///< its poll budget
 
@@ -188,7 +189,9 @@ struct offloader {
   result_type issue(const job& j) {
     const uint64_t job_macs = static_cast<uint64_t>(j.m) * static_cast<uint64_t>(j.n) * static_cast<uint64_t>(j.k);
     const uint64_t polls = poll_base + polls_per_mac * job_macs;
-    const result programmed = drv::program(j);
+    // the leaf's first job: every register; the next ones differ in M and addresses only
+    const result programmed = programmed_ ? drv::program_moved(j) : drv::program(j);
+    programmed_ = programmed == result::ok;
     const result_type previous = finish();
     if (previous.v != result_type::verdict::done) return previous;
     if (programmed != result::ok) {
@@ -279,6 +282,7 @@ struct offloader {
     job j = base_job(c, k, n, n, clamp);
     j.conv = &v;
     ++leaves;
+    programmed_ = false;   // the leaf's first job programs every register
     for (int64_t grp = 0; grp < groups; ++grp) {
       const int64_t ch = grp * m;  // first output channel of the group
       j.b = c.in[0] + grp * cin_g * plane;
@@ -303,6 +307,7 @@ struct offloader {
     j.conv = &v;
     j.b = c.in[0];
     ++leaves;
+    programmed_ = false;   // the leaf's first job programs every register
     const result_type o = rows(j, m, c.weights(), out, c.bias(), c.multipliers(), c.shifts(), res_r, nullptr);
     return o.v != result_type::verdict::done ? o : finish();
   }
