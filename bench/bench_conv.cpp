@@ -99,17 +99,29 @@ void bm_conv_f32_openblas(benchmark::State& state, conv_geometry g) {
 }
 #endif
 
-void bm_conv_s8_ctnn(benchmark::State& state, conv_geometry g) {
-  const auto in = ctnn_bench::random_s8(size_t(g.in_elems()), 1);
-  const auto w = ctnn_bench::random_s8(size_t(g.weight_elems()), 2);
-  std::vector<int32_t> bias(size_t(g.out_c), 100);
-  std::vector<int32_t> mult(size_t(g.out_c)), shift(size_t(g.out_c));
-  for (size_t i = 0; i < mult.size(); ++i) {
-    const auto q = ctnn::quant::quantize_multiplier(1.0 / (128.0 * double(g.gemm_k()) + double(i)));
-    mult[i] = q.multiplier;
-    shift[i] = q.shift;
+/// The operands of an int8 convolution case: seeded input and weights, bias, per-channel
+/// requantization to about the int8 range, zero points and a ReLU-like clamp.
+struct conv_s8_case {
+  std::vector<int8_t> in, w;
+  std::vector<int32_t> bias, mult, shift;
+  ctnn::ref::gemm_s8_params p{};
+  explicit conv_s8_case(const conv_geometry& g)
+      : in(ctnn_bench::random_s8(size_t(g.in_elems()), 1)), w(ctnn_bench::random_s8(size_t(g.weight_elems()), 2)),
+        bias(size_t(g.out_c), 100), mult(size_t(g.out_c)), shift(size_t(g.out_c)) {
+    for (size_t i = 0; i < mult.size(); ++i) {
+      const auto q = ctnn::quant::quantize_multiplier(1.0 / (128.0 * double(g.gemm_k()) + double(i)));
+      mult[i] = q.multiplier;
+      shift[i] = q.shift;
+    }
+    p = ctnn::ref::gemm_s8_params{-3, 0, 2, mult.data(), shift.data(), true, 2, 127};
   }
-  const ctnn::ref::gemm_s8_params p{-3, 0, 2, mult.data(), shift.data(), true, 2, 127};
+  conv_s8_case(const conv_s8_case&) = delete;  // p points into mult and shift
+  conv_s8_case& operator=(const conv_s8_case&) = delete;
+};
+
+void bm_conv_s8_ctnn(benchmark::State& state, conv_geometry g) {
+  const conv_s8_case cs(g);
+  const auto& [in, w, bias, mult, shift, p] = cs;
   std::vector<int8_t> out(size_t(g.out_elems()));
   std::vector<int32_t> scratch(ctnn::kernels::conv2d_s8_scratch_bytes(g) / 4 + 16);
   for (auto _ : state) {
@@ -123,16 +135,8 @@ void bm_conv_s8_ctnn(benchmark::State& state, conv_geometry g) {
 /// As bm_conv_s8_ctnn with the weights packed once, outside the timing (pack_conv2d_s8_weights:
 /// what the executor's packed_weights region holds), as a network's weights are.
 void bm_conv_s8_ctnn_packed(benchmark::State& state, conv_geometry g) {
-  const auto in = ctnn_bench::random_s8(size_t(g.in_elems()), 1);
-  const auto w = ctnn_bench::random_s8(size_t(g.weight_elems()), 2);
-  std::vector<int32_t> bias(size_t(g.out_c), 100);
-  std::vector<int32_t> mult(size_t(g.out_c)), shift(size_t(g.out_c));
-  for (size_t i = 0; i < mult.size(); ++i) {
-    const auto q = ctnn::quant::quantize_multiplier(1.0 / (128.0 * double(g.gemm_k()) + double(i)));
-    mult[i] = q.multiplier;
-    shift[i] = q.shift;
-  }
-  const ctnn::ref::gemm_s8_params p{-3, 0, 2, mult.data(), shift.data(), true, 2, 127};
+  const conv_s8_case cs(g);
+  const auto& [in, w, bias, mult, shift, p] = cs;
   std::vector<int8_t> out(size_t(g.out_elems())), want(out.size());
   const int64_t rows = g.out_h();
   std::vector<int8_t> panel(size_t(ctnn::kernels::conv_scratch_elems(g, rows)) + 1);
@@ -229,16 +233,8 @@ void bm_dw_f32(benchmark::State& state, conv_geometry g, bool direct) {
 }
 
 void bm_dw_s8(benchmark::State& state, conv_geometry g, bool direct) {
-  const auto in = ctnn_bench::random_s8(size_t(g.in_elems()), 1);
-  const auto w = ctnn_bench::random_s8(size_t(g.weight_elems()), 2);
-  std::vector<int32_t> bias(size_t(g.out_c), 100);
-  std::vector<int32_t> mult(size_t(g.out_c)), shift(size_t(g.out_c));
-  for (size_t i = 0; i < mult.size(); ++i) {
-    const auto q = ctnn::quant::quantize_multiplier(1.0 / (128.0 * double(g.gemm_k()) + double(i)));
-    mult[i] = q.multiplier;
-    shift[i] = q.shift;
-  }
-  const ctnn::ref::gemm_s8_params p{-3, 0, 2, mult.data(), shift.data(), true, 2, 127};
+  const conv_s8_case cs(g);
+  const auto& [in, w, bias, mult, shift, p] = cs;
   std::vector<int8_t> out(size_t(g.out_elems()));
   for (auto _ : state) {
     if (direct)

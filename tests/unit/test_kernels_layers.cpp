@@ -514,6 +514,20 @@ TEST_CASE("gemv: matrix-vector kernels of linear layers equal the reference (vec
   CHECK(kk::linear_f32(-1, 4, 4, nullptr, nullptr, nullptr, nullptr) == status::bad_size);
 }
 
+namespace {
+/// The optimized max pool equals the reference, float32 and int8, on g with inputs xf and xq.
+void require_max_pool_equal(const pool_geometry& g, const std::vector<float>& xf, const std::vector<int8_t>& xq) {
+  std::vector<float> wf(usz(g.out_elems())), gf(wf.size());
+  std::vector<int8_t> wq(usz(g.out_elems())), gq(wq.size());
+  REQUIRE(kr::max_pool2d<float>(g, xf.data(), wf.data()) == status::ok);
+  REQUIRE(kk::max_pool2d<float>(g, xf.data(), gf.data()) == status::ok);
+  REQUIRE(gf == wf);
+  REQUIRE(kr::max_pool2d<int8_t>(g, xq.data(), wq.data()) == status::ok);
+  REQUIRE(kk::max_pool2d<int8_t>(g, xq.data(), gq.data()) == status::ok);
+  REQUIRE(gq == wq);
+}
+}  // namespace
+
 TEST_CASE("pooling: optimized max/avg equal the reference on every combination") {
   ctnn_test::rng r(81);
   int cases = 0;
@@ -533,14 +547,8 @@ TEST_CASE("pooling: optimized max/avg equal the reference on every combination")
               if (!g.valid()) continue;
               const auto xf = r.f32(usz(g.in_elems()));
               const auto xq = r.s8(usz(g.in_elems()));
-              std::vector<float> wf(usz(g.out_elems())), gf(wf.size());
+              require_max_pool_equal(g, xf, xq);
               std::vector<int8_t> wq(usz(g.out_elems())), gq(wq.size());
-              REQUIRE(kr::max_pool2d<float>(g, xf.data(), wf.data()) == status::ok);
-              REQUIRE(kk::max_pool2d<float>(g, xf.data(), gf.data()) == status::ok);
-              REQUIRE(gf == wf);
-              REQUIRE(kr::max_pool2d<int8_t>(g, xq.data(), wq.data()) == status::ok);
-              REQUIRE(kk::max_pool2d<int8_t>(g, xq.data(), gq.data()) == status::ok);
-              REQUIRE(gq == wq);
               const int32_t zp = r.range(-128, 127);
               REQUIRE(kr::avg_pool2d_s8(g, xq.data(), wq.data(), zp) == status::ok);
               REQUIRE(kk::avg_pool2d_s8(g, xq.data(), gq.data(), zp) == status::ok);
@@ -571,14 +579,7 @@ TEST_CASE("max pool: the separable kernel equals the reference on wide rows, pad
           xq[i] = -128;
           xf[i] = -std::numeric_limits<float>::infinity();
         }
-    std::vector<float> wf(usz(g.out_elems())), gf(wf.size());
-    std::vector<int8_t> wq(usz(g.out_elems())), gq(wq.size());
-    REQUIRE(kr::max_pool2d<float>(g, xf.data(), wf.data()) == status::ok);
-    REQUIRE(kk::max_pool2d<float>(g, xf.data(), gf.data()) == status::ok);
-    REQUIRE(gf == wf);
-    REQUIRE(kr::max_pool2d<int8_t>(g, xq.data(), wq.data()) == status::ok);
-    REQUIRE(kk::max_pool2d<int8_t>(g, xq.data(), gq.data()) == status::ok);
-    REQUIRE(gq == wq);
+    require_max_pool_equal(g, xf, xq);
     ++cases;
   };
   for (int k = 0; k < 60; ++k) {

@@ -200,13 +200,7 @@ struct driver {
     if (!g.out_raw) {
       fit = static_cast<bool>(write<Bus>(r::clamp::act_min::from(g.q.act_min), r::clamp::act_max::from(g.q.act_max))) &&
             fit;
-      if (per_channel) {
-        fit = static_cast<bool>(write<Bus>(r::mult_addr::value::from(Addr::of(g.q.multiplier)))) && fit;
-        fit = static_cast<bool>(write<Bus>(r::shift_addr::value::from(Addr::of(g.q.shift)))) && fit;
-      } else {
-        fit = static_cast<bool>(write<Bus>(r::mult::value::from(g.q.multiplier[0]))) && fit;
-        fit = static_cast<bool>(write<Bus>(r::shift::value::from(g.q.shift[0]))) && fit;
-      }
+      fit = write_requant(g) && fit;
     }
     return fit ? result::ok : result::bad_value;
   }
@@ -227,16 +221,24 @@ struct driver {
     if (g.pl != nullptr) fit = static_cast<bool>(write<Bus>(r::pool_addr::value::from(Addr::of(g.pl->out)))) && fit;
     if (g.res != nullptr) fit = static_cast<bool>(write<Bus>(r::res_addr::value::from(Addr::of(g.res->r)))) && fit;
     if (g.bias != nullptr) fit = static_cast<bool>(write<Bus>(r::bias_addr::value::from(Addr::of(g.bias)))) && fit;
-    if (!g.out_raw) {
-      if (g.q.per_channel) {
-        fit = static_cast<bool>(write<Bus>(r::mult_addr::value::from(Addr::of(g.q.multiplier)))) && fit;
-        fit = static_cast<bool>(write<Bus>(r::shift_addr::value::from(Addr::of(g.q.shift)))) && fit;
-      } else {
-        fit = static_cast<bool>(write<Bus>(r::mult::value::from(g.q.multiplier[0]))) && fit;
-        fit = static_cast<bool>(write<Bus>(r::shift::value::from(g.q.shift[0]))) && fit;
-      }
-    }
+    if (!g.out_raw) fit = write_requant(g) && fit;
     return fit ? result::ok : result::bad_value;
+  }
+
+  /// The requantization of an int8 job: the per-channel vectors' addresses, or the per-tensor
+  /// multiplier and shift. False when a value does not fit its field.
+  static bool write_requant(const job& g) {
+    namespace r = ctnn::regs::accel;
+    using ctnn::mmio::write;
+    bool fit = true;
+    if (g.q.per_channel) {
+      fit = static_cast<bool>(write<Bus>(r::mult_addr::value::from(Addr::of(g.q.multiplier)))) && fit;
+      fit = static_cast<bool>(write<Bus>(r::shift_addr::value::from(Addr::of(g.q.shift)))) && fit;
+    } else {
+      fit = static_cast<bool>(write<Bus>(r::mult::value::from(g.q.multiplier[0]))) && fit;
+      fit = static_cast<bool>(write<Bus>(r::shift::value::from(g.q.shift[0]))) && fit;
+    }
+    return fit;
   }
 
   /// Starts the programmed job. The previous job must have ended (wait()): a START while busy
