@@ -476,20 +476,24 @@ inline __m512i mbqm16(__m512i x, __m512i mult, __m512i shift) {
 #pragma GCC diagnostic pop
 #endif
 
-/// Corrects and (for int8 output) requantizes one full NR-wide row (NR % 16 == 0) of a raw tile.
+/// Corrects and (for int8 output) requantizes the first n_valid (<= NR, NR % 16 == 0) values of
+/// one row of a raw tile, 16 lanes at a time; the last vector of an edge tile (N = 49: 17 of
+/// 32) is masked, so colsum, bias and the multipliers are not read past n_valid either.
 template <int NR, class Out, bool ChannelRows>
 inline void finalize_row(const int32_t* raw, int32_t rowsum_u, const int32_t* colsum, uint32_t k_term, int32_t a_zp_u,
-                         int32_t b_zp, const int32_t* bias, int row, int col0, const ref::gemm_s8_params* p, Out* out) {
+                         int32_t b_zp, const int32_t* bias, int row, int col0, const ref::gemm_s8_params* p, Out* out,
+                         int n_valid) {
   const __m512i row_term = _mm512_set1_epi32(static_cast<int32_t>(
       k_term - static_cast<uint32_t>(b_zp) * static_cast<uint32_t>(rowsum_u) +
       ((ChannelRows && bias != nullptr) ? static_cast<uint32_t>(bias[row]) : 0u)));
   const __m512i azp = _mm512_set1_epi32(a_zp_u);
-  for (int j = 0; j < NR; j += 16) {
-    __m512i acc = _mm512_add_epi32(_mm512_loadu_si512(raw + j), row_term);
-    acc = _mm512_sub_epi32(acc, _mm512_mullo_epi32(azp, _mm512_loadu_si512(colsum + j)));
-    if (!ChannelRows && bias != nullptr) acc = _mm512_add_epi32(acc, _mm512_loadu_si512(bias + col0 + j));
+  for (int j = 0; j < n_valid; j += 16) {
+    const __mmask16 m = n_valid - j >= 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1u << (n_valid - j)) - 1u);
+    __m512i acc = _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, raw + j), row_term);
+    acc = _mm512_sub_epi32(acc, _mm512_mullo_epi32(azp, _mm512_maskz_loadu_epi32(m, colsum + j)));
+    if (!ChannelRows && bias != nullptr) acc = _mm512_add_epi32(acc, _mm512_maskz_loadu_epi32(m, bias + col0 + j));
     if constexpr (is_same_v<Out, int32_t>) {
-      _mm512_storeu_si512(out + j, acc);
+      _mm512_mask_storeu_epi32(out + j, m, acc);
     } else {
       __m512i mult, shift;
       if (ChannelRows || !p->per_channel) {
@@ -497,12 +501,12 @@ inline void finalize_row(const int32_t* raw, int32_t rowsum_u, const int32_t* co
         mult = _mm512_set1_epi32(p->multiplier[i]);
         shift = _mm512_set1_epi32(p->shift[i]);
       } else {
-        mult = _mm512_loadu_si512(p->multiplier + col0 + j);
-        shift = _mm512_loadu_si512(p->shift + col0 + j);
+        mult = _mm512_maskz_loadu_epi32(m, p->multiplier + col0 + j);
+        shift = _mm512_maskz_loadu_epi32(m, p->shift + col0 + j);
       }
       __m512i v = _mm512_add_epi32(mbqm16(acc, mult, shift), _mm512_set1_epi32(p->out_zp));
       v = _mm512_min_epi32(_mm512_max_epi32(v, _mm512_set1_epi32(p->act_min)), _mm512_set1_epi32(p->act_max));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), _mm512_cvtepi32_epi8(v));
+      _mm512_mask_cvtepi32_storeu_epi8(out + j, m, v);
     }
   }
 }
@@ -583,12 +587,10 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
           for (int i = 0; i < m_valid; ++i) {
             Out* crow = C + static_cast<ptrdiff_t>(ic + ir + i) * ldc + jc + jr;
 #if CTNN_KERNELS_VNNI
-            if constexpr (NR % 16 == 0) {
-              if (n_valid == NR) {  // full row: 16 lanes at a time
-                finalize_row<NR, Out, ChannelRows>(tile[i], rs[ir + i], cs + jr, k_term, a_zp_u, b_zp, bias,
-                                                   ic + ir + i, jc + jr, p, crow);
-                continue;
-              }
+            if constexpr (NR % 16 == 0) {  // 16 lanes at a time, the edge masked
+              finalize_row<NR, Out, ChannelRows>(tile[i], rs[ir + i], cs + jr, k_term, a_zp_u, b_zp, bias,
+                                                 ic + ir + i, jc + jr, p, crow, n_valid);
+              continue;
             }
 #endif
             for (int j = 0; j < n_valid; ++j) {
