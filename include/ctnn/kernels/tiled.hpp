@@ -67,7 +67,10 @@ struct qgemm_tiling {
 
 #if defined(__AVX512F__)
 using default_f32_tiling = gemm_tiling<12, 32, 256, 144, 2048>;
-using default_s8_tiling = qgemm_tiling<8, 32, 128, 512, 4608>;
+// 12 x 32: 24 accumulators. Measured against 8 x 32 (the previous tiling), 10 x 32, 14 x 32,
+// 6 x 64, 8 x 48 and 16 x 16 on ResNet-18's conv GEMMs with packed weights (Zen 5): 12 x 32 ran
+// 1.6-2.3x faster than 8 x 32 (64x3136x576 0.63 -> 0.35 ms, 512x49x4608 0.71 -> 0.31 ms).
+using default_s8_tiling = qgemm_tiling<12, 32, 132, 512, 4608>;
 #elif defined(__AVX__)
 using default_f32_tiling = gemm_tiling<6, 16, 256, 96, 1024>;
 using default_s8_tiling = qgemm_tiling<4, 16, 64, 256, 4608>;
@@ -374,15 +377,17 @@ inline void pack_b_s8(int K, int nc, const int8_t* b, int ldb, int8_t* bp, int32
   }
 }
 
-/// Raw int32 tile: acc[i][j] = sum over kq of ap(u8) * bp(s8), wrapping modulo 2^32.
-template <int MR, int NR>
+/// Raw int32 tile: acc[i][j] = sum over kq of ap(u8) * bp(s8), wrapping modulo 2^32, for the
+/// first Rows rows of the MR-row panel (an edge panel: M = 64 = 5 x 12 + 4 runs 4 rows, not 12).
+template <int MR, int NR, int Rows = MR>
 inline void micro_s8(int kq, const uint8_t* __restrict ap, const int8_t* __restrict bp, int32_t (&out)[MR][NR]) {
+  static_assert(Rows > 0 && Rows <= MR, "micro_s8: Rows must be 1..MR");
 #if CTNN_KERNELS_VNNI
   if constexpr (NR % 16 == 0) {
     constexpr int nv = NR / 16;
-    __m512i acc[MR][nv];
+    __m512i acc[Rows][nv];
 #pragma GCC unroll 32
-    for (int i = 0; i < MR; ++i)
+    for (int i = 0; i < Rows; ++i)
 #pragma GCC unroll 8
       for (int j = 0; j < nv; ++j) acc[i][j] = _mm512_setzero_si512();
     for (int k4 = 0; k4 < kq; k4 += 4) {
@@ -390,7 +395,7 @@ inline void micro_s8(int kq, const uint8_t* __restrict ap, const int8_t* __restr
 #pragma GCC unroll 8
       for (int j = 0; j < nv; ++j) b[j] = _mm512_loadu_si512(bp + j * 64);
 #pragma GCC unroll 32
-      for (int i = 0; i < MR; ++i) {
+      for (int i = 0; i < Rows; ++i) {
         int32_t a4;
         __builtin_memcpy(&a4, ap + i * 4, 4);
         const __m512i a = _mm512_set1_epi32(a4);
@@ -401,32 +406,43 @@ inline void micro_s8(int kq, const uint8_t* __restrict ap, const int8_t* __restr
       bp += NR * 4;
     }
 #pragma GCC unroll 32
-    for (int i = 0; i < MR; ++i)
+    for (int i = 0; i < Rows; ++i)
 #pragma GCC unroll 8
       for (int j = 0; j < nv; ++j) _mm512_storeu_si512(&out[i][j * 16], acc[i][j]);
     return;
   }
 #endif
   // Portable path: same packed layout, plain integer arithmetic (uint32 to wrap without UB).
-  // Register-blocked outer products, one k at a time: MR + NR loads feed MR * NR multiply-adds.
-  uint32_t acc[MR][NR] = {};
+  // Register-blocked outer products, one k at a time: Rows + NR loads feed Rows * NR multiply-adds.
+  uint32_t acc[Rows][NR] = {};
   for (int k4 = 0; k4 < kq; k4 += 4) {
     for (int q = 0; q < 4; ++q) {
-      uint32_t av[MR], bv[NR];
+      uint32_t av[Rows], bv[NR];
 #pragma GCC unroll 16
-      for (int i = 0; i < MR; ++i) av[i] = ap[i * 4 + q];
+      for (int i = 0; i < Rows; ++i) av[i] = ap[i * 4 + q];
 #pragma GCC unroll 16
       for (int j = 0; j < NR; ++j) bv[j] = static_cast<uint32_t>(static_cast<int32_t>(bp[j * 4 + q]));
 #pragma GCC unroll 16
-      for (int i = 0; i < MR; ++i)
+      for (int i = 0; i < Rows; ++i)
 #pragma GCC unroll 16
         for (int j = 0; j < NR; ++j) acc[i][j] += av[i] * bv[j];  // wraps mod 2^32, no UB
     }
     ap += MR * 4;
     bp += NR * 4;
   }
-  for (int i = 0; i < MR; ++i)
+  for (int i = 0; i < Rows; ++i)
     for (int j = 0; j < NR; ++j) out[i][j] = static_cast<int32_t>(acc[i][j]);
+}
+
+/// micro_s8 on the fewest rows that hold m_valid: MR / 3 or 2 MR / 3 when MR is a multiple of 3
+/// (MR = 12: 4, 8 or 12), MR otherwise.
+template <int MR, int NR>
+inline void micro_s8_rows(int m_valid, int kq, const uint8_t* ap, const int8_t* bp, int32_t (&out)[MR][NR]) {
+  if constexpr (MR >= 6 && MR % 3 == 0) {
+    if (m_valid <= MR / 3) return micro_s8<MR, NR, MR / 3>(kq, ap, bp, out);
+    if (m_valid <= 2 * MR / 3) return micro_s8<MR, NR, 2 * MR / 3>(kq, ap, bp, out);
+  }
+  micro_s8<MR, NR>(kq, ap, bp, out);
 }
 
 /// The zero-point-corrected int32 accumulator (see the file comment), wrapping.
@@ -583,7 +599,7 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
         for (int ir = 0; ir < mc; ir += MR) {
           const int m_valid = min(MR, mc - ir);
           int32_t tile[MR][NR];
-          micro_s8<MR, NR>(static_cast<int>(kq), ablk + ir * kq, bblk + jr * kq, tile);
+          micro_s8_rows<MR, NR>(m_valid, static_cast<int>(kq), ablk + ir * kq, bblk + jr * kq, tile);
           for (int i = 0; i < m_valid; ++i) {
             Out* crow = C + static_cast<ptrdiff_t>(ic + ir + i) * ldc + jc + jr;
 #if CTNN_KERNELS_VNNI
