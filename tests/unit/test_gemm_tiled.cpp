@@ -199,3 +199,28 @@ TEST_CASE("tiled int8 GEMM wraps like the reference when int32 overflows") {
   CHECK(got[0] == want[0]);
   CHECK(got[1] == want[1]);
 }
+
+#if CTNN_KERNELS_VNNI
+TEST_CASE("AVX-512 requantization lanes equal quant::multiply_by_quantized_multiplier, ties included") {
+  ctnn_test::rng r(27);
+  int checked = 0;
+  for (int it = 0; it < 4000; ++it) {
+    alignas(64) int32_t x[16], m[16], sh[16], got[16];
+    for (int l = 0; l < 16; ++l) {
+      // m = 2^30 with odd x puts x m exactly halfway between two multiples of 2^31 (a tie)
+      const bool tie = it % 4 == 0;
+      m[l] = tie ? int32_t{1} << 30 : r.range(1 << 30, 0x7FFFFFFF);
+      x[l] = tie ? 2 * r.range(-50000, 50000) + 1 : static_cast<int32_t>(r.uniform(INT32_MIN, INT32_MAX));
+      sh[l] = r.range(ctnn::quant::min_shift, it % 3 == 0 ? ctnn::quant::max_shift : 0);
+    }
+    const __m512i v = k::detail::mbqm16(_mm512_load_si512(x), _mm512_load_si512(m), _mm512_load_si512(sh));
+    _mm512_store_si512(got, v);
+    for (int l = 0; l < 16; ++l) {
+      INFO("x " << x[l] << " m " << m[l] << " shift " << sh[l]);
+      REQUIRE(got[l] == ctnn::quant::multiply_by_quantized_multiplier(x[l], m[l], sh[l]));
+      ++checked;
+    }
+  }
+  CHECK(checked == 64000);
+}
+#endif

@@ -469,16 +469,13 @@ inline __m512i mbqm16(__m512i x, __m512i mult, __m512i shift) {
   const __m512i left = _mm512_max_epi32(shift, zero);
   const __m512i right = _mm512_max_epi32(_mm512_sub_epi32(zero, shift), zero);
   x = _mm512_sllv_epi32(x, left);
-  // doubling high multiply on even and odd lanes as 64-bit products
-  __m512i even = _mm512_mul_epi32(x, mult);
-  __m512i odd = _mm512_mul_epi32(_mm512_srli_epi64(x, 32), _mm512_srli_epi64(mult, 32));
-  const __m512i nudge_pos = _mm512_set1_epi64(int64_t{1} << 30);
-  const __m512i nudge_neg = _mm512_set1_epi64(int64_t{1} - (int64_t{1} << 30));
-  const __m512i trunc_bias = _mm512_set1_epi64((int64_t{1} << 31) - 1);
-  even = _mm512_add_epi64(even, _mm512_mask_blend_epi64(_mm512_cmplt_epi64_mask(even, zero), nudge_pos, nudge_neg));
-  odd = _mm512_add_epi64(odd, _mm512_mask_blend_epi64(_mm512_cmplt_epi64_mask(odd, zero), nudge_pos, nudge_neg));
-  even = _mm512_srai_epi64(_mm512_mask_add_epi64(even, _mm512_cmplt_epi64_mask(even, zero), even, trunc_bias), 31);
-  odd = _mm512_srai_epi64(_mm512_mask_add_epi64(odd, _mm512_cmplt_epi64_mask(odd, zero), odd, trunc_bias), 31);
+  // doubling high multiply on even and odd lanes as 64-bit products p. The nudge (2^30, or
+  // 1 - 2^30 when p < 0) and the division truncating toward zero equal one floor:
+  // (p + 2^30) >> 31, an arithmetic shift (for p < 0 both are -floor((2^30 - 1 - p) / 2^31)).
+  const __m512i nudge = _mm512_set1_epi64(int64_t{1} << 30);
+  const __m512i even = _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(x, mult), nudge), 31);
+  const __m512i odd = _mm512_srai_epi64(
+      _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(x, 32), _mm512_srli_epi64(mult, 32)), nudge), 31);
   const __m512i high = _mm512_mask_blend_epi32(0xAAAA, even, _mm512_slli_epi64(odd, 32));
   // rounding divide by 2^right, ties away from zero
   const __m512i mask = _mm512_sub_epi32(_mm512_sllv_epi32(_mm512_set1_epi32(1), right), _mm512_set1_epi32(1));
