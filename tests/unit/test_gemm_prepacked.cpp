@@ -232,7 +232,8 @@ TEST_CASE("conv2d int8 on network shapes: wide stride-2 rows, panels split at th
     g.kh = g.kw = sh.k; g.sh = g.sw = sh.s;
     g.pt = g.pb = g.pl = g.pr = sh.k / 2;
     REQUIRE(g.valid());
-    for (const int64_t rows : {int64_t{1}, g.out_h()}) check_packed_conv(g, r, rows);
+    // 0: no panel from the caller, lowered into the static workspace's spare bytes
+    for (const int64_t rows : {int64_t{0}, int64_t{1}, g.out_h()}) check_packed_conv(g, r, rows);
     ++checked;
   }
   CHECK(checked == 12);

@@ -321,7 +321,8 @@ constexpr int64_t s8_panel_rows(int64_t ow, int64_t panel_rows) {
 /// taps hold the input zero point. workspace: Tiling::workspace_bytes(K) bytes, 4-byte aligned,
 /// or nullptr for tiled.hpp's static workspace (K <= Tiling::kmax). packed_w: the weights packed
 /// once by pack_conv2d_s8_weights (w is still read by the direct kernel), or null to pack them in
-/// every GEMM call. With CTNN_KERNELS_SCALAR
+/// every GEMM call. panel_rows 0 with a workspace that holds the GEMM's part and an output row of
+/// the panel besides lowers the panel there (the direct kernel runs otherwise). With CTNN_KERNELS_SCALAR
 /// (RISC-V) every non-depthwise convolution whose larger buffer (panel or workspace) holds two
 /// patches runs scalar::conv2d_s8 on it instead, whatever panel_rows says.
 template <class Tiling = default_s8_tiling>
@@ -367,6 +368,20 @@ inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* 
   if (!conv_uses_panels(g) && (ws_fits || panel_rows > 0))
     return tiled::gemm_s8_row_channels<Tiling>(M, NT, K, w, K, in, NT, bias, out, NT, p.b_zp, p.a_zp, p, workspace,
                                                workspace_bytes);
+  if (panel_rows == 0 && conv_uses_panels(g) && ws_fits) {
+    // No panel from the plan (LeNet-5's conv1: no hole in the arena beside its input and output):
+    // the panel goes into the workspace past the GEMM's part when an output row fits there (the
+    // static workspace is sized for K = kmax), as the RISC-V path does; the direct kernel ran
+    // 5x slower on LeNet-5's conv1.
+    const size_t used = detail::align64(Tiling::workspace_bytes(K));
+    const uint64_t row_bytes = conv_panel_row_elems(g);
+    if (workspace_bytes > used && (workspace_bytes - used) / row_bytes >= 1) {
+      scratch = static_cast<uint8_t*>(workspace) + used;
+      scratch_bytes = workspace_bytes - used;
+      workspace_bytes = used;
+      panel_rows = min(oh, static_cast<int64_t>(scratch_bytes / row_bytes));
+    }
+  }
   if (panel_rows == 0 || !conv_uses_panels(g)) {
     detail::direct_conv<int8_t, uint32_t>(g, in, w, bias, out, p.a_zp, p.b_zp, [&p](uint32_t acc, int64_t oc) {
       return ref::requantize(static_cast<int32_t>(acc), static_cast<int>(oc), p);
