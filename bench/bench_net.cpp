@@ -12,7 +12,7 @@
 //           the reference kernels and prints "check <case> <max |optimized - reference|>" (int8:
 //           in quantization steps)
 //   stdin:  "profile <case> <runs>" -> runs the case <runs> times with every leaf timed and prints
-//           per layer type (with its fused activation and, for pooling, its kernel) "profile
+//           per layer type (with its fused activation and, for pooling and convolution, its shapes) "profile
 //           <case> <type> <leaves> <ms per run> <percent>", largest first, then "profile <case>
 //           end <total ms per run>"
 //
@@ -153,6 +153,11 @@ struct net_runner final : runner {
       const ctnn::layer_geometry& g = r.geometry;
       std::string key = r.type;
       if (g.act != ctnn::fused_act::none) key += "+" + std::string(ctnn::fused_act_name(g.act));
+      if (r.kind == ctnn::op::conv2d)  // shapes apart: the kernel depends on them
+        key += "[" + std::to_string(r.in.c) + "x" + std::to_string(r.in.h) + "x" + std::to_string(r.in.w) + "->" +
+               std::to_string(r.out.c) + "x" + std::to_string(r.out.h) + "x" + std::to_string(r.out.w) + " k" +
+               std::to_string(g.kernel.h) + " s" + std::to_string(g.stride.h) +
+               (g.groups > 1 ? " g" + std::to_string(g.groups) : std::string()) + "]";
       if (r.kind == ctnn::op::max_pool2d || r.kind == ctnn::op::avg_pool2d || r.kind == ctnn::op::adaptive_avg_pool2d)
         key += "[" + std::to_string(r.in.c) + "x" + std::to_string(r.in.h) + "x" + std::to_string(r.in.w) + "->" +
                std::to_string(r.out.h) + "x" + std::to_string(r.out.w) + "]";

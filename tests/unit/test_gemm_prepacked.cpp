@@ -137,6 +137,37 @@ TEST_CASE("packed int8 operands: sizes, padding and argument faults") {
                                            ws.data(), ws.size()) == status::bad_size);
 }
 
+namespace {
+
+/// One int8 conv with weights packed once against ref::conv2d_s8, random operands, per-channel
+/// requantization; false when the GEMM does not run it (nothing packed).
+bool check_packed_conv(const k::conv_geometry& g, ctnn_test::rng& r, int64_t panel_rows) {
+  const auto in = r.s8(size_t(g.in_c * g.in_h * g.in_w));
+  const auto w = r.s8(size_t(g.out_c * g.gemm_k()), -127, 127);
+  const auto bias = r.s32(size_t(g.out_c), -5000, 5000);
+  const requant q(r, int(g.out_c));
+  const int32_t in_zp = r.range(-128, 127), out_zp = r.range(-128, 127);
+  const bool relu = r.range(0, 1) == 1;
+  const ctnn::ref::gemm_s8_params p{in_zp, 0, out_zp, q.mult.data(), q.shift.data(), true, relu ? out_zp : -128,
+                                    127};
+  const size_t out_n = size_t(g.out_c * g.out_h() * g.out_w());
+  std::vector<int8_t> want(out_n, 1), got(out_n, 2);
+  REQUIRE(ctnn::ref::conv2d_s8(g, in.data(), w.data(), bias.data(), want.data(), p) == status::ok);
+
+  const size_t pbytes = k::conv2d_s8_packed_bytes(g);
+  aligned_bytes packed(pbytes);
+  REQUIRE(k::pack_conv2d_s8_weights(g, w.data(), packed.data(), packed.size()) == status::ok);
+  std::vector<int8_t> panel(size_t(k::conv_scratch_elems(g, panel_rows)) + 1);
+  INFO("in " << g.in_c << "x" << g.in_h << "x" << g.in_w << " out_c " << g.out_c << " k " << g.kh << "x" << g.kw
+             << " s " << g.sh << "x" << g.sw << " groups " << g.groups << " panel_rows " << panel_rows);
+  REQUIRE(k::conv2d_s8(g, in.data(), w.data(), bias.data(), got.data(), p, panel_rows, panel.data(), panel.size(),
+                       nullptr, 0, pbytes != 0 ? packed.data() : nullptr) == status::ok);
+  REQUIRE(got == want);
+  return pbytes != 0;
+}
+
+}  // namespace
+
 TEST_CASE("conv2d int8 with weights packed once is bit-exact with ref::conv2d_s8") {
   ctnn_test::rng r(41);
   int checked = 0, packed_runs = 0;
@@ -160,29 +191,7 @@ TEST_CASE("conv2d int8 with weights packed once is bit-exact with ref::conv2d_s8
     g.pr = pad ? r.range(0, 1) : 0;
     g.dh = g.dw = 1;
     if (!g.valid() || g.depthwise()) continue;
-    const auto in = r.s8(size_t(g.in_c * g.in_h * g.in_w));
-    const auto w = r.s8(size_t(g.out_c * g.gemm_k()), -127, 127);
-    const auto bias = r.s32(size_t(g.out_c), -5000, 5000);
-    const requant q(r, int(g.out_c));
-    const int32_t in_zp = r.range(-128, 127), out_zp = r.range(-128, 127);
-    const bool relu = r.range(0, 1) == 1;
-    const ctnn::ref::gemm_s8_params p{in_zp, 0, out_zp, q.mult.data(), q.shift.data(), true, relu ? out_zp : -128,
-                                      127};
-    const size_t out_n = size_t(g.out_c * g.out_h() * g.out_w());
-    std::vector<int8_t> want(out_n, 1), got(out_n, 2);
-    REQUIRE(ctnn::ref::conv2d_s8(g, in.data(), w.data(), bias.data(), want.data(), p) == status::ok);
-
-    const size_t pbytes = k::conv2d_s8_packed_bytes(g);
-    aligned_bytes packed(pbytes);
-    REQUIRE(k::pack_conv2d_s8_weights(g, w.data(), packed.data(), packed.size()) == status::ok);
-    const int64_t panel_rows = r.range(1, int(g.out_h()));
-    std::vector<int8_t> panel(size_t(k::conv_scratch_elems(g, panel_rows)) + 1);
-    INFO("in " << g.in_c << "x" << g.in_h << "x" << g.in_w << " out_c " << g.out_c << " k " << g.kh << "x" << g.kw
-               << " s " << g.sh << "x" << g.sw << " groups " << g.groups << " panel_rows " << panel_rows);
-    REQUIRE(k::conv2d_s8(g, in.data(), w.data(), bias.data(), got.data(), p, panel_rows, panel.data(), panel.size(),
-                         nullptr, 0, pbytes != 0 ? packed.data() : nullptr) == status::ok);
-    REQUIRE(got == want);
-    packed_runs += pbytes != 0 ? 1 : 0;
+    packed_runs += check_packed_conv(g, r, r.range(1, int(g.out_h()))) ? 1 : 0;
     ++checked;
   }
   CHECK(checked > 300);
@@ -191,4 +200,41 @@ TEST_CASE("conv2d int8 with weights packed once is bit-exact with ref::conv2d_s8
 #else
   CHECK(packed_runs == 0);  // no GEMM on the scalar path: nothing to pack
 #endif
+}
+
+TEST_CASE("int8 im2col: a stride-2 row gathers the even bytes, every length and offset") {
+  ctnn_test::rng r(67);
+  const auto src = r.s8(600);
+  for (int off = 0; off < 3; ++off)
+    for (int64_t n = 0; n <= 280; ++n) {
+      std::vector<int8_t> got(size_t(n) + 8, int8_t{77});
+      k::detail::gather_even_bytes(got.data(), src.data() + off, n);
+      for (int64_t i = 0; i < n; ++i) REQUIRE(got[size_t(i)] == src[size_t(off + 2 * i)]);
+      for (size_t i = size_t(n); i < got.size(); ++i) REQUIRE(got[i] == 77);  // nothing past n
+    }
+}
+
+TEST_CASE("conv2d int8 on network shapes: wide stride-2 rows, panels split at the GEMM's B block, 7x7 and 14x14 maps") {
+  ctnn_test::rng r(71);
+  struct shape {
+    int64_t in_c, in_h, in_w, out_c, k, s, groups;
+  };
+  // ResNet-18's and MobileNetV2's first convs narrowed, stride-2 3x3 and 1x1 downsampling, rows
+  // wider than a B block (panel rows capped), small maps whose N leaves an edge panel (49, 196)
+  const shape shapes[] = {{3, 9, 223, 9, 7, 2, 1},   {3, 7, 97, 12, 3, 2, 1},  {6, 8, 120, 18, 3, 2, 1},
+                          {8, 6, 150, 17, 1, 2, 1},  {5, 12, 75, 11, 3, 1, 1}, {4, 20, 56, 10, 3, 1, 2},
+                          {24, 7, 7, 40, 3, 1, 1},   {20, 7, 7, 35, 1, 1, 1},  {16, 14, 14, 21, 3, 1, 1},
+                          {12, 14, 14, 70, 1, 1, 1}, {10, 14, 14, 33, 3, 2, 1}, {9, 28, 28, 13, 3, 1, 1}};
+  int checked = 0;
+  for (const shape& sh : shapes) {
+    k::conv_geometry g{};
+    g.in_c = sh.in_c; g.in_h = sh.in_h; g.in_w = sh.in_w; g.out_c = sh.out_c; g.groups = sh.groups;
+    g.kh = g.kw = sh.k; g.sh = g.sw = sh.s;
+    g.pt = g.pb = g.pl = g.pr = sh.k / 2;
+    REQUIRE(g.valid());
+    // 0: no panel from the caller, lowered into the static workspace's spare bytes
+    for (const int64_t rows : {int64_t{0}, int64_t{1}, g.out_h()}) check_packed_conv(g, r, rows);
+    ++checked;
+  }
+  CHECK(checked == 12);
 }

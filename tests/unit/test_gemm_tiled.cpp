@@ -110,7 +110,7 @@ void run_f32_cases(uint64_t seed, int cases, int max_dim) {
 
 }  // namespace
 
-TEST_CASE("tiled int8 GEMM is bit-exact with the reference on 10,800 random cases") {
+TEST_CASE("tiled int8 GEMM is bit-exact with the reference on 11,400 random cases") {
   int n = 0;
   // MR/NR not powers of two, portable micro-kernel
   n += run_s8_cases<k::qgemm_tiling<3, 5, 6, 10, 64>>(21, 3000, 9);
@@ -122,7 +122,9 @@ TEST_CASE("tiled int8 GEMM is bit-exact with the reference on 10,800 random case
   n += run_s8_cases<k::default_s8_tiling>(24, 1770, 12);
   // a few bigger shapes crossing several MC/NC blocks
   n += run_s8_cases<k::qgemm_tiling<4, 16, 8, 32, 256>>(25, 30, 70);
-  CHECK(n == 10800);
+  // MR a multiple of 3: edge panels run 2 or 4 of the 6 rows (micro_s8_rows), portable kernel
+  n += run_s8_cases<k::qgemm_tiling<6, 8, 12, 16, 64>>(26, 600, 14);
+  CHECK(n == 11400);
 }
 
 TEST_CASE("tiled float GEMM matches the reference within tolerance") {
@@ -197,3 +199,28 @@ TEST_CASE("tiled int8 GEMM wraps like the reference when int32 overflows") {
   CHECK(got[0] == want[0]);
   CHECK(got[1] == want[1]);
 }
+
+#if CTNN_KERNELS_VNNI
+TEST_CASE("AVX-512 requantization lanes equal quant::multiply_by_quantized_multiplier, ties included") {
+  ctnn_test::rng r(27);
+  int checked = 0;
+  for (int it = 0; it < 4000; ++it) {
+    alignas(64) int32_t x[16], m[16], sh[16], got[16];
+    for (int l = 0; l < 16; ++l) {
+      // m = 2^30 with odd x puts x m exactly halfway between two multiples of 2^31 (a tie)
+      const bool tie = it % 4 == 0;
+      m[l] = tie ? int32_t{1} << 30 : r.range(1 << 30, 0x7FFFFFFF);
+      x[l] = tie ? 2 * r.range(-50000, 50000) + 1 : static_cast<int32_t>(r.uniform(INT32_MIN, INT32_MAX));
+      sh[l] = r.range(ctnn::quant::min_shift, it % 3 == 0 ? ctnn::quant::max_shift : 0);
+    }
+    const __m512i v = k::detail::mbqm16(_mm512_load_si512(x), _mm512_load_si512(m), _mm512_load_si512(sh));
+    _mm512_store_si512(got, v);
+    for (int l = 0; l < 16; ++l) {
+      INFO("x " << x[l] << " m " << m[l] << " shift " << sh[l]);
+      REQUIRE(got[l] == ctnn::quant::multiply_by_quantized_multiplier(x[l], m[l], sh[l]));
+      ++checked;
+    }
+  }
+  CHECK(checked == 64000);
+}
+#endif

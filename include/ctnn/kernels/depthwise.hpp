@@ -173,6 +173,14 @@ inline void fill_padded(float* dst, int64_t len, const T* src, int64_t in_w, int
     for (; x < n; ++x) d[x] = src[x];
   } else {
     int64_t x = 0;
+#if CTNN_DW_WIDEN_X86 && defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+    if (n > 0 && n < lanes) {  // a row narrower than the lanes (7x7, 14x14 maps): masked, not one by one
+      const auto m = static_cast<__mmask16>((1u << n) - 1u);
+      const __m512i v = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(m, src));
+      _mm512_mask_storeu_ps(d, m, _mm512_cvtepi32_ps(_mm512_sub_epi32(v, _mm512_set1_epi32(zp))));
+      x = n;
+    }
+#endif
     if (n >= lanes) {
       for (; x + lanes <= n; x += lanes) widen_lanes(d + x, src + x, zp);
       if (x < n) widen_lanes(d + n - lanes, src + n - lanes, zp);  // overlapping: the same values again

@@ -66,6 +66,35 @@ inline void copy_run(void* dst, const void* src, size_t n) {
   }
 }
 
+/// The bytes at even offsets: dst[i] = src[2 i], i < n (src holds 2 n - 1 bytes): an int8 im2col
+/// row of a stride-2 tap. AVX2: 64 bytes -> 32 (the even byte of each 16-bit lane, two unsigned
+/// saturating packs that cannot saturate, lanes put back in order); then 8 -> 4 bytes in a 64-bit
+/// word (little-endian: the even bytes are the words' low halves, folded twice), then one by one.
+inline void gather_even_bytes(int8_t* dst, const int8_t* src, int64_t n) {
+  int64_t i = 0;
+#if CTNN_KERNELS_X86 && defined(__AVX2__)
+  const __m256i lo = _mm256_set1_epi16(0x00FF);
+  for (; i + 32 <= n && 2 * i + 64 <= 2 * n - 1; i += 32) {
+    const __m256i a = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 2 * i)), lo);
+    const __m256i b = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 2 * i + 32)), lo);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i),
+                        _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8));
+  }
+#endif
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  for (; i + 4 <= n && 2 * i + 8 <= 2 * n - 1; i += 4) {
+    uint64_t w;
+    __builtin_memcpy(&w, src + 2 * i, 8);
+    w &= 0x00FF00FF00FF00FFull;
+    w = (w | w >> 8) & 0x0000FFFF0000FFFFull;
+    w = (w | w >> 16) & 0x00000000FFFFFFFFull;
+    const auto v = static_cast<uint32_t>(w);
+    __builtin_memcpy(dst + i, &v, 4);
+  }
+#endif
+  for (; i < n; ++i) dst[i] = src[2 * i];
+}
+
 /// out-of-image taps get pad. Split into border and interior per (row, tap) instead of a bounds
 /// check per element.
 template <class T>
@@ -93,7 +122,15 @@ inline void im2col_rows(const conv_geometry& g, const T* in_group, T* col, T pad
             if (g.sw == 1) {
               if (run_bytes != 0) copy_run(col + x_lo, row + x0 + x_lo, run_bytes);
             } else {
-              for (int64_t ox = x_lo; ox < x_hi; ++ox) col[ox] = row[x0 + ox * g.sw];
+              bool done = false;
+              if constexpr (is_same_v<T, int8_t>) {
+                if (g.sw == 2) {
+                  if (x_hi > x_lo) gather_even_bytes(col + x_lo, row + x0 + x_lo * 2, x_hi - x_lo);
+                  done = true;
+                }
+              }
+              if (!done)
+                for (int64_t ox = x_lo; ox < x_hi; ++ox) col[ox] = row[x0 + ox * g.sw];
             }
             for (int64_t ox = x_hi; ox < ow; ++ox) col[ox] = pad;
           }
@@ -266,12 +303,26 @@ inline status pack_conv2d_s8_weights(const conv_geometry& g, const int8_t* w, vo
   return status::ok;
 }
 
+/// Output rows per int8 im2col panel: at most the caller's, and about one B block of the GEMM
+/// (Tiling::nc columns), so that the panel is still in L2 when the GEMM packs it (ResNet-18's
+/// 56x56 3x3: a 1.8 MB panel of all rows, 290 KB of 8); a count whose columns fill whole NR-panels
+/// when there is one (56 wide: 8 rows, 448 = 14 x 32), so no panel but the last has an edge.
+template <class Tiling>
+constexpr int64_t s8_panel_rows(int64_t ow, int64_t panel_rows) {
+  const int64_t cap = max(int64_t{1}, Tiling::nc / ow);
+  if (panel_rows <= cap) return panel_rows;
+  for (int64_t r = cap; r >= 1; --r)
+    if (r * ow % Tiling::nr == 0) return r;
+  return cap;
+}
+
 /// @brief conv2d int8 (p as in ref::conv2d_s8), bit-exact with it: the same paths as conv2d_f32
 /// (depthwise direct, pointwise GEMM, im2col panels of panel_rows rows, direct when 0); padding
 /// taps hold the input zero point. workspace: Tiling::workspace_bytes(K) bytes, 4-byte aligned,
 /// or nullptr for tiled.hpp's static workspace (K <= Tiling::kmax). packed_w: the weights packed
 /// once by pack_conv2d_s8_weights (w is still read by the direct kernel), or null to pack them in
-/// every GEMM call. With CTNN_KERNELS_SCALAR
+/// every GEMM call. panel_rows 0 with a workspace that holds the GEMM's part and an output row of
+/// the panel besides lowers the panel there (the direct kernel runs otherwise). With CTNN_KERNELS_SCALAR
 /// (RISC-V) every non-depthwise convolution whose larger buffer (panel or workspace) holds two
 /// patches runs scalar::conv2d_s8 on it instead, whatever panel_rows says.
 template <class Tiling = default_s8_tiling>
@@ -317,6 +368,20 @@ inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* 
   if (!conv_uses_panels(g) && (ws_fits || panel_rows > 0))
     return tiled::gemm_s8_row_channels<Tiling>(M, NT, K, w, K, in, NT, bias, out, NT, p.b_zp, p.a_zp, p, workspace,
                                                workspace_bytes);
+  if (panel_rows == 0 && conv_uses_panels(g) && ws_fits) {
+    // No panel from the plan (LeNet-5's conv1: no hole in the arena beside its input and output):
+    // the panel goes into the workspace past the GEMM's part when an output row fits there (the
+    // static workspace is sized for K = kmax), as the RISC-V path does; the direct kernel ran
+    // 5x slower on LeNet-5's conv1.
+    const size_t used = detail::align64(Tiling::workspace_bytes(K));
+    const uint64_t row_bytes = conv_panel_row_elems(g);
+    if (workspace_bytes > used && (workspace_bytes - used) / row_bytes >= 1) {
+      scratch = static_cast<uint8_t*>(workspace) + used;
+      scratch_bytes = workspace_bytes - used;
+      workspace_bytes = used;
+      panel_rows = min(oh, static_cast<int64_t>(scratch_bytes / row_bytes));
+    }
+  }
   if (panel_rows == 0 || !conv_uses_panels(g)) {
     detail::direct_conv<int8_t, uint32_t>(g, in, w, bias, out, p.a_zp, p.b_zp, [&p](uint32_t acc, int64_t oc) {
       return ref::requantize(static_cast<int32_t>(acc), static_cast<int>(oc), p);
@@ -325,6 +390,7 @@ inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* 
   }
   if (scratch == nullptr) return status::null_pointer;
   if (scratch_bytes < conv_scratch_elems(g, panel_rows)) return status::scratch_too_small;
+  panel_rows = s8_panel_rows<Tiling>(ow, panel_rows);
   auto* col = static_cast<int8_t*>(scratch);
   for (int64_t grp = 0; grp < g.groups; ++grp) {
     const int8_t* in_g = in + grp * g.in_c_per_group() * g.in_h * g.in_w;
