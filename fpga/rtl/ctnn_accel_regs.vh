@@ -74,6 +74,8 @@ localparam integer CTNN_ACCEL_CFG_RES_ADD_LSB = 6;  // rw, bits 6:6
 localparam integer CTNN_ACCEL_CFG_RES_ADD_MSB = 6;
 localparam integer CTNN_ACCEL_CFG_POOL_LSB = 7;  // rw, bits 8:7
 localparam integer CTNN_ACCEL_CFG_POOL_MSB = 8;
+localparam integer CTNN_ACCEL_CFG_DW_LSB = 9;  // rw, bits 9:9
+localparam integer CTNN_ACCEL_CFG_DW_MSB = 9;
 
 // M: Rows of A and C
 localparam [11:0] CTNN_ACCEL_M_OFFSET = 12'h01c;
