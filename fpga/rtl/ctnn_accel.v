@@ -76,6 +76,8 @@ module ctnn_accel #(
   localparam integer ADEPTH = 1 << (Log2KMax - 1);             // 2 slots x KMax/4 words
   localparam integer BDEPTH = 1 << (Log2KMax + TB + 1);        // 2 slots x NbTiles x KMax
   localparam integer DQ = (Dim + 3) / 4;             // B scratchpad banks (4 columns each) per tile
+  localparam integer DW_KMAX = 5;                    // CFG.DW: largest kernel side (DWCFG.KMAX)
+  localparam integer DW_LINE = 256;                  // CFG.DW: largest input width (DWCFG.LINE)
 
   // Verilog-2005 has no static_assert: an impossible configuration leaves a port unconnected
   // by making this generate block instantiate a module that does not exist.
@@ -107,7 +109,8 @@ module ctnn_accel #(
   wire [3:0]  err_code;
   wire [31:0] cycles, macs;
 
-  ctnn_accel_regs #(.Dim(Dim), .NbTiles(NbTiles), .Log2KMax(Log2KMax)) u_regs (
+  ctnn_accel_regs #(.Dim(Dim), .NbTiles(NbTiles), .Log2KMax(Log2KMax), .DwKMax(DW_KMAX),
+                    .DwLine(DW_LINE)) u_regs (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .req_valid_i (s_req_valid_i),
@@ -190,7 +193,7 @@ module ctnn_accel #(
   wire              run_gemm = run && !job_dw;     // CFG.DW: load and feed stay idle
 
   ctnn_accel_ctrl #(.Dim(Dim), .TileDim(TileDim), .NbTiles(NbTiles), .Log2KMax(Log2KMax),
-                    .RamBase(RamBase), .RamSize(RamSize)) u_ctrl (
+                    .RamBase(RamBase), .RamSize(RamSize), .DwKMax(DW_KMAX), .DwLine(DW_LINE)) u_ctrl (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
     .start_i          (start),
@@ -600,7 +603,7 @@ module ctnn_accel #(
   wire [31:0] dw_p_addr, dw_p_tag, dw_x_addr, dw_x_tag, dw_w_addr, dw_w_data;
   wire [3:0]  dw_w_strb;
 
-  ctnn_accel_dw #(.RamBase(RamBase), .RamSize(RamSize), .KMax(5), .Line(256), .Slots(8)) u_dw (
+  ctnn_accel_dw #(.RamBase(RamBase), .RamSize(RamSize), .KMax(DW_KMAX), .Line(DW_LINE), .Slots(8)) u_dw (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .run_i        (run),

@@ -7,7 +7,9 @@
 module ctnn_accel_regs #(
   parameter integer Dim      = 8,
   parameter integer NbTiles  = 8,
-  parameter integer Log2KMax = 12
+  parameter integer Log2KMax = 12,
+  parameter integer DwKMax   = 5,
+  parameter integer DwLine   = 256
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
@@ -59,6 +61,8 @@ module ctnn_accel_regs #(
   localparam [7:0] LOG2K8 = Log2KMax[7:0];
   localparam integer NB = NbTiles * Dim;
   localparam [11:0] NB12 = NB[11:0];
+  localparam [7:0] DW_KMAX8 = DwKMax[7:0];
+  localparam [15:0] DW_LINE16 = DwLine[15:0];
 
   reg       done_q, error_q;
   reg [3:0] cause_q;
@@ -91,6 +95,11 @@ module ctnn_accel_regs #(
         rdata[CTNN_ACCEL_HWCFG_LOG2_KMAX_MSB:CTNN_ACCEL_HWCFG_LOG2_KMAX_LSB] = LOG2K8;
         rdata[CTNN_ACCEL_HWCFG_BUS_BYTES_MSB:CTNN_ACCEL_HWCFG_BUS_BYTES_LSB] = 4'd4;
         rdata[CTNN_ACCEL_HWCFG_BLOCK_COLS_MSB:CTNN_ACCEL_HWCFG_BLOCK_COLS_LSB] = NB12;
+        writable = 1'b0;
+      end
+      CTNN_ACCEL_DWCFG_OFFSET: begin
+        rdata[CTNN_ACCEL_DWCFG_KMAX_MSB:CTNN_ACCEL_DWCFG_KMAX_LSB] = DW_KMAX8;
+        rdata[CTNN_ACCEL_DWCFG_LINE_MSB:CTNN_ACCEL_DWCFG_LINE_LSB] = DW_LINE16;
         writable = 1'b0;
       end
       CTNN_ACCEL_CTRL_OFFSET: rdata = 32'd0;  // write only
