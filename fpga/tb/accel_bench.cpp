@@ -90,13 +90,18 @@ constexpr dw_case dws[] = {
     {"mnv2.dw960_7_s1", {960, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, true, true}},
     {"mnas.dw240_28_5x5", {240, 28, 28, 5, 5, 1, 1, 2, 2, 2, 2, true, true}},
     {"mnas.dw480_14_5x5_s2", {480, 14, 14, 5, 5, 2, 2, 1, 2, 1, 2, true, true}},
+    {"dscnn.dw32_14_s1", {32, 14, 14, 3, 3, 1, 1, 1, 1, 1, 1, true, true}},
+    {"dscnn.dw32_14_s2", {32, 14, 14, 3, 3, 2, 2, 1, 1, 1, 1, true, true}},
+    {"dscnn.dw64_7_s1", {64, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, true, true}},
 };
-// --quick: the same kinds of layers scaled down (fewer channels, smaller planes)
+// --quick: the same kinds of layers scaled down (fewer channels, smaller planes), two of DS-CNN's
 constexpr dw_case dws_quick[] = {
     {"dw32_28_s1", {32, 28, 28, 3, 3, 1, 1, 1, 1, 1, 1, true, true}},
     {"dw24_28_s2", {24, 28, 28, 3, 3, 2, 2, 0, 1, 0, 1, true, true}},
     {"dw960_7_s1", {960, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, true, true}},
     {"dw16_14_5x5", {16, 14, 14, 5, 5, 1, 1, 2, 2, 2, 2, true, true}},
+    {"dscnn.dw32_14_s2", {32, 14, 14, 3, 3, 2, 2, 1, 1, 1, 1, true, true}},
+    {"dscnn.dw64_7_s1", {64, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, true, true}},
 };
 
 /// CFG.RES_ADD on a job whose int8 C holds `rows` rows of `cols` at a stride of j.ldc: a random
