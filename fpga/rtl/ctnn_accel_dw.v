@@ -197,7 +197,7 @@ module ctnn_accel_dw #(
   reg  signed [17:0] ox0_q;                    // output column of lane 0
   reg  signed [19:0] ixb_q;                    // ox0 * SW - PL: input column of lane 0, kx = 0
   reg         cdone_q;
-  reg         v1_q, v2_q, v3_q;
+  reg         v1_q, v2_q, v3_q;   // (v0_q below: the sums)
   reg  [31:0] wa1_q, wa2_q, wa3_q;
   reg  [3:0]  st1_q, st2_q, st3_q;
   wire        en_pipe = !v3_q || w_grant_i;
@@ -211,31 +211,38 @@ module ctnn_accel_dw #(
   wire        ch_end = row_end && rem_q <= {1'b0, ow_i};
   wire        slot_c = cc_q[0];
 
-  // the window: 4 lanes x KH x KW products (padding reads B_ZP, so contributes 0)
+  // the lanes of the group: inside the row (and inside N)
   reg  [3:0]  lane_ok;
-  reg  [31:0] acc [0:3];
   reg  [2:0]  nlanes;
-  integer l, ky, kx;
   reg  signed [18:0] ox;
-  reg  signed [19:0] ix;
-  reg  signed [17:0] iy;
-  reg  signed [8:0]  xv, wv;
-  reg  signed [17:0] prod;
-  reg  [7:0]  wb;
-  reg  [5:0]  wi;
-  reg  [SW-1:0] rs;
-  reg  [7:0]  xb;
+  integer l;
   always @(*) begin
     nlanes = 3'd0;
     for (l = 0; l < 4; l = l + 1) begin
       ox = {ox0_q[17], ox0_q} + l[18:0];
       lane_ok[l] = ox >= 0 && ox < $signed({2'b00, row_n});
       nlanes = nlanes + {2'd0, lane_ok[l]};
-      acc[l] = bias_en_i ? bias_q[slot_c] : 32'd0;
+    end
+  end
+
+  // lane ln's sum of KH x KW products (a padding position reads B_ZP, so it adds 0), plus the
+  // bias: evaluated in the clocked stage below, on an issue only
+  function automatic [31:0] lane_acc(input [1:0] ln);
+    integer ky, kx;
+    reg  signed [17:0] iy;
+    reg  signed [19:0] ix;
+    reg  [SW-1:0] rs;
+    reg  [7:0]  xb, wb;
+    reg  [5:0]  wi;
+    reg  signed [8:0]  xv, wv;
+    reg  signed [17:0] prod;
+    reg  [31:0] sum;
+    begin
+      sum = bias_en_i ? bias_q[slot_c] : 32'd0;
       for (ky = 0; ky < KMax; ky = ky + 1)
         for (kx = 0; kx < KMax; kx = kx + 1) begin
           iy = lor_q + ky[17:0];
-          ix = ixb_q + l[19:0] * {12'd0, sw_i} + kx[19:0];
+          ix = ixb_q + {18'd0, ln} * {12'd0, sw_i} + kx[19:0];
           rs = cbase_q[SW-1:0] + iy[SW-1:0];
           xb = lb[{rs, ix[LW-1:0]}];
           xv = (iy >= 0 && iy < $signed({2'b00, h_i}) && ix >= 0 && ix < $signed({4'd0, w_i}))
@@ -244,14 +251,29 @@ module ctnn_accel_dw #(
           wb = wq[wi];
           wv = $signed({wb[7], wb}) - $signed({a_zp_i[7], a_zp_i});
           prod = xv * wv;
-          if (ky < kh_i && kx < kw_i) acc[l] = acc[l] + {{14{prod[17]}}, prod};
+          if (ky < kh_i && kx < kw_i) sum = sum + {{14{prod[17]}}, prod};
         end
+      lane_acc = sum;
     end
-  end
+  endfunction
 
-  // ---- pipeline: issue -> requant s1 -> s2 -> y (the write) --------------------------------------
+  // ---- pipeline: issue (sums) -> requant s1 -> s2 -> y (the write) -----------------------------
   wire [31:0] mult_c = per_channel_i ? mult_q[slot_c] : mult_i;
   wire [7:0]  shift_c = per_channel_i ? shift_q[slot_c] : shift_i;
+  reg  [31:0] acc_q [0:3];
+  reg  [31:0] mult0_q;
+  reg  [7:0]  shift0_q;
+  reg         v0_q;
+  reg  [31:0] wa0_q;
+  reg  [3:0]  st0_q;
+  integer al;
+  always @(posedge clk_i) begin
+    if (en_pipe && issue) begin
+      for (al = 0; al < 4; al = al + 1) acc_q[al] <= lane_acc(al[1:0]);
+      mult0_q <= mult_c;
+      shift0_q <= shift_c;
+    end
+  end
   wire [31:0] y;
   genvar gl;
   generate
@@ -259,10 +281,10 @@ module ctnn_accel_dw #(
       ctnn_accel_requant u_rq (
         .clk_i   (clk_i),
         .rst_ni  (rst_ni),
-        .en_i    (en_pipe),
-        .x_i     (acc[gl]),
-        .mult_i  (mult_c),
-        .shift_i (shift_c),
+        .en_i    (go && en_pipe),   // idle outside CFG.DW jobs
+        .x_i     (acc_q[gl]),
+        .mult_i  (mult0_q),
+        .shift_i (shift0_q),
         .out_zp_i(out_zp_i),
         .lo_i    (lo_i),
         .hi_i    (hi_i),
@@ -287,9 +309,9 @@ module ctnn_accel_dw #(
       ox0_q <= -$signed({16'd0, c_addr_i[1:0]});
       ixb_q <= -$signed({18'd0, c_addr_i[1:0]}) * $signed({12'd0, sw_i}) - $signed({12'd0, pl_i});
       cdone_q <= 1'b0;
-      v1_q <= 1'b0; v2_q <= 1'b0; v3_q <= 1'b0;
-      wa1_q <= 32'd0; wa2_q <= 32'd0; wa3_q <= 32'd0;
-      st1_q <= 4'd0; st2_q <= 4'd0; st3_q <= 4'd0;
+      v0_q <= 1'b0; v1_q <= 1'b0; v2_q <= 1'b0; v3_q <= 1'b0;
+      wa0_q <= 32'd0; wa1_q <= 32'd0; wa2_q <= 32'd0; wa3_q <= 32'd0;
+      st0_q <= 4'd0; st1_q <= 4'd0; st2_q <= 4'd0; st3_q <= 4'd0;
     end else begin
       // params
       if (pgo) begin
@@ -342,9 +364,9 @@ module ctnn_accel_dw #(
         end
       end
       if (en_pipe) begin
-        v1_q <= issue; v2_q <= v1_q; v3_q <= v2_q;
-        wa1_q <= wa_q; wa2_q <= wa1_q; wa3_q <= wa2_q;
-        st1_q <= lane_ok; st2_q <= st1_q; st3_q <= st2_q;
+        v0_q <= issue; v1_q <= v0_q; v2_q <= v1_q; v3_q <= v2_q;
+        wa0_q <= wa_q; wa1_q <= wa0_q; wa2_q <= wa1_q; wa3_q <= wa2_q;
+        st0_q <= lane_ok; st1_q <= st0_q; st2_q <= st1_q; st3_q <= st2_q;
       end
     end
   end
@@ -355,7 +377,7 @@ module ctnn_accel_dw #(
   assign w_strb_o = st3_q;
   assign mac_add_o = issue;
   assign mac_inc_o = {29'd0, nlanes} * {16'd0, k_i};
-  assign done_o = !en_i || (cdone_q && !v1_q && !v2_q && !v3_q && !f_todo && pc_q == m_i);
+  assign done_o = !en_i || (cdone_q && !v0_q && !v1_q && !v2_q && !v3_q && !f_todo && pc_q == m_i);
 endmodule
 
 `default_nettype wire

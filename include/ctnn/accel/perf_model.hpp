@@ -301,7 +301,7 @@ struct depthwise {
 inline constexpr uint64_t dw_lanes = 4;
 /// Cycles of a CFG.DW job beyond its bus words: the job's checks and the first request, the
 /// first response, the requantization pipeline and the last write, the done detection.
-inline constexpr uint64_t dw_latency = 12;
+inline constexpr uint64_t dw_latency = 13;
 
 /// @brief Predicted cycles of a CFG.DW job. Its three streams share the bus, one word per cycle:
 /// per channel the weight words and the bias, multiplier and shift; every input row once (its
