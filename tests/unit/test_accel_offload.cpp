@@ -238,6 +238,10 @@ using net_mix = network<"OffloadMix", shape{4, 9, 9},
     conv2d<10, 4, 1>,
     depthwise_conv2d<4, 3, 1, 1, true>,
     flatten, linear<48, 7>>;
+// the executor tells the hook whether a grouped convolution occurs (fusion_roles::grouped): an
+// image without one compiles no depthwise path
+static_assert(rt::detail::fusion_of<net_mix>.any_grouped);
+static_assert(!rt::detail::fusion_of<zoo::lenet5>.any_grouped && !rt::detail::fusion_of<zoo::cifar_resnet>.any_grouped);
 
 /// Arena and parameters in one host window, the input filled; the reference run's outputs.
 template <Network Net>

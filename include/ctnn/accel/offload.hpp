@@ -80,11 +80,14 @@ struct offloader {
     failure = {};
   }
 
-  result_type offload(const leaf& c) {
+  /// One leaf. Roles (runtime::fusion_roles, from the executor): without Roles::grouped the
+  /// network has no grouped convolution and the depthwise path is not compiled.
+  template <class Roles = ctnn::runtime::fusion_roles<true>>
+  result_type offload(const leaf& c, Roles = {}) {
     const ctnn::row& r = *c.r;
     // the output clamp of a fused activation (the full int8 range without one); made only for
     // the kinds taken (float arithmetic: soft-float on the target)
-    if (r.kind == ctnn::op::conv2d) return conv(c, c.out, nullptr, ctnn::runtime::fused_range(r, c.q_out));
+    if (r.kind == ctnn::op::conv2d) return conv<Roles::grouped>(c, c.out, nullptr, ctnn::runtime::fused_range(r, c.q_out));
     if (r.kind == ctnn::op::linear) return linear(c, c.out, nullptr, ctnn::runtime::fused_range(r, c.q_out));
     return result_type::declined();
   }
@@ -148,7 +151,7 @@ struct offloader {
       pool_plane_ = pl.r->out.h * pl.r->out.w;
     }
     int8_t* out = chain[f.c_at()].out;
-    const result_type o = c.r->kind == ctnn::op::conv2d ? conv(c, out, r, clamp)
+    const result_type o = c.r->kind == ctnn::op::conv2d ? conv<Roles::grouped>(c, out, r, clamp)
                           : c.r->kind == ctnn::op::linear ? linear(c, out, r, clamp)
                                                           : result_type::declined();
     pool_out_ = nullptr;
@@ -257,7 +260,9 @@ struct offloader {
   }
 
   /// out: C (the leaf's output, or a fused leaf's); res_r: the residual at out's offset 0, or
-  /// nullptr; the pool (pool_out_) when set.
+  /// nullptr; the pool (pool_out_) when set. Grouped: the network may have a depthwise leaf (else
+  /// the CFG.DW path is not compiled).
+  template <bool Grouped>
   result_type conv(const leaf& c, int8_t* out, const int8_t* res_r, ctnn::runtime::act_range clamp) {
     const ctnn::row& r = *c.r;
     const ctnn::layer_geometry& g = r.geometry;
@@ -290,21 +295,23 @@ struct offloader {
     j.conv = &v;
     ++leaves;
     programmed_ = false;   // the leaf's first job programs every register
-    if (cin_g == 1 && m == 1 && groups > 1 && res_r == nullptr && pool_out_ == nullptr &&
-        g.kernel.h <= static_cast<int64_t>(dw_kmax) && g.kernel.w <= static_cast<int64_t>(dw_kmax) &&
-        r.in.w <= static_cast<int64_t>(dw_line) && f::m::value::fits(groups)) {
-      // depthwise: one CFG.DW job for every channel, the vectors one entry per channel
-      j.dw = true;
-      j.row_params = false;
-      j.m = static_cast<int>(groups);
-      j.a = c.weights();
-      j.b = c.in[0];
-      j.c = out;
-      j.bias = c.bias();
-      j.q.multiplier = c.multipliers();
-      j.q.shift = c.shifts();
-      const result_type o = issue(j);
-      return o.v != result_type::verdict::done ? o : finish();
+    if constexpr (Grouped) {
+      if (cin_g == 1 && m == 1 && groups > 1 && res_r == nullptr && pool_out_ == nullptr &&
+          g.kernel.h <= static_cast<int64_t>(dw_kmax) && g.kernel.w <= static_cast<int64_t>(dw_kmax) &&
+          r.in.w <= static_cast<int64_t>(dw_line) && f::m::value::fits(groups)) {
+        // depthwise: one CFG.DW job for every channel, the vectors one entry per channel
+        j.dw = true;
+        j.row_params = false;
+        j.m = static_cast<int>(groups);
+        j.a = c.weights();
+        j.b = c.in[0];
+        j.c = out;
+        j.bias = c.bias();
+        j.q.multiplier = c.multipliers();
+        j.q.shift = c.shifts();
+        const result_type o = issue(j);
+        return o.v != result_type::verdict::done ? o : finish();
+      }
     }
     for (int64_t grp = 0; grp < groups; ++grp) {
       const int64_t ch = grp * m;  // first output channel of the group
