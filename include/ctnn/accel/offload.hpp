@@ -25,8 +25,9 @@
 //                         and out, as the CPU's pool leaf requires, else declined)
 //
 // Jobs are pipelined inside a leaf (a conv's row blocks and groups: a depthwise conv the depthwise
-// unit cannot take is a job per channel): the next job's registers are written while the current job runs, the device taking a
-// snapshot of them on START (driver::program / start / wait); a leaf returns when its last job ended.
+// unit cannot take is a job per channel): the next job's registers are written while the current
+// job runs, the device taking a snapshot of them on START (driver::program / start / wait); a leaf
+// returns when its last job ended.
 //
 // Declined (the CPU runs them): dilated convolutions, K above 2^HWCFG.LOG2_KMAX, geometry that
 // does not fit the N and CONV_* fields (F::fits: their range, generated from fpga/regs/ctnn.toml).
@@ -87,7 +88,8 @@ struct offloader {
     const ctnn::row& r = *c.r;
     // the output clamp of a fused activation (the full int8 range without one); made only for
     // the kinds taken (float arithmetic: soft-float on the target)
-    if (r.kind == ctnn::op::conv2d) return conv<Roles::grouped>(c, c.out, nullptr, ctnn::runtime::fused_range(r, c.q_out));
+    if (r.kind == ctnn::op::conv2d)
+      return conv<Roles::grouped>(c, c.out, nullptr, ctnn::runtime::fused_range(r, c.q_out));
     if (r.kind == ctnn::op::linear) return linear(c, c.out, nullptr, ctnn::runtime::fused_range(r, c.q_out));
     return result_type::declined();
   }
