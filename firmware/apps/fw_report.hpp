@@ -47,8 +47,9 @@ struct profiler {
     samples[i].instret += i1 - i0;
     if (inner != nullptr) samples[i].busy += inner->device_cycles - b0;
   }
-  rt::offload_result offload(const rt::leaf_call<int8_t>& c) {
-    return inner != nullptr ? inner->offload(c) : rt::offload_result::declined();
+  template <class Roles = rt::fusion_roles<true>>
+  rt::offload_result offload(const rt::leaf_call<int8_t>& c, Roles roles = {}) {
+    return inner != nullptr ? inner->offload(c, roles) : rt::offload_result::declined();
   }
   /// A conv2d/linear leaf and the leaves fused after it (clamp, add, pool) as one set of
   /// accelerator jobs (runs without a layer callback only: the profiled runs keep every leaf's

@@ -8,6 +8,7 @@
 //                              +-- store (FIFO, requant, C writes) <-- mesh (DIM x DIM PEs)
 //                              +-- resadd (CFG.RES_ADD: residual reads, int8 add) <-- store
 //                              +-- pool (CFG.POOL: reads C back, writes the 2x2 pooled tensor)
+//                              +-- dw (CFG.DW: depthwise convolution, instead of load/feed/mesh/store)
 //
 // Bad use is detected before or during the job and stops it cleanly with STATUS.ERROR and a
 // cause in ERR_CAUSE: 1 zero size, 2 start while busy, 3 DMA range outside RAM, 4 unaligned
@@ -29,6 +30,10 @@
 // CFG.POOL (max or average, 2x2 stride 2) pools the int8 CHW output of a CFG.CONV job: when C is
 // written, ctnn_accel_pool reads it back on the fourth stream and writes the pooled tensor at
 // POOL_ADDR (cause 11 with an int32 C, without CFG.CONV or with the reserved mode 3).
+//
+// CFG.DW (with CFG.CONV) runs a depthwise convolution of M channels in one job on ctnn_accel_dw
+// (a line buffer and 4 x KH x KW MACs, one output word per cycle) while the array stays idle:
+// it takes DMA streams 0, 1 and 2 (cause 12 for a job it cannot run).
 `include "ctnn_soc_defaults.vh"   // generated: the SoC map and device constants
 `default_nettype none
 
@@ -71,6 +76,8 @@ module ctnn_accel #(
   localparam integer ADEPTH = 1 << (Log2KMax - 1);             // 2 slots x KMax/4 words
   localparam integer BDEPTH = 1 << (Log2KMax + TB + 1);        // 2 slots x NbTiles x KMax
   localparam integer DQ = (Dim + 3) / 4;             // B scratchpad banks (4 columns each) per tile
+  localparam integer DW_KMAX = 5;                    // CFG.DW: largest kernel side (DWCFG.KMAX)
+  localparam integer DW_LINE = 256;                  // CFG.DW: largest input width (DWCFG.LINE)
 
   // Verilog-2005 has no static_assert: an impossible configuration leaves a port unconnected
   // by making this generate block instantiate a module that does not exist.
@@ -84,7 +91,7 @@ module ctnn_accel #(
 
   // ---- registers ---------------------------------------------------------------------------
   wire        start;
-  wire [8:0]  cfg;
+  wire [9:0]  cfg;
   wire [15:0] r_m, r_n, r_k;
   wire [31:0] r_a, r_b, r_c, r_bias, r_mult_addr, r_shift_addr, r_mult;
   wire [19:0] r_lda, r_ldb, r_ldc;
@@ -102,7 +109,8 @@ module ctnn_accel #(
   wire [3:0]  err_code;
   wire [31:0] cycles, macs;
 
-  ctnn_accel_regs #(.Dim(Dim), .NbTiles(NbTiles), .Log2KMax(Log2KMax)) u_regs (
+  ctnn_accel_regs #(.Dim(Dim), .NbTiles(NbTiles), .Log2KMax(Log2KMax), .DwKMax(DW_KMAX),
+                    .DwLine(DW_LINE)) u_regs (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .req_valid_i (s_req_valid_i),
@@ -179,9 +187,13 @@ module ctnn_accel #(
   wire [1:0]        job_pool;
   wire [31:0]       job_pool_addr;
   wire              pool_range_err;
+  wire              job_dw;
+  wire              dw_range_err, dw_shift_err, dw_mac_add, dw_done;
+  wire [31:0]       dw_mac_inc;
+  wire              run_gemm = run && !job_dw;     // CFG.DW: load and feed stay idle
 
   ctnn_accel_ctrl #(.Dim(Dim), .TileDim(TileDim), .NbTiles(NbTiles), .Log2KMax(Log2KMax),
-                    .RamBase(RamBase), .RamSize(RamSize)) u_ctrl (
+                    .RamBase(RamBase), .RamSize(RamSize), .DwKMax(DW_KMAX), .DwLine(DW_LINE)) u_ctrl (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
     .start_i          (start),
@@ -222,12 +234,12 @@ module ctnn_accel #(
     .macs_o           (macs),
     .dma_idle_i       (dma_idle),
     .dma_err_i        (r_err),
-    .shift_err_i      (shift_err),
-    .range_err_i      (gather_range_err || pool_range_err),
-    .feed_done_i      (feed_done),
+    .shift_err_i      (shift_err || dw_shift_err),
+    .range_err_i      (gather_range_err || pool_range_err || dw_range_err),
+    .feed_done_i      (job_dw ? dw_done : feed_done),
     .store_idle_i     (store_idle),
-    .mac_add_i        (mac_add),
-    .mac_inc_i        (mac_inc),
+    .mac_add_i        (mac_add || dw_mac_add),
+    .mac_inc_i        (job_dw ? dw_mac_inc : mac_inc),
     .run_o            (run),
     .job_m_o          (job_m),
     .job_n_o          (job_n),
@@ -279,7 +291,8 @@ module ctnn_accel #(
     .job_res_mult_out_o(job_res_mult_out),
     .job_res_shift_o  (job_res_shift),
     .job_pool_o       (job_pool),
-    .job_pool_addr_o  (job_pool_addr)
+    .job_pool_addr_o  (job_pool_addr),
+    .job_dw_o         (job_dw)
   );
 
   // ---- DMA -----------------------------------------------------------------------------------
@@ -295,12 +308,12 @@ module ctnn_accel #(
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .stop_i      (!run),
-    .s_valid_i   ({rs_valid, b_valid, a_valid, w_valid}),
-    .s_addr_i    ({rs_addr, b_req_addr, a_req_addr, w_addr}),
+    .s_valid_i   ({rs_valid, b_valid || dw_x_valid, a_valid || dw_p_valid, w_valid}),
+    .s_addr_i    ({rs_addr, job_dw ? dw_x_addr : b_req_addr, job_dw ? dw_p_addr : a_req_addr, w_addr}),
     .s_we_i      (4'b0001),
     .s_wdata_i   ({32'd0, 32'd0, 32'd0, w_data}),
     .s_wstrb_i   ({4'd0, 4'd0, 4'd0, w_strb}),
-    .s_tag_i     ({30'd0, pl_r_tag, b_tag, a_tag, 32'd0}),
+    .s_tag_i     ({30'd0, pl_r_tag, job_dw ? dw_x_tag : b_tag, job_dw ? dw_p_tag : a_tag, 32'd0}),
     .s_grant_o   (grant),
     .r_valid_o   (r_valid),
     .r_stream_o  (r_stream),
@@ -334,7 +347,7 @@ module ctnn_accel #(
                     .RamSize(RamSize)) u_load (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
-    .run_i        (run),
+    .run_i        (run_gemm),
     .m_i          (job_m),
     .n_i          (job_n),
     .k_i          (job_k),
@@ -378,7 +391,7 @@ module ctnn_accel #(
     .b_req_addr_o (b_req_addr),
     .b_tag_o      (b_tag),
     .b_grant_i    (grant[2]),
-    .r_valid_i    (r_valid),
+    .r_valid_i    (r_valid && !job_dw),
     .r_stream_i   (r_stream),
     .r_tag_i      (r_tag),
     .r_rdata_i    (r_rdata),
@@ -422,7 +435,7 @@ module ctnn_accel #(
   ctnn_accel_feed #(.Dim(Dim), .TileDim(TileDim), .NbTiles(NbTiles), .Log2KMax(Log2KMax)) u_feed (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
-    .run_i        (run),
+    .run_i        (run_gemm),
     .m_i          (job_m),
     .n_i          (job_n),
     .k_i          (job_k),
@@ -585,10 +598,74 @@ module ctnn_accel #(
     .active_o    (pl_active),
     .done_o      (pl_done)
   );
-  assign w_valid = pl_active ? pl_w_valid : ra_w_valid;
-  assign w_addr = pl_active ? pl_w_addr : ra_w_addr;
-  assign w_data = pl_active ? pl_w_data : ra_w_data;
-  assign w_strb = pl_active ? pl_w_strb : ra_w_strb;
+  // CFG.DW: the depthwise unit owns streams 0, 1 and 2 for the whole job
+  wire        dw_p_valid, dw_x_valid, dw_w_valid;
+  wire [31:0] dw_p_addr, dw_p_tag, dw_x_addr, dw_x_tag, dw_w_addr, dw_w_data;
+  wire [3:0]  dw_w_strb;
+
+  ctnn_accel_dw #(.RamBase(RamBase), .RamSize(RamSize), .KMax(DW_KMAX), .Line(DW_LINE), .Slots(8)) u_dw (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .run_i        (run),
+    .en_i         (job_dw),
+    .m_i          (job_m),
+    .n_i          (job_n),
+    .k_i          (job_k),
+    .a_addr_i     (job_a_addr),
+    .lda_i        (job_lda),
+    .b_addr_i     (job_b_addr),
+    .cstride_i    (job_cv_cstride),
+    .c_addr_i     (job_c_addr),
+    .ldc_i        (job_ldc),
+    .bias_addr_i  (job_bias_addr),
+    .mult_addr_i  (job_mult_addr),
+    .shift_addr_i (job_shift_addr),
+    .bias_en_i    (job_bias_en),
+    .per_channel_i(job_per_channel),
+    .mult_i       (job_mult),
+    .shift_i      (job_shift),
+    .a_zp_i       (job_a_zp),
+    .b_zp_i       (job_b_zp),
+    .out_zp_i     (job_out_zp),
+    .lo_i         (job_lo),
+    .hi_i         (job_hi),
+    .h_i          (job_cv_h),
+    .w_i          (job_cv_w),
+    .kh_i         (job_cv_kh),
+    .kw_i         (job_cv_kw),
+    .sh_i         (job_cv_sh),
+    .sw_i         (job_cv_sw),
+    .ow_i         (job_cv_ow),
+    .pt_i         (job_cv_pt),
+    .pl_i         (job_cv_pl),
+    .p_valid_o    (dw_p_valid),
+    .p_addr_o     (dw_p_addr),
+    .p_tag_o      (dw_p_tag),
+    .p_grant_i    (grant[1]),
+    .x_valid_o    (dw_x_valid),
+    .x_addr_o     (dw_x_addr),
+    .x_tag_o      (dw_x_tag),
+    .x_grant_i    (grant[2]),
+    .rsp_valid_i  (r_valid && job_dw),
+    .rsp_stream_i (r_stream),
+    .rsp_tag_i    (r_tag),
+    .rsp_rdata_i  (r_rdata),
+    .w_valid_o    (dw_w_valid),
+    .w_addr_o     (dw_w_addr),
+    .w_data_o     (dw_w_data),
+    .w_strb_o     (dw_w_strb),
+    .w_grant_i    (grant[0] && job_dw),
+    .range_err_o  (dw_range_err),
+    .shift_err_o  (dw_shift_err),
+    .mac_add_o    (dw_mac_add),
+    .mac_inc_o    (dw_mac_inc),
+    .done_o       (dw_done)
+  );
+
+  assign w_valid = pl_active ? pl_w_valid : (job_dw ? dw_w_valid : ra_w_valid);
+  assign w_addr = pl_active ? pl_w_addr : (job_dw ? dw_w_addr : ra_w_addr);
+  assign w_data = pl_active ? pl_w_data : (job_dw ? dw_w_data : ra_w_data);
+  assign w_strb = pl_active ? pl_w_strb : (job_dw ? dw_w_strb : ra_w_strb);
   assign rs_valid = pl_active ? pl_r_valid : ra_r_valid;
   assign rs_addr = pl_active ? pl_r_addr : ra_r_addr;
   assign store_idle = st_idle && rs_idle && pl_done;

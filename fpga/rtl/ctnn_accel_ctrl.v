@@ -16,13 +16,15 @@ module ctnn_accel_ctrl #(
   parameter integer NbTiles  = 8,
   parameter integer Log2KMax = 12,
   parameter [31:0]  RamBase  = 32'd0,       // the RAM window of the DMA: ctnn_accel passes its own
-  parameter [31:0]  RamSize  = 32'd0
+  parameter [31:0]  RamSize  = 32'd0,
+  parameter integer DwKMax   = 5,           // ctnn_accel_dw: largest KH and KW
+  parameter integer DwLine   = 256          // ctnn_accel_dw: largest W (bytes of a line buffer row)
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
   // from the register file
   input  wire        start_i,
-  input  wire [8:0]  cfg_i,          // {POOL[1:0], RES_ADD, ROW_PARAMS, CONV, BIAS_EN, PER_CHANNEL, RELU, OUT_RAW}
+  input  wire [9:0]  cfg_i,          // {DW, POOL[1:0], RES_ADD, ROW_PARAMS, CONV, BIAS_EN, PER_CHANNEL, RELU, OUT_RAW}
   input  wire [15:0] m_i,
   input  wire [15:0] n_i,
   input  wire [15:0] k_i,
@@ -119,7 +121,8 @@ module ctnn_accel_ctrl #(
   output wire [31:0] job_res_mult_out_o,
   output wire [23:0] job_res_shift_o,
   output wire [1:0]  job_pool_o,      // CFG.POOL
-  output wire [31:0] job_pool_addr_o
+  output wire [31:0] job_pool_addr_o,
+  output wire        job_dw_o         // CFG.DW: the depthwise unit runs the job
 );
   localparam integer TILES = Dim / TileDim;
   localparam integer NB = NbTiles * Dim;
@@ -132,17 +135,19 @@ module ctnn_accel_ctrl #(
                    E_BUS = CTNN_ACCEL_ERR_CAUSE_CODE_BUS_ERR, E_KBIG = CTNN_ACCEL_ERR_CAUSE_CODE_K_TOO_BIG,
                    E_SHIFT = CTNN_ACCEL_ERR_CAUSE_CODE_BAD_SHIFT, E_ROWS = CTNN_ACCEL_ERR_CAUSE_CODE_ROWS,
                    E_GEOM = CTNN_ACCEL_ERR_CAUSE_CODE_CONV_GEOM, E_RESRAW = CTNN_ACCEL_ERR_CAUSE_CODE_RES_RAW,
-                   E_POOL = CTNN_ACCEL_ERR_CAUSE_CODE_POOL;
+                   E_POOL = CTNN_ACCEL_ERR_CAUSE_CODE_POOL, E_DW = CTNN_ACCEL_ERR_CAUSE_CODE_DW;
   localparam integer ROWS_MAX_I = 2 * NB;
   localparam [16:0] ROWS_MAX = ROWS_MAX_I[16:0];
   localparam [31:0] DIM32 = Dim;
+  localparam [7:0]  DW_KMAX = DwKMax[7:0];
+  localparam [15:0] DW_LINE = DwLine[15:0];
 
   reg         busy_q, done_set_q, err_set_q;
   reg  [3:0]  err_code_q;
   reg  [31:0] cycles_q, macs_q;
 
   // ---- job snapshot (registers may change while a job runs) ----------------------------------
-  reg  [8:0]  j_cfg;
+  reg  [9:0]  j_cfg;
   reg  [31:0] j_pool_addr;
   reg  [31:0] j_res_addr, j_res_mult_y, j_res_mult_r, j_res_mult_out;
   reg  [28:0] j_res_zp;
@@ -159,9 +164,17 @@ module ctnn_accel_ctrl #(
   wire        j_raw = j_cfg[0], j_relu = j_cfg[1], j_perch = j_cfg[2], j_bias_en = j_cfg[3];
   wire        j_conv = j_cfg[4], j_rowp = j_cfg[5], j_res = j_cfg[6];
   wire [1:0]  j_pool = j_cfg[8:7];
+  wire        j_dw = j_cfg[9];
   // CFG.POOL pools the int8 CHW output of a convolution; mode 3 is reserved
   wire        bad_pool = (j_pool != CTNN_ACCEL_CFG_POOL_NONE) &&
                          (j_raw || !j_conv || (j_pool != CTNN_ACCEL_CFG_POOL_MAX && j_pool != CTNN_ACCEL_CFG_POOL_AVG));
+  // CFG.DW (ctnn_accel_dw): a CFG.CONV job with an int8 C, nothing after the requantization,
+  // per-channel vectors (M entries without ROW_PARAMS), K = KH x KW, a kernel within DwKMax and
+  // rows within the line buffer
+  wire [15:0] dw_k = {8'd0, j_cv_kernel[7:0]} * {8'd0, j_cv_kernel[15:8]};
+  wire        bad_dw = j_dw && (!j_conv || j_raw || j_res || j_rowp || j_pool != CTNN_ACCEL_CFG_POOL_NONE ||
+                                j_k != dw_k || j_cv_kernel[7:0] > DW_KMAX || j_cv_kernel[15:8] > DW_KMAX ||
+                                j_cv_in[31:16] > DW_LINE);
   wire [15:0] cv_h = j_cv_in[15:0], cv_w = j_cv_in[31:16], cv_ow = j_cv_out[15:0];
   wire [7:0]  cv_kh = j_cv_kernel[7:0], cv_kw = j_cv_kernel[15:8];
   wire [7:0]  cv_sh = j_cv_kernel[23:16], cv_sw = j_cv_kernel[31:24];
@@ -228,7 +241,7 @@ module ctnn_accel_ctrl #(
   function automatic in_ram(input [31:0] base, input [36:0] bytes);
     in_ram = (base >= RamBase) && ({5'd0, base} + bytes <= ram_end);
   endfunction
-  wire [36:0] vec_bytes = {19'd0, j_rowp ? j_m : j_n, 2'b00};
+  wire [36:0] vec_bytes = {19'd0, (j_rowp || j_dw) ? j_m : j_n, 2'b00};
   // CFG.CONV: the gathered B addresses are checked one by one; B_ADDR itself is read for padding
   wire        ext_ok = (rstep_q == 2'd1 && j_conv) ? in_ram(j_b, 37'd1)
                                                   : in_ram(ext_base, {1'd0, ext_prod} + {17'd0, ext_row});
@@ -246,7 +259,7 @@ module ctnn_accel_ctrl #(
       err_code_q <= CTNN_ACCEL_ERR_CAUSE_CODE_NONE;
       cycles_q <= 32'd0;
       macs_q <= 32'd0;
-      j_cfg <= 9'd0; j_pool_addr <= 32'd0; j_m <= 16'd0; j_n <= 16'd0; j_k <= 16'd0;
+      j_cfg <= 10'd0; j_pool_addr <= 32'd0; j_m <= 16'd0; j_n <= 16'd0; j_k <= 16'd0;
       j_a <= 32'd0; j_b <= 32'd0; j_c <= 32'd0; j_bias <= 32'd0;
       j_mult_addr <= 32'd0; j_shift_addr <= 32'd0; j_mult <= 32'd0;
       j_lda <= 20'd0; j_ldb <= 20'd0; j_ldc <= 20'd0;
@@ -283,6 +296,7 @@ module ctnn_accel_ctrl #(
           else if ({1'b0, j_k} > (17'd1 << Log2KMax)) begin stop_code_q <= E_KBIG; state_q <= S_STOP; end
           else if (j_res && j_raw) begin stop_code_q <= E_RESRAW; state_q <= S_STOP; end
           else if (bad_pool) begin stop_code_q <= E_POOL; state_q <= S_STOP; end
+          else if (bad_dw) begin stop_code_q <= E_DW; state_q <= S_STOP; end
           else if (misaligned) begin stop_code_q <= E_ALIGN; state_q <= S_STOP; end
           else if (bad_shift) begin stop_code_q <= E_SHIFT; state_q <= S_STOP; end
           else if (bad_rows) begin stop_code_q <= E_ROWS; state_q <= S_STOP; end
@@ -379,6 +393,7 @@ module ctnn_accel_ctrl #(
   assign job_res_shift_o   = j_res_shift;
   assign job_pool_o        = j_pool;
   assign job_pool_addr_o   = j_pool_addr;
+  assign job_dw_o          = j_dw;
 endmodule
 
 `default_nettype wire

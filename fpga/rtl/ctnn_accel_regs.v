@@ -7,13 +7,15 @@
 module ctnn_accel_regs #(
   parameter integer Dim      = 8,
   parameter integer NbTiles  = 8,
-  parameter integer Log2KMax = 12
+  parameter integer Log2KMax = 12,
+  parameter integer DwKMax   = 5,
+  parameter integer DwLine   = 256
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
   // to the controller
   output reg         start_o,        // CTRL.START written with 1
-  output reg  [8:0]  cfg_o,          // {POOL[1:0], RES_ADD, ROW_PARAMS, CONV, BIAS_EN, PER_CHANNEL, RELU, OUT_RAW}
+  output reg  [9:0]  cfg_o,          // {DW, POOL[1:0], RES_ADD, ROW_PARAMS, CONV, BIAS_EN, PER_CHANNEL, RELU, OUT_RAW}
   output reg  [15:0] m_o,
   output reg  [15:0] n_o,
   output reg  [15:0] k_o,
@@ -59,6 +61,8 @@ module ctnn_accel_regs #(
   localparam [7:0] LOG2K8 = Log2KMax[7:0];
   localparam integer NB = NbTiles * Dim;
   localparam [11:0] NB12 = NB[11:0];
+  localparam [7:0] DW_KMAX8 = DwKMax[7:0];
+  localparam [15:0] DW_LINE16 = DwLine[15:0];
 
   reg       done_q, error_q;
   reg [3:0] cause_q;
@@ -93,6 +97,11 @@ module ctnn_accel_regs #(
         rdata[CTNN_ACCEL_HWCFG_BLOCK_COLS_MSB:CTNN_ACCEL_HWCFG_BLOCK_COLS_LSB] = NB12;
         writable = 1'b0;
       end
+      CTNN_ACCEL_DWCFG_OFFSET: begin
+        rdata[CTNN_ACCEL_DWCFG_KMAX_MSB:CTNN_ACCEL_DWCFG_KMAX_LSB] = DW_KMAX8;
+        rdata[CTNN_ACCEL_DWCFG_LINE_MSB:CTNN_ACCEL_DWCFG_LINE_LSB] = DW_LINE16;
+        writable = 1'b0;
+      end
       CTNN_ACCEL_CTRL_OFFSET: rdata = 32'd0;  // write only
       CTNN_ACCEL_STATUS_OFFSET: begin
         rdata[CTNN_ACCEL_STATUS_BUSY_LSB] = busy_i;
@@ -116,6 +125,7 @@ module ctnn_accel_regs #(
         rdata[CTNN_ACCEL_CFG_ROW_PARAMS_LSB] = cfg_o[5];
         rdata[CTNN_ACCEL_CFG_RES_ADD_LSB] = cfg_o[6];
         rdata[CTNN_ACCEL_CFG_POOL_MSB:CTNN_ACCEL_CFG_POOL_LSB] = cfg_o[8:7];
+        rdata[CTNN_ACCEL_CFG_DW_LSB] = cfg_o[9];
       end
       CTNN_ACCEL_M_OFFSET: rdata[CTNN_ACCEL_M_VALUE_MSB:CTNN_ACCEL_M_VALUE_LSB] = m_o;
       CTNN_ACCEL_N_OFFSET: rdata[CTNN_ACCEL_N_VALUE_MSB:CTNN_ACCEL_N_VALUE_LSB] = n_o;
@@ -197,7 +207,7 @@ module ctnn_accel_regs #(
       error_q <= 1'b0;
       cause_q <= 4'd0;
       irq_en_q <= CTNN_ACCEL_IRQ_EN_RESET[1:0];
-      cfg_o <= CTNN_ACCEL_CFG_RESET[8:0];
+      cfg_o <= CTNN_ACCEL_CFG_RESET[9:0];
       pool_addr_o <= CTNN_ACCEL_POOL_ADDR_RESET;
       res_addr_o <= CTNN_ACCEL_RES_ADDR_RESET;
       res_zp_o <= CTNN_ACCEL_RES_ZP_RESET[28:0];
@@ -235,7 +245,7 @@ module ctnn_accel_regs #(
           CTNN_ACCEL_IRQ_EN_OFFSET:
             irq_en_q <= {d[CTNN_ACCEL_IRQ_EN_ERROR_LSB], d[CTNN_ACCEL_IRQ_EN_DONE_LSB]};
           CTNN_ACCEL_CFG_OFFSET:
-            cfg_o <= {d[CTNN_ACCEL_CFG_POOL_MSB:CTNN_ACCEL_CFG_POOL_LSB], d[CTNN_ACCEL_CFG_RES_ADD_LSB], d[CTNN_ACCEL_CFG_ROW_PARAMS_LSB], d[CTNN_ACCEL_CFG_CONV_LSB],
+            cfg_o <= {d[CTNN_ACCEL_CFG_DW_LSB], d[CTNN_ACCEL_CFG_POOL_MSB:CTNN_ACCEL_CFG_POOL_LSB], d[CTNN_ACCEL_CFG_RES_ADD_LSB], d[CTNN_ACCEL_CFG_ROW_PARAMS_LSB], d[CTNN_ACCEL_CFG_CONV_LSB],
                       d[CTNN_ACCEL_CFG_BIAS_EN_LSB], d[CTNN_ACCEL_CFG_PER_CHANNEL_LSB],
                       d[CTNN_ACCEL_CFG_RELU_LSB], d[CTNN_ACCEL_CFG_OUT_RAW_LSB]};
           CTNN_ACCEL_M_OFFSET: m_o <= d[CTNN_ACCEL_M_VALUE_MSB:CTNN_ACCEL_M_VALUE_LSB];

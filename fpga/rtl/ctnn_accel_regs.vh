@@ -74,6 +74,8 @@ localparam integer CTNN_ACCEL_CFG_RES_ADD_LSB = 6;  // rw, bits 6:6
 localparam integer CTNN_ACCEL_CFG_RES_ADD_MSB = 6;
 localparam integer CTNN_ACCEL_CFG_POOL_LSB = 7;  // rw, bits 8:7
 localparam integer CTNN_ACCEL_CFG_POOL_MSB = 8;
+localparam integer CTNN_ACCEL_CFG_DW_LSB = 9;  // rw, bits 9:9
+localparam integer CTNN_ACCEL_CFG_DW_MSB = 9;
 
 // M: Rows of A and C
 localparam [11:0] CTNN_ACCEL_M_OFFSET = 12'h01c;
@@ -284,3 +286,11 @@ localparam [11:0] CTNN_ACCEL_POOL_ADDR_OFFSET = 12'h090;
 localparam [31:0] CTNN_ACCEL_POOL_ADDR_RESET = 32'h00000000;
 localparam integer CTNN_ACCEL_POOL_ADDR_VALUE_LSB = 0;  // rw, bits 31:0
 localparam integer CTNN_ACCEL_POOL_ADDR_VALUE_MSB = 31;
+
+// DWCFG: Build parameters of the depthwise unit (CFG.DW): a job beyond them stops with ERR_CAUSE DW
+localparam [11:0] CTNN_ACCEL_DWCFG_OFFSET = 12'h094;
+localparam [31:0] CTNN_ACCEL_DWCFG_RESET = 32'h00010005;
+localparam integer CTNN_ACCEL_DWCFG_KMAX_LSB = 0;  // ro, bits 7:0
+localparam integer CTNN_ACCEL_DWCFG_KMAX_MSB = 7;
+localparam integer CTNN_ACCEL_DWCFG_LINE_LSB = 8;  // ro, bits 23:8
+localparam integer CTNN_ACCEL_DWCFG_LINE_MSB = 23;

@@ -73,6 +73,37 @@ constexpr conv_case convs[] = {
     {"cifar.res+add+avgpool", {8, 16, 16, 8, 3, 3, 1, 1, 1, 1, 1, 1, true, true, true, 2}},
 };
 
+struct dw_case {
+  const char* name;
+  ctnn::accel::depthwise g;
+};
+
+// Depthwise convolutions as single CFG.DW jobs: MobileNetV2's (224x224 input, 3x3, TF "same"
+// padding: 1 on each side at stride 1, 0 before and 1 after at stride 2), full size, a 5x5 one
+// (MnasNet / EfficientNet), and the trained DS-CNN's (fmnist_dscnn).
+constexpr dw_case dws[] = {
+    {"mnv2.dw32_112_s1", {32, 112, 112, 3, 3, 1, 1, 1, 1, 1, 1, true, true}},
+    {"mnv2.dw96_112_s2", {96, 112, 112, 3, 3, 2, 2, 0, 1, 0, 1, true, true}},
+    {"mnv2.dw144_56_s1", {144, 56, 56, 3, 3, 1, 1, 1, 1, 1, 1, true, true}},
+    {"mnv2.dw192_28_s1", {192, 28, 28, 3, 3, 1, 1, 1, 1, 1, 1, true, true}},
+    {"mnv2.dw576_14_s1", {576, 14, 14, 3, 3, 1, 1, 1, 1, 1, 1, true, true}},
+    {"mnv2.dw960_7_s1", {960, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, true, true}},
+    {"mnas.dw240_28_5x5", {240, 28, 28, 5, 5, 1, 1, 2, 2, 2, 2, true, true}},
+    {"mnas.dw480_14_5x5_s2", {480, 14, 14, 5, 5, 2, 2, 1, 2, 1, 2, true, true}},
+    {"dscnn.dw32_14_s1", {32, 14, 14, 3, 3, 1, 1, 1, 1, 1, 1, true, true}},
+    {"dscnn.dw32_14_s2", {32, 14, 14, 3, 3, 2, 2, 1, 1, 1, 1, true, true}},
+    {"dscnn.dw64_7_s1", {64, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, true, true}},
+};
+// --quick: the same kinds of layers scaled down (fewer channels, smaller planes), two of DS-CNN's
+constexpr dw_case dws_quick[] = {
+    {"dw32_28_s1", {32, 28, 28, 3, 3, 1, 1, 1, 1, 1, 1, true, true}},
+    {"dw24_28_s2", {24, 28, 28, 3, 3, 2, 2, 0, 1, 0, 1, true, true}},
+    {"dw960_7_s1", {960, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, true, true}},
+    {"dw16_14_5x5", {16, 14, 14, 5, 5, 1, 1, 2, 2, 2, 2, true, true}},
+    {"dscnn.dw32_14_s2", {32, 14, 14, 3, 3, 2, 2, 1, 1, 1, 1, true, true}},
+    {"dscnn.dw64_7_s1", {64, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, true, true}},
+};
+
 /// CFG.RES_ADD on a job whose int8 C holds `rows` rows of `cols` at a stride of j.ldc: a random
 /// residual after `at`, TFLite-made add parameters; expect becomes add_s8_one(expect, R).
 void add_residual(accel_sim& sim, std::mt19937& rng, gemm_job& j, uint32_t at, int rows, int cols,
@@ -229,6 +260,45 @@ result run_conv(accel_sim& sim, std::mt19937& rng, const ctnn::accel::conv& v) {
   return r;
 }
 
+result run_dw(accel_sim& sim, std::mt19937& rng, const ctnn::accel::depthwise& v) {
+  auto rnd = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  ctnn::kernels::conv_geometry g;
+  g.in_c = g.out_c = g.groups = v.channels;
+  g.in_h = v.in_h; g.in_w = v.in_w;
+  g.kh = v.kh; g.kw = v.kw; g.sh = v.sh; g.sw = v.sw;
+  g.pt = v.pt; g.pb = v.pb; g.pl = v.pl; g.pr = v.pr;
+  gemm_job j;
+  ctnn::tb::set_conv(j, g, static_cast<uint32_t>(v.in_h * v.in_w));
+  j.dw = true;
+  j.row_params = false;
+  j.K = v.kh * v.kw;
+  j.lda = static_cast<uint32_t>(j.K);
+  j.bias_en = v.bias;
+  j.per_channel = v.per_channel;
+  j.b_zp = -7; j.out_zp = 3;
+  uint32_t at = accel_sim::ram_base;
+  auto take = [&](uint64_t bytes) { const uint32_t p = at; at = round4(static_cast<uint32_t>(at + bytes)); return p; };
+  j.a = take(static_cast<uint64_t>(j.M) * static_cast<uint64_t>(j.K));
+  j.b = take(static_cast<uint64_t>(v.channels) * j.cstride);
+  j.c = take(static_cast<uint64_t>(j.M) * static_cast<uint64_t>(j.N));
+  j.bias = take(4u * static_cast<uint32_t>(j.M));
+  j.mult = take(4u * static_cast<uint32_t>(j.M));
+  j.shift = take(4u * static_cast<uint32_t>(j.M));
+  if (at - accel_sim::ram_base > sim.ram_size()) throw std::runtime_error("depthwise conv does not fit in RAM");
+  auto* W = reinterpret_cast<int8_t*>(sim.ram(j.a));
+  auto* X = reinterpret_cast<int8_t*>(sim.ram(j.b));
+  for (int i = 0; i < j.M * j.K; ++i) W[i] = static_cast<int8_t>(rnd(-127, 127));
+  for (uint32_t i = 0; i < static_cast<uint32_t>(v.channels) * j.cstride; ++i) X[i] = static_cast<int8_t>(rnd(-128, 127));
+  const channel_params cp = write_params(sim, rng, j, j.M, -10, -4);
+  std::vector<int8_t> expect(static_cast<size_t>(j.M) * static_cast<size_t>(j.N));
+  const ctnn::ref::gemm_s8_params q{j.b_zp, 0, j.out_zp, cp.mult.data(), cp.shift.data(), true, -128, 127};
+  const bool ref_ok = ctnn::ref::conv2d_s8(g, X, W, cp.bias.data(), expect.data(), q) == ctnn::kernels::status::ok;
+  uint32_t status = 0;
+  result r = run_job(sim, j, ctnn::accel::predict_dw(hw, v).cycles, status);
+  r.exact = a::status::done::get(status) == 1 && ref_ok && std::memcmp(sim.ram(j.c), expect.data(), expect.size()) == 0;
+  return r;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -270,6 +340,31 @@ int main(int argc, char** argv) {
     if (!r.exact || r.macs != static_cast<uint64_t>(M) * static_cast<uint64_t>(N) * static_cast<uint64_t>(K)) ++bad;
     std::fflush(stdout);
   }
-  std::printf("# worst model error %.2f%%\n", 100.0 * worst);
-  return bad == 0 && worst <= 0.10 ? 0 : 1;
+  // depthwise convolutions as single CFG.DW jobs (the depthwise unit, not the array): memory
+  // bound, so two utilizations: MACs against the unit's peak (4 lanes x KH x KW per cycle) and
+  // the DMA bound (their bytes at 4 per cycle) against the cycles
+  double worst_dw = 0;
+  const dw_case* dw_begin = quick ? std::begin(dws_quick) : std::begin(dws);
+  const dw_case* dw_end = quick ? std::end(dws_quick) : std::end(dws);
+  for (const dw_case* s = dw_begin; s != dw_end; ++s) {
+    const ctnn::accel::depthwise& v = s->g;
+    const result r = run_dw(sim, rng, v);
+    const uint64_t macs = static_cast<uint64_t>(v.channels) * static_cast<uint64_t>(v.out_h() * v.out_w()) *
+                          static_cast<uint64_t>(v.kh * v.kw);
+    const double peak = static_cast<double>(ctnn::accel::dw_lanes * static_cast<uint64_t>(v.kh * v.kw));
+    const double util = static_cast<double>(r.macs) / (peak * static_cast<double>(r.cycles));
+    const double dma = static_cast<double>(ctnn::accel::dw_dma_bound(hw, v)) / static_cast<double>(r.cycles);
+    const double err = (static_cast<double>(r.predicted) - static_cast<double>(r.cycles)) / static_cast<double>(r.cycles);
+    worst_dw = std::max(worst_dw, std::fabs(err));
+    std::printf("dw %d %dx%d k%dx%d s%d cycles=%llu macs=%llu mac_utilization=%.4f dma_bound_share=%.4f "
+                "macs_per_cycle=%.2f predicted=%llu model_error=%+.2f%% %s %s\n",
+                v.channels, v.in_h, v.in_w, v.kh, v.kw, v.sh, static_cast<unsigned long long>(r.cycles),
+                static_cast<unsigned long long>(r.macs), util, dma,
+                static_cast<double>(r.macs) / static_cast<double>(r.cycles),
+                static_cast<unsigned long long>(r.predicted), 100.0 * err, r.exact ? "exact" : "MISMATCH", s->name);
+    if (!r.exact || r.macs != macs) ++bad;
+    std::fflush(stdout);
+  }
+  std::printf("# worst model error %.2f%% (depthwise %.2f%%)\n", 100.0 * std::max(worst, worst_dw), 100.0 * worst_dw);
+  return bad == 0 && worst <= 0.10 && worst_dw <= 0.05 ? 0 : 1;
 }

@@ -168,6 +168,8 @@ struct gemm_job {
   /// CFG.POOL (a::cfg::pool::none, max, avg): C's 2x2 stride-2 pool, dense CHW at pool_addr
   uint32_t pool = 0;
   uint32_t pool_addr = 0;
+  /// CFG.DW (with conv): depthwise, channel m of C from channel m of the input and row m of A
+  bool dw = false;
 };
 
 /// @brief Makes j the CFG.CONV job of convolution g (one group, no dilation) as a driver starts it:
@@ -208,7 +210,7 @@ inline void program(const gemm_job& j) {
   };
   put(write<B>(a::cfg::out_raw::from(j.raw), a::cfg::relu::from(j.relu), a::cfg::per_channel::from(j.per_channel),
                a::cfg::bias_en::from(j.bias_en), a::cfg::conv::from(j.conv), a::cfg::row_params::from(j.row_params),
-               a::cfg::res_add::from(j.res), a::cfg::pool::from(j.pool)));
+               a::cfg::res_add::from(j.res), a::cfg::pool::from(j.pool), a::cfg::dw::from(j.dw)));
   put(write<B>(a::pool_addr::value::from(j.pool_addr)));
   put(write<B>(a::res_addr::value::from(j.res_addr)));
   put(write<B>(a::res_zp::y_zp::from(j.res_y_zp), a::res_zp::r_zp::from(j.res_r_zp),

@@ -248,6 +248,90 @@ prepared prepare_conv(accel_sim& sim, std::mt19937& rng, bool big, const ctnn::k
   return p;
 }
 
+/// A random depthwise convolution as one CFG.DW job: A = the C x KH x KW weights (any alignment,
+/// LDA >= K), B = the CHW input (any alignment, channel stride >= H*W), C = the CHW output (any
+/// alignment, LDC >= N), per-channel bias and requantization or per tensor, a clamp, padding on
+/// every side. Expected: ctnn::ref::conv2d_s8 with groups = channels on a dense copy of the input.
+prepared prepare_dw(accel_sim& sim, std::mt19937& rng, bool big, const ctnn::kernels::conv_geometry* fixed = nullptr) {
+  auto rnd = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  ctnn::kernels::conv_geometry g;
+  if (fixed != nullptr) g = *fixed;
+  else do {
+    g.in_c = rnd(1, big ? 160 : 12);
+    g.in_h = rnd(1, big ? 40 : 12);
+    g.in_w = rnd(1, rnd(0, 15) == 0 ? 256 : (big ? 40 : 14));
+    const int k = rnd(0, 3) == 0 ? rnd(1, 5) : (rnd(0, 1) != 0 ? 3 : 5);
+    g.kh = k; g.kw = rnd(0, 4) == 0 ? rnd(1, 5) : k;
+    g.sh = rnd(1, 2); g.sw = rnd(0, 5) == 0 ? rnd(1, 3) : g.sh;
+    g.pt = rnd(0, static_cast<int>(g.kh) - 1); g.pl = rnd(0, static_cast<int>(g.kw) - 1);
+    g.pb = rnd(0, static_cast<int>(g.kh) - 1); g.pr = rnd(0, static_cast<int>(g.kw) - 1);
+  } while (!g.valid() || g.in_h * g.in_w > (big ? 1600 : 400) * (g.in_w > 100 ? 4 : 1));
+  g.out_c = g.in_c;
+  g.groups = g.in_c;
+  gemm_job j = random_job(rng, false);
+  ctnn::tb::set_conv(j, g, static_cast<uint32_t>(g.in_h * g.in_w + rnd(0, 1) * rnd(0, 9)));
+  j.dw = true;
+  j.row_params = false;
+  j.raw = false;
+  j.K = static_cast<int>(g.kh * g.kw);
+  j.lda = static_cast<uint32_t>(j.K + rnd(0, 1) * rnd(0, 5));
+  j.ldc = static_cast<uint32_t>(j.N + rnd(0, 1) * rnd(0, 7));
+  j.a_zp = rnd(0, 3) == 0 ? rnd(-128, 127) : 0;
+  j.b_zp = rnd(-128, 127);
+
+  uint32_t at = accel_sim::ram_base + 64u * static_cast<uint32_t>(rnd(0, 16));
+  auto take = [&](uint32_t bytes) {
+    const uint32_t q = at + static_cast<uint32_t>(rnd(0, 3));
+    at = round4(q + bytes) + 4u * static_cast<uint32_t>(rnd(1, 3));
+    return q;
+  };
+  const auto M = static_cast<uint32_t>(j.M), N = static_cast<uint32_t>(j.N);
+  j.a = take(M * j.lda);
+  j.b = take(j.cstride * M);
+  j.c = take((M - 1) * j.ldc + N);
+  j.bias = round4(at); at = j.bias + 4u * M + 4u;
+  j.mult = round4(at); at = j.mult + 4u * M + 4u;
+  j.shift = round4(at); at = j.shift + 4u * M + 4u;
+  if (at - accel_sim::ram_base > sim.ram_size()) throw std::runtime_error("dw job does not fit in RAM");
+
+  std::vector<int8_t> W(static_cast<size_t>(g.weight_elems())), x(static_cast<size_t>(g.in_elems()));
+  for (uint32_t m = 0; m < M; ++m)
+    for (uint32_t i = 0; i < j.lda; ++i) {
+      const auto v = static_cast<int8_t>(rnd(-128, 127));
+      *reinterpret_cast<int8_t*>(sim.ram(j.a + m * j.lda + i)) = v;
+      if (i < static_cast<uint32_t>(j.K)) W[m * static_cast<uint32_t>(j.K) + i] = v;
+    }
+  for (uint32_t c = 0; c < M; ++c)
+    for (uint32_t i = 0; i < j.cstride; ++i) {
+      const auto v = static_cast<int8_t>(rnd(-128, 127));
+      *reinterpret_cast<int8_t*>(sim.ram(j.b + c * j.cstride + i)) = v;
+      if (i < j.h * j.w) x[c * j.h * j.w + i] = v;
+    }
+  std::memset(sim.ram(j.c), 0xA5, (M - 1) * j.ldc + N);
+  std::vector<int32_t> bias(M), mult(M), shift(M);
+  for (uint32_t m = 0; m < M; ++m) {
+    bias[m] = rnd(-(1 << 14), 1 << 14);
+    mult[m] = rnd(1 << 30, 0x7FFFFFFF);
+    shift[m] = rnd(-10, 1);
+  }
+  j.shift_amount = rnd(-10, 0);
+  std::memcpy(sim.ram(j.bias), bias.data(), 4u * M);
+  std::memcpy(sim.ram(j.mult), mult.data(), 4u * M);
+  std::memcpy(sim.ram(j.shift), shift.data(), 4u * M);
+
+  const int32_t act_min = j.relu ? std::max(j.act_min, j.out_zp) : j.act_min;
+  const ctnn::ref::gemm_s8_params q{j.b_zp, j.a_zp, j.out_zp,
+                                    j.per_channel ? mult.data() : &j.multiplier,
+                                    j.per_channel ? shift.data() : &j.shift_amount,
+                                    j.per_channel, act_min, j.act_max};
+  std::vector<int8_t> y(static_cast<size_t>(M * N));
+  const auto s = ctnn::ref::conv2d_s8(g, x.data(), W.data(), j.bias_en ? bias.data() : nullptr, y.data(), q);
+  if (s != ctnn::kernels::status::ok) throw std::runtime_error("reference conv2d_s8 refused the depthwise geometry");
+  prepared p{j, std::vector<uint8_t>((M - 1) * j.ldc + N, 0xA5), g, {}};
+  for (uint32_t m = 0; m < M; ++m) std::memcpy(p.expect.data() + m * j.ldc, y.data() + m * N, N);
+  return p;
+}
+
 /// CFG.RES_ADD on a prepared int8 job: a random residual R laid out as C (same LDC, at an
 /// address with C's alignment rules: any byte when C is written by bytes, else a word) and random
 /// add parameters; the expected C becomes ctnn::ref::add_s8_one(y, R) on every element of C
@@ -405,6 +489,30 @@ bool run_conv_and_count(accel_sim& sim, const prepared& p, const char* what) {
     return reads == expect;
   }
   return ok;
+}
+
+/// CFG.DW DMA reads: each channel's weight words (+ bias, multiplier, shift), each input row's
+/// words, once.
+uint64_t expected_dw_reads(const gemm_job& j) {
+  auto words = [](uint32_t addr, uint32_t bytes) { return uint64_t{((addr + bytes - 1u) >> 2) - (addr >> 2) + 1u}; };
+  uint64_t n = 0;
+  for (uint32_t m = 0; m < static_cast<uint32_t>(j.M); ++m) {
+    n += words(j.a + m * j.lda, static_cast<uint32_t>(j.K)) + (j.bias_en ? 1u : 0u) + (j.per_channel ? 2u : 0u);
+    for (uint32_t y = 0; y < j.h; ++y) n += words(j.b + m * j.cstride + y * j.w, j.w);
+  }
+  return n;
+}
+
+bool run_dw_and_count(accel_sim& sim, const prepared& p, const char* what) {
+  const uint64_t before = sim.bus_reads();
+  const bool ok = run_and_compare(sim, p, what);
+  const uint64_t reads = sim.bus_reads() - before, expect = expected_dw_reads(p.job);
+  TB_CHECK(reads == expect, "%s: %llu DMA reads, expected %llu", what, static_cast<unsigned long long>(reads),
+           static_cast<unsigned long long>(expect));
+  const uint32_t macs = read<sim_bus, a::macs::value>();
+  TB_CHECK(macs == static_cast<uint32_t>(p.job.M * p.job.N * p.job.K), "%s: MACS %u, expected %d", what, macs,
+           p.job.M * p.job.N * p.job.K);
+  return ok && reads == expect;
 }
 
 // ---- register file against the generated header -------------------------------------------
@@ -604,6 +712,42 @@ void test_errors(accel_sim& sim, std::mt19937& rng) {
     }
     run_and_compare(sim, r, "residual after residual errors");
   }
+  {
+    // CFG.DW: jobs it cannot run (cause DW), a bad shift in the vector, an input plane beyond
+    // RAM (never requested), a bus error on an input read
+    ctnn::kernels::conv_geometry dg{4, 6, 9, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4};
+    const gemm_job d = prepare_dw(sim, rng, false, &dg).job;
+    { gemm_job j = d; j.conv = false; expect_error(sim, j, cause::dw, "dw without CFG.CONV"); }
+    { gemm_job j = d; j.raw = true; j.ldc = 4u * static_cast<uint32_t>(j.N); expect_error(sim, j, cause::dw, "dw with an int32 C"); }
+    { gemm_job j = d; j.row_params = true; expect_error(sim, j, cause::dw, "dw with ROW_PARAMS"); }
+    { gemm_job j = d; j.pool = a::cfg::pool::max; expect_error(sim, j, cause::dw, "dw with a pool"); }
+    { gemm_job j = d; j.K = 8; expect_error(sim, j, cause::dw, "dw with K not KH x KW"); }
+    { gemm_job j = d; j.kh = 7; j.K = 21; j.lda = 21; expect_error(sim, j, cause::dw, "dw with a 7-row kernel"); }
+    { gemm_job j = d; j.w = 257; j.cstride = 6u * 257u; expect_error(sim, j, cause::dw, "dw with W above the line buffer"); }
+    {
+      gemm_job j = d; j.per_channel = true;
+      const int32_t bad = 31;
+      int32_t good = 0;
+      std::memcpy(&good, sim.ram(j.shift + 8u), 4);
+      std::memcpy(sim.ram(j.shift + 8u), &bad, 4);
+      expect_error(sim, j, cause::bad_shift, "dw: per-channel shift 31 in the vector", false);
+      std::memcpy(sim.ram(j.shift + 8u), &good, 4);
+    }
+    {
+      gemm_job j = d;
+      j.b = accel_sim::ram_base + sim.ram_size() - 2u * j.cstride + 3u;   // the last plane passes the end
+      const uint64_t errors = sim.bus_errors();
+      expect_error(sim, j, cause::addr_range, "dw: input beyond RAM", false);
+      TB_CHECK(sim.bus_errors() == errors, "dw: the out-of-RAM input read reached the bus");
+    }
+    {
+      prepared q = prepare_dw(sim, rng, false, &dg);
+      sim.poison((q.job.b & ~3u) + 8u);
+      expect_error(sim, q.job, cause::bus_err, "dw: bus error on an input read", false);
+      sim.poison(0);
+      run_and_compare(sim, prepare_dw(sim, rng, false, &dg), "dw after dw errors");
+    }
+  }
   // the accelerator still works after all the errors (fresh data: the jobs above reused RAM)
   run_and_compare(sim, prepare(sim, rng, base), "job after errors");
 }
@@ -716,6 +860,30 @@ int main(int argc, char** argv) {
     if (failures > before_errors + 10) break;
   }
 
+  // depthwise (CFG.DW): MobileNet/DS-CNN shapes, then random jobs, every 10th under back-pressure
+  int dw_passed = 0, dw_bp = 0;
+  const int dw_count = std::max(count / 25, 40);
+  {
+    using geom = ctnn::kernels::conv_geometry;
+    const geom fixed[] = {
+        geom{64, 7, 7, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 64},    // fmnist_dscnn's 7x7 depthwise layers
+        geom{32, 14, 14, 32, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 32},  // and its stride-2 one
+        geom{32, 28, 28, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 32},  // MobileNetV2 stride 1, scaled down
+        geom{24, 28, 28, 24, 3, 3, 2, 2, 0, 1, 0, 1, 1, 1, 24},  // stride 2, TF "same" padding
+        geom{16, 14, 14, 16, 5, 5, 1, 1, 2, 2, 2, 2, 1, 1, 16},  // 5x5
+        geom{16, 15, 17, 16, 5, 5, 2, 2, 2, 2, 2, 2, 1, 1, 16},  // 5x5 stride 2, odd sizes
+        geom{3, 4, 256, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 3},     // the widest row
+    };
+    for (const geom& g : fixed) dw_passed += run_dw_and_count(sim, prepare_dw(sim, rng, false, &g), "dw fixed") ? 1 : 0;
+  }
+  for (int i = 0; i < dw_count; ++i) {
+    sim.set_stall_probability(i % 10 == 4 ? 0.3 : 0.0);
+    dw_bp += i % 10 == 4 ? 1 : 0;
+    if (run_dw_and_count(sim, prepare_dw(sim, rng, i % 20 == 19), "dw")) ++dw_passed;
+    if (failures > before_errors + 10) break;
+  }
+  sim.set_stall_probability(0.0);
+
   int passed = 0, res_passed = 0, res_count = 0, res_bp = 0;
   for (int i = 0; i < count; ++i) {
     const bool big = i % 100 == 99;
@@ -752,9 +920,11 @@ int main(int argc, char** argv) {
   std::printf("accel tb: %d/%d random GEMMs (%d/%d with a residual add, %d of them under back-pressure) and %d/%d "
               "random convolutions (%d/%d with a residual add, %d under back-pressure; %d/%d pooled, %d average, "
               "%d with the residual add, %d under back-pressure) and %d/%d stride-1 convolutions bit-exact, DMA reads "
-              "counted, %llu cycles, %d failures\n",
+              "counted; %d/%d depthwise jobs (%d under back-pressure) bit-exact, DMA reads and MACS counted; %llu "
+              "cycles, %d failures\n",
               passed, count, res_passed, res_count, res_bp, conv_passed, conv_count, conv_res_passed, conv_res_count,
               conv_res_bp, pool_passed, pool_count, pool_avg, pool_res, pool_bp, s1_passed, s1_count,
+              dw_passed, dw_count + 7, dw_bp,
               static_cast<unsigned long long>(sim.cycle()), failures);
   return failures == 0 ? 0 : 1;
 }

@@ -7,7 +7,8 @@
 // layer callback a conv2d or linear leaf and the leaves runtime::fusion_of chains after it (a
 // ReLU-like clamp, an add and its clamp, a 2x2 stride-2 pool) run as the producer's jobs
 // (offload_fused: the clamp in CLAMP, CFG.RES_ADD, CFG.POOL), and the network's output stays
-// bit-exact; a chain the hook declines at run time is offered shorter.
+// bit-exact; a chain the hook declines at run time is offered shorter. A depthwise leaf within
+// DWCFG is one CFG.DW job, else a job per channel.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -48,6 +49,8 @@ struct fake_accel {
   static inline uint32_t regs[0x100 / 4] = {};
   static inline int res_jobs = 0;    ///< jobs with CFG.RES_ADD
   static inline int pool_jobs = 0;   ///< jobs with CFG.POOL
+  static inline int dw_jobs = 0;     ///< jobs with CFG.DW
+  static inline uint32_t dw_kmax = 5, dw_line = 256;   ///< DWCFG
   static inline uint32_t log2_kmax = 12, block_cols = 64;
   static inline int jobs = 0;
   static inline int fail_job = -1;   ///< this job stops with ERROR ...
@@ -62,6 +65,9 @@ struct fake_accel {
     jobs = 0;
     res_jobs = 0;
     pool_jobs = 0;
+    dw_jobs = 0;
+    dw_kmax = 5;
+    dw_line = 256;
     fail_job = -1;
     fail_cause = 0;
     hang = false;
@@ -84,6 +90,7 @@ struct fake_accel {
     REQUIRE(addr - r::base < sizeof regs);
     if (addr == r::id::address) return r::id::reset;
     if (addr == r::hwcfg::address) return 8u | log2_kmax << 8 | 4u << 16 | block_cols << 20;
+    if (addr == r::dwcfg::address) return dw_kmax | dw_line << 8;
     if (addr == r::status::address) ++status_reads;
     return regs[(addr - r::base) / 4];
   }
@@ -127,6 +134,12 @@ struct fake_accel {
                    SW = get<r::conv_kernel::sw>(), OW = get<r::conv_out::out_w>();
     const int PT = static_cast<int>(get<r::conv_out::pt>()), PL = static_cast<int>(get<r::conv_out::pl>());
     if (conv && (KH == 0 || KW == 0 || SH == 0 || SW == 0 || OW == 0 || H == 0 || W == 0)) return finish(9);
+    // CFG.DW: channel m of C from channel m of the input and row m of A, one vector entry per channel
+    const bool dw = get<r::cfg::dw>() != 0;
+    if (dw && (!conv || row || get<r::cfg::res_add>() != 0 || get<r::cfg::pool>() != 0 ||
+               K != static_cast<int>(KH * KW) || KH > dw_kmax || KW > dw_kmax || W > dw_line))
+      return finish(r::err_cause::code::dw);
+    dw_jobs += dw ? 1 : 0;
     const auto* A = reinterpret_cast<const int8_t*>(window::at(get<r::a_addr::value>()));
     const auto* B = reinterpret_cast<const int8_t*>(window::at(get<r::b_addr::value>()));
     auto* C = const_cast<int8_t*>(reinterpret_cast<const int8_t*>(window::at(get<r::c_addr::value>())));
@@ -156,12 +169,12 @@ struct fake_accel {
     }
     for (int m = 0; m < M; ++m)
       for (int n = 0; n < N; ++n) {
-        const int v = row ? m : n;
+        const int v = row || dw ? m : n;
         int32_t acc = bias != nullptr ? bias[v] : 0;
         for (int k = 0; k < K; ++k) {
           int32_t b = b_zp;
           if (conv) {
-            const int c = k / static_cast<int>(KH * KW), ky = k / static_cast<int>(KW) % static_cast<int>(KH),
+            const int c = dw ? m : k / static_cast<int>(KH * KW), ky = k / static_cast<int>(KW) % static_cast<int>(KH),
                       kx = k % static_cast<int>(KW);
             const int y = n / static_cast<int>(OW) * static_cast<int>(SH) + ky - PT;
             const int x = n % static_cast<int>(OW) * static_cast<int>(SW) + kx - PL;
@@ -225,6 +238,10 @@ using net_mix = network<"OffloadMix", shape{4, 9, 9},
     conv2d<10, 4, 1>,
     depthwise_conv2d<4, 3, 1, 1, true>,
     flatten, linear<48, 7>>;
+// the executor tells the hook whether a grouped convolution occurs (fusion_roles::grouped): an
+// image without one compiles no depthwise path
+static_assert(rt::detail::fusion_of<net_mix>.any_grouped);
+static_assert(!rt::detail::fusion_of<zoo::lenet5>.any_grouped && !rt::detail::fusion_of<zoo::cifar_resnet>.any_grouped);
 
 /// Arena and parameters in one host window, the input filled; the reference run's outputs.
 template <Network Net>
@@ -271,7 +288,9 @@ int expected_jobs(uint32_t max_rows, uint32_t k_max, int& leaves) {
     if ((l.kind != op::conv2d && l.kind != op::linear) || dilated || k > static_cast<int64_t>(k_max)) continue;
     ++leaves;
     const int64_t m = l.out.c / groups;
-    jobs += static_cast<int>(groups * ((m + max_rows - 1) / max_rows));
+    const bool dw = l.kind == op::conv2d && groups > 1 && m == 1 && l.in.c == groups &&
+                    l.geometry.kernel.h <= 5 && l.geometry.kernel.w <= 5 && l.in.w <= 256;
+    jobs += dw ? 1 : static_cast<int>(groups * ((m + max_rows - 1) / max_rows));
   }
   return jobs;
 }
@@ -466,9 +485,29 @@ TEST_CASE("the mix network declines its dilated convolution and cuts 10 rows int
   host::layer_recorder rec;
   REQUIRE(s.run(h, rec).ok());
   // leaves: conv (2 groups x 1 job), relu, dilated (declined), grouped (3 x 1), conv 10 rows (3 jobs),
-  // relu, pointwise (1), depthwise (4 groups x 1), flatten, linear 7 rows (2)
+  // relu, pointwise (1), depthwise (1 CFG.DW job), flatten, linear 7 rows (2)
   CHECK(h.leaves == 6);
-  CHECK(fake_accel::jobs == 2 + 3 + 3 + 1 + 4 + 2);
+  CHECK(fake_accel::jobs == 2 + 3 + 3 + 1 + 1 + 2);
+  CHECK(fake_accel::dw_jobs == 1);
+}
+
+TEST_CASE("a depthwise leaf beyond DWCFG (kernel or width) is a job per channel, still bit-exact") {
+  for (int narrow_line : {0, 1}) {
+    fake_accel::reset();
+    if (narrow_line != 0) fake_accel::dw_line = 2;   // the depthwise input is 3 wide
+    else fake_accel::dw_kmax = 2;                    // its kernel is 3x3
+    setup<net_mix> s;
+    hook h;
+    h.init();
+    host::layer_recorder rec;
+    REQUIRE(s.run(h, rec).ok());
+    for (int32_t i = 0; i < net_mix::leaf_count; ++i) {
+      CAPTURE(i);
+      CHECK(rec.outputs[static_cast<size_t>(i)] == s.ref.outputs[static_cast<size_t>(i)]);
+    }
+    CHECK(fake_accel::dw_jobs == 0);
+    CHECK(fake_accel::jobs == 2 + 3 + 1 + 1 + 4 + 1);   // block_cols 64: no row cut
+  }
 }
 
 TEST_CASE("an accelerator ERROR or a job that never finishes fails the leaf with its cause") {

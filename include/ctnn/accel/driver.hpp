@@ -22,6 +22,12 @@
 // ctnn::ref::max_pool2d / avg_pool2d_s8 (no padding) exactly. An int32 C or a GEMM job stops
 // with ERR_CAUSE POOL.
 //
+// Depthwise (job::dw with job::conv, CFG.DW): the depthwise unit runs M channels in one job:
+//   C[m][oy][ox] = requant(sum over ky, kx of (A[m][ky*KW + kx] - a_zp') * (x[m][iy][ix] - b_zp') + bias[m])
+// with K = KH x KW, A's rows LDA apart, the input's channels cstride apart, one bias, multiplier and
+// shift per channel (M entries, row_params off), int8 C only, KH, KW at most DWCFG.KMAX and W at
+// most DWCFG.LINE (else ERR_CAUSE DW): ctnn::ref::conv2d_s8 with groups = channels exactly.
+//
 // Addresses: Addr::of(pointer) gives the bus address the DMA uses (the pointer itself on the
 // target; a host test maps its buffers into a 32-bit window).
 //
@@ -85,6 +91,7 @@ struct job {
   const conv_view* conv = nullptr; ///< non-null: B is this implicit im2col of the tensor at b (ldb unused)
   const residual* res = nullptr;   ///< non-null: C = add_s8_one(requantized result, R) (CFG.RES_ADD)
   const pool* pl = nullptr;        ///< non-null: C is then pooled to pl->out (CFG.POOL)
+  bool dw = false;                 ///< with conv: depthwise, channel m of C from channel m of B and row m of A (CFG.DW)
 };
 
 struct job_status {
@@ -119,6 +126,9 @@ struct driver {
   static uint32_t dim() { return ctnn::mmio::read<Bus, ctnn::regs::accel::hwcfg::dim>(); }
   static uint32_t k_max() { return uint32_t{1} << ctnn::mmio::read<Bus, ctnn::regs::accel::hwcfg::log2_kmax>(); }
   static uint32_t max_row_params() { return 2u * ctnn::mmio::read<Bus, ctnn::regs::accel::hwcfg::block_cols>(); }
+  /// Largest kernel side and input width of a depthwise (CFG.DW) job (DWCFG).
+  static uint32_t dw_kmax() { return ctnn::mmio::read<Bus, ctnn::regs::accel::dwcfg::kmax>(); }
+  static uint32_t dw_line() { return ctnn::mmio::read<Bus, ctnn::regs::accel::dwcfg::line>(); }
 
   /// Runs g and waits at most max_polls status reads for it. A value that does not fit its
   /// register field (a negative or too large size, stride, zero point, ...) is not cut to the
@@ -160,10 +170,12 @@ struct driver {
                                        r::cfg::per_channel::from(per_channel), r::cfg::bias_en::from(g.bias != nullptr),
                                        r::cfg::conv::from(g.conv != nullptr),
                                        r::cfg::row_params::from(g.row_params),
-                                       r::cfg::res_add::from(g.res != nullptr), r::cfg::pool::from(pool_mode))) &&
+                                       r::cfg::res_add::from(g.res != nullptr), r::cfg::pool::from(pool_mode),
+                                       r::cfg::dw::from(g.dw))) &&
           fit;
     static_assert(ctnn::mmio::single_store<r::cfg::out_raw, r::cfg::relu, r::cfg::per_channel, r::cfg::bias_en,
-                                           r::cfg::conv, r::cfg::row_params, r::cfg::res_add, r::cfg::pool>);
+                                           r::cfg::conv, r::cfg::row_params, r::cfg::res_add, r::cfg::pool,
+                                           r::cfg::dw>);
     if (g.pl != nullptr) fit = static_cast<bool>(write<Bus>(r::pool_addr::value::from(Addr::of(g.pl->out)))) && fit;
     if (g.res != nullptr) {
       const ctnn::ref::add_s8_params& p = g.res->p;

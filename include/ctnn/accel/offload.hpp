@@ -8,6 +8,9 @@
 //     bias, multiplier, shift: one per row (CFG.ROW_PARAMS), M cut into jobs of at most
 //     2 x HWCFG.BLOCK_COLS rows
 //   linear: the same with H = W = KH = KW = 1, N = 1 (A = W[out][in], B = the input vector)
+//   depthwise conv2d (one input and one output channel per group, KH and KW within DWCFG.KMAX,
+//     W within DWCFG.LINE, nothing fused but a clamp): one CFG.DW job for all its channels
+//     (M = channels, K = KH * KW, the per-channel vectors as they are)
 //
 // Fused with the leaves after it (offload_fused, runtime::fused_offload_hook, the chain that
 // runtime::fusion_of picks), the same jobs finish them, bit-exact with the leaves run one by one:
@@ -21,9 +24,10 @@
 //                         block's channels written at the pool's output (one quantization in
 //                         and out, as the CPU's pool leaf requires, else declined)
 //
-// Jobs are pipelined inside a leaf (a conv's row blocks and groups: a depthwise conv is a job per
-// channel): the next job's registers are written while the current job runs, the device taking a
-// snapshot of them on START (driver::program / start / wait); a leaf returns when its last job ended.
+// Jobs are pipelined inside a leaf (a conv's row blocks and groups: a depthwise conv the depthwise
+// unit cannot take is a job per channel): the next job's registers are written while the current
+// job runs, the device taking a snapshot of them on START (driver::program / start / wait); a leaf
+// returns when its last job ended.
 //
 // Declined (the CPU runs them): dilated convolutions, K above 2^HWCFG.LOG2_KMAX, geometry that
 // does not fit the N and CONV_* fields (F::fits: their range, generated from fpga/regs/ctnn.toml).
@@ -53,6 +57,8 @@ struct offloader {
 
   uint32_t k_max = 0;            ///< HWCFG: largest K
   uint32_t max_rows = 0;         ///< HWCFG: largest M of a ROW_PARAMS job
+  uint32_t dw_kmax = 0;          ///< DWCFG: largest kernel side of a CFG.DW job
+  uint32_t dw_line = 0;          ///< DWCFG: largest input width of a CFG.DW job
   uint32_t poll_base = 100'000;  ///< poll budget of a job: poll_base + polls_per_mac * MACs
   uint32_t polls_per_mac = 2;
   // counters since the last clear_counters()
@@ -66,6 +72,8 @@ struct offloader {
   void init() {
     k_max = drv::k_max();
     max_rows = drv::max_row_params();
+    dw_kmax = drv::dw_kmax();
+    dw_line = drv::dw_line();
   }
   void clear_counters() {
     jobs = leaves = fused = 0;
@@ -73,11 +81,15 @@ struct offloader {
     failure = {};
   }
 
-  result_type offload(const leaf& c) {
+  /// One leaf. Roles (runtime::fusion_roles, from the executor): without Roles::grouped the
+  /// network has no grouped convolution and the depthwise path is not compiled.
+  template <class Roles = ctnn::runtime::fusion_roles<true>>
+  result_type offload(const leaf& c, Roles = {}) {
     const ctnn::row& r = *c.r;
     // the output clamp of a fused activation (the full int8 range without one); made only for
     // the kinds taken (float arithmetic: soft-float on the target)
-    if (r.kind == ctnn::op::conv2d) return conv(c, c.out, nullptr, ctnn::runtime::fused_range(r, c.q_out));
+    if (r.kind == ctnn::op::conv2d)
+      return conv<Roles::grouped>(c, c.out, nullptr, ctnn::runtime::fused_range(r, c.q_out));
     if (r.kind == ctnn::op::linear) return linear(c, c.out, nullptr, ctnn::runtime::fused_range(r, c.q_out));
     return result_type::declined();
   }
@@ -141,7 +153,7 @@ struct offloader {
       pool_plane_ = pl.r->out.h * pl.r->out.w;
     }
     int8_t* out = chain[f.c_at()].out;
-    const result_type o = c.r->kind == ctnn::op::conv2d ? conv(c, out, r, clamp)
+    const result_type o = c.r->kind == ctnn::op::conv2d ? conv<Roles::grouped>(c, out, r, clamp)
                           : c.r->kind == ctnn::op::linear ? linear(c, out, r, clamp)
                                                           : result_type::declined();
     pool_out_ = nullptr;
@@ -250,7 +262,9 @@ struct offloader {
   }
 
   /// out: C (the leaf's output, or a fused leaf's); res_r: the residual at out's offset 0, or
-  /// nullptr; the pool (pool_out_) when set.
+  /// nullptr; the pool (pool_out_) when set. Grouped: the network may have a depthwise leaf (else
+  /// the CFG.DW path is not compiled).
+  template <bool Grouped>
   result_type conv(const leaf& c, int8_t* out, const int8_t* res_r, ctnn::runtime::act_range clamp) {
     const ctnn::row& r = *c.r;
     const ctnn::layer_geometry& g = r.geometry;
@@ -283,6 +297,24 @@ struct offloader {
     j.conv = &v;
     ++leaves;
     programmed_ = false;   // the leaf's first job programs every register
+    if constexpr (Grouped) {
+      if (cin_g == 1 && m == 1 && groups > 1 && res_r == nullptr && pool_out_ == nullptr &&
+          g.kernel.h <= static_cast<int64_t>(dw_kmax) && g.kernel.w <= static_cast<int64_t>(dw_kmax) &&
+          r.in.w <= static_cast<int64_t>(dw_line) && f::m::value::fits(groups)) {
+        // depthwise: one CFG.DW job for every channel, the vectors one entry per channel
+        j.dw = true;
+        j.row_params = false;
+        j.m = static_cast<int>(groups);
+        j.a = c.weights();
+        j.b = c.in[0];
+        j.c = out;
+        j.bias = c.bias();
+        j.q.multiplier = c.multipliers();
+        j.q.shift = c.shifts();
+        const result_type o = issue(j);
+        return o.v != result_type::verdict::done ? o : finish();
+      }
+    }
     for (int64_t grp = 0; grp < groups; ++grp) {
       const int64_t ch = grp * m;  // first output channel of the group
       j.b = c.in[0] + grp * cin_g * plane;

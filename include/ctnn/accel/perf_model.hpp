@@ -25,7 +25,8 @@
 // word per C item on a fourth stream before the item is written: as many words again as C on
 // the bus, and a longer tail (the read's round trip and the add's six pipeline stages, then the
 // last tile's reads and writes). predict_conv() maps a convolution (or a linear
-// layer as a 1x1 one) to the one job the driver starts for it.
+// layer as a 1x1 one) to the one job the driver starts for it; predict_dw() models a depthwise
+// convolution on the depthwise unit (CFG.DW), which does not use the array.
 #pragma once
 #include "ctnn/core/utility.hpp"
 
@@ -38,6 +39,8 @@ struct config {
   int nb = 64;          ///< B block columns held in one scratchpad slot (NbTiles * Dim)
   int kmax = 8192;      ///< largest K (2^Log2KMax)
   int bus_bytes = 4;    ///< bytes per bus word
+  int dw_kmax = 5;      ///< depthwise unit: largest kernel side (DWCFG.KMAX)
+  int dw_line = 256;    ///< depthwise unit: largest input width (DWCFG.LINE)
 };
 
 /// @brief One GEMM job.
@@ -279,6 +282,69 @@ constexpr prediction predict_conv(const config& c, const conv& v) {
     p.cycles += (pixels != 0 ? pool_latency : 1) + 5 * pixels;
   }
   return p;
+}
+
+/// @brief A depthwise convolution as one CFG.DW job (ctnn_accel_dw): channels x KH x KW weights,
+/// CHW input and output, packed (LDA = KH x KW, channel stride H x W, LDC = N) from word-aligned
+/// bases.
+struct depthwise {
+  int channels = 1, in_h = 1, in_w = 1;
+  int kh = 3, kw = 3, sh = 1, sw = 1;
+  int pt = 0, pb = 0, pl = 0, pr = 0;
+  bool bias = true;
+  bool per_channel = true;
+  [[nodiscard]] constexpr int out_h() const { return (in_h + pt + pb - kh) / sh + 1; }
+  [[nodiscard]] constexpr int out_w() const { return (in_w + pl + pr - kw) / sw + 1; }
+};
+
+/// Lanes of the depthwise unit: output pixels per cycle (one C word), each KH x KW MACs.
+inline constexpr uint64_t dw_lanes = 4;
+/// Cycles of a CFG.DW job beyond its bus words: the job's checks and the first request, the
+/// first response, the requantization pipeline and the last write, the done detection.
+inline constexpr uint64_t dw_latency = 13;
+
+/// @brief Predicted cycles of a CFG.DW job. Its three streams share the bus, one word per cycle:
+/// per channel the weight words and the bias, multiplier and shift; every input row once (its
+/// words, any alignment); one C word per group of 4 output pixels of a row (a group per word
+/// of C, so a row that does not start on a word has a partial first group). The compute issues
+/// a group per cycle and writes it three cycles later with the writes first on the bus, and the
+/// fetcher runs up to 8 rows ahead of the rows in use, so the bus never waits: the job takes its
+/// bus words plus a constant latency. compute = groups issued (cycles the MAC lanes work).
+constexpr prediction predict_dw(const config& c, const depthwise& v) {
+  using detail::cdiv;
+  prediction p;
+  const uint64_t W = static_cast<uint64_t>(c.bus_bytes);
+  auto words = [W](uint64_t addr, uint64_t bytes) { return bytes == 0 ? 0 : (addr + bytes - 1) / W - addr / W + 1; };
+  const uint64_t C = static_cast<uint64_t>(v.channels), H = static_cast<uint64_t>(v.in_h),
+                 Wd = static_cast<uint64_t>(v.in_w), K = static_cast<uint64_t>(v.kh) * static_cast<uint64_t>(v.kw),
+                 OH = static_cast<uint64_t>(v.out_h()), OW = static_cast<uint64_t>(v.out_w()), N = OH * OW;
+  p.macs = C * N * K;
+  p.fits = v.kh <= c.dw_kmax && v.kw <= c.dw_kmax && v.in_w <= c.dw_line;
+  if (C == 0 || N == 0) return p;
+  uint64_t params = 0, rows = 0, groups = 0;
+  const uint64_t vec = (v.bias ? 1u : 0u) + (v.per_channel ? 2u : 0u);
+  for (uint64_t ch = 0; ch < C; ++ch) {
+    params += words(ch * K, K) + vec;
+    for (uint64_t y = 0; y < H; ++y) rows += words(ch * H * Wd + y * Wd, Wd);
+    for (uint64_t oy = 0; oy < OH; ++oy) groups += words(ch * N + oy * OW, OW);
+  }
+  p.bus_words = params + rows + groups;
+  p.compute = groups;
+  p.startup = words(0, K) + vec + (static_cast<uint64_t>(v.kh - v.pt) < H ? static_cast<uint64_t>(v.kh - v.pt) : H) * cdiv(Wd, W);
+  p.tail = dw_latency;
+  p.cycles = p.bus_words + dw_latency;
+  return p;
+}
+
+/// @brief The DMA bound of a depthwise job: the cycles to move its bytes (weights, vectors,
+/// input, output) at bus_bytes per cycle, as if every bus word were full.
+constexpr uint64_t dw_dma_bound(const config& c, const depthwise& v) {
+  const uint64_t C = static_cast<uint64_t>(v.channels);
+  const uint64_t bytes = C * (static_cast<uint64_t>(v.kh) * static_cast<uint64_t>(v.kw) +
+                              4u * ((v.bias ? 1u : 0u) + (v.per_channel ? 2u : 0u)) +
+                              static_cast<uint64_t>(v.in_h) * static_cast<uint64_t>(v.in_w) +
+                              static_cast<uint64_t>(v.out_h()) * static_cast<uint64_t>(v.out_w()));
+  return detail::cdiv(bytes, static_cast<uint64_t>(c.bus_bytes));
 }
 
 /// @brief MACs / (DIM^2 x cycles), in parts per million (freestanding: no floating point).

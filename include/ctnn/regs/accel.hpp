@@ -90,6 +90,7 @@ struct err_cause : mmio::reg<err_cause, "accel.ERR_CAUSE", base + 0x010u, 0x0000
       conv_geom = 9,  ///< CFG.CONV with a zero kernel size, stride, output width, H or W
       res_raw = 10,  ///< CFG.RES_ADD with CFG.OUT_RAW: the residual add needs an int8 C
       pool = 11,  ///< CFG.POOL with CFG.OUT_RAW, without CFG.CONV, or the reserved mode 3
+      dw = 12,  ///< CFG.DW without CFG.CONV, with CFG.OUT_RAW, RES_ADD, POOL or ROW_PARAMS, K not KH x KW, KH or KW above DWCFG.KMAX, or W above DWCFG.LINE
     };
     /// The name of a value as in fpga/regs/ctnn.toml, "?" for an unnamed one.
     static constexpr const char* name_of(uint32_t v) {
@@ -106,6 +107,7 @@ struct err_cause : mmio::reg<err_cause, "accel.ERR_CAUSE", base + 0x010u, 0x0000
         case 9: return "CONV_GEOM";
         case 10: return "RES_RAW";
         case 11: return "POOL";
+        case 12: return "DW";
         default: return "?";
       }
     }
@@ -175,7 +177,11 @@ struct cfg : mmio::reg<cfg, "accel.CFG", base + 0x018u, 0x00000000u> {
       }
     }
   };
-  using fields = mmio::field_list<out_raw, relu, per_channel, bias_en, conv, row_params, res_add, pool>;
+  /// DW [9:9] rw, reset 0x0: Depthwise convolution (with CFG.CONV; the depthwise unit, ctnn_accel_dw, runs the job instead of the array): channel m of the CHW output C (LDC apart, N = OH x OUT_W) = requant(sum over ky, kx of (A[m][ky*KW + kx] - A_ZP) * (x[m][oy*SH+ky-PT][ox*SW+kx-PL] - B_ZP) + bias[m]) with x the CHW input at B_ADDR (CONV_CSTRIDE apart), A the M x K weights (K = KH x KW, LDA apart, any alignment), bias, multiplier and shift one per channel (M entries, as CFG.ROW_PARAMS but for any M); a position in the padding reads B_ZP; int8 C only (ctnn::ref::conv2d_s8 with groups = channels)
+  struct dw : mmio::field<cfg, dw, "accel.CFG.DW", 9, 9, mmio::access::rw, 0x0u> {
+    using field::field;   // min_value, max_value: [0, 1]
+  };
+  using fields = mmio::field_list<out_raw, relu, per_channel, bias_en, conv, row_params, res_add, pool, dw>;
 };
 
 /// @brief M (+0x01c): Rows of A and C
@@ -508,6 +514,19 @@ struct pool_addr : mmio::reg<pool_addr, "accel.POOL_ADDR", base + 0x090u, 0x0000
   using fields = mmio::field_list<value>;
 };
 
+/// @brief DWCFG (+0x094): Build parameters of the depthwise unit (CFG.DW): a job beyond them stops with ERR_CAUSE DW
+struct dwcfg : mmio::reg<dwcfg, "accel.DWCFG", base + 0x094u, 0x00010005u> {
+  /// KMAX [7:0] ro, reset 0x5: Largest KH and KW
+  struct kmax : mmio::field<dwcfg, kmax, "accel.DWCFG.KMAX", 7, 0, mmio::access::ro, 0x5u> {
+    using field::field;   // min_value, max_value: [0, 255]
+  };
+  /// LINE [23:8] ro, reset 0x100: Largest input width W (bytes of a line-buffer row)
+  struct line : mmio::field<dwcfg, line, "accel.DWCFG.LINE", 23, 8, mmio::access::ro, 0x100u> {
+    using field::field;   // min_value, max_value: [0, 65535]
+  };
+  using fields = mmio::field_list<kmax, line>;
+};
+
 /// Every register in offset order, as data: the RTL/C++ agreement test walks it.
 inline constexpr mmio::reg_info registers[] = {
     mmio::info_of<id>(),
@@ -547,8 +566,9 @@ inline constexpr mmio::reg_info registers[] = {
     mmio::info_of<res_mult_out>(),
     mmio::info_of<res_shift>(),
     mmio::info_of<pool_addr>(),
+    mmio::info_of<dwcfg>(),
 };
-inline constexpr uint32_t register_count = 37;
+inline constexpr uint32_t register_count = 38;
 static_assert(sizeof(registers) / sizeof(registers[0]) == register_count);
 
 }  // namespace ctnn::regs::accel

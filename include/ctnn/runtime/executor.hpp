@@ -133,12 +133,15 @@ inline bool as_clamp(const leaf_call<int8_t>& c, act_range& out) {
   return out.min <= out.max;
 }
 
-/// @brief The roles that occur in some chain of the network, as a type handed to offload_fused:
-/// a hook compiles only what they need (`if constexpr (Roles::add)`), so an image whose chains
-/// have no add links none of the add's parameter arithmetic (double precision, soft float on rv32).
-template <bool Add>
+/// @brief The roles that occur in some chain of the network, as a type handed to offload_fused
+/// (and to `off.offload(c, roles)` when the hook takes it): a hook compiles only what they need
+/// (`if constexpr (Roles::add)`), so an image whose chains have no add links none of the add's
+/// parameter arithmetic (double precision, soft float on rv32), and one without a grouped
+/// convolution none of a depthwise path.
+template <bool Add, bool Grouped = true>
 struct fusion_roles {
   static constexpr bool add = Add;
+  static constexpr bool grouped = Grouped;   ///< some conv2d leaf is grouped (depthwise among them)
 };
 
 /// @brief An offload hook that can also run a producer leaf and the leaves that follow it as one
@@ -209,6 +212,7 @@ struct fusion_table {
   fusion at[Net::leaf_count > 0 ? Net::leaf_count : 1] = {};
   bool any = false;      ///< a network without a chain compiles no fused path
   bool any_add = false;  ///< some chain has an add (fusion_roles::add)
+  bool any_grouped = false;  ///< some conv2d leaf is grouped (fusion_roles::grouped)
 };
 template <Network Net>
 inline constexpr fusion_table<Net> fusion_of = [] {
@@ -223,6 +227,7 @@ inline constexpr fusion_table<Net> fusion_of = [] {
   };
   for (int32_t i = 0; i < Net::leaf_count; ++i) {
     const row& r = Net::layer(i);
+    t.any_grouped = t.any_grouped || (r.kind == op::conv2d && r.geometry.groups > 1);
     if (r.kind != op::conv2d && r.kind != op::linear) continue;
     fusion f{};
     int32_t cur = r.output;
@@ -361,7 +366,8 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
           if (!fused_apart(chain, f)) continue;
           if constexpr (requires { off.leaf_begin(i); }) off.leaf_begin(i);
           const offload_result o =
-              off.offload_fused(static_cast<const leaf_call<T>*>(chain), f, fusion_roles<fusion_of<Net>.any_add>{});
+              off.offload_fused(static_cast<const leaf_call<T>*>(chain), f,
+                                fusion_roles<fusion_of<Net>.any_add, fusion_of<Net>.any_grouped>{});
           if constexpr (requires { off.leaf_end(i); }) off.leaf_end(i);
           if (o.v == offload_result::verdict::failed) return {fault::offload, kernels::status::ok, i, o.code};
           taken = o.v == offload_result::verdict::done;
@@ -371,7 +377,10 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
       }
     }
     if constexpr (requires { off.leaf_begin(i); }) off.leaf_begin(i);
-    const offload_result o = off.offload(c);
+    using leaf_roles = fusion_roles<false, fusion_of<Net>.any_grouped>;  // a leaf alone: no add
+    offload_result o;
+    if constexpr (requires { off.offload(c, leaf_roles{}); }) o = off.offload(c, leaf_roles{});
+    else o = off.offload(c);
     leaf_result res = leaf_done;
     if (o.v == offload_result::verdict::declined) res = run_leaf_on<T, kinds_of<Net> & ~owned_kinds<Offload>>(c, be);
     if constexpr (requires { off.leaf_end(i); }) off.leaf_end(i);
