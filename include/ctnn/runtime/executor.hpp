@@ -22,6 +22,18 @@
 // off.leaf_end(i) bracket the execution of leaf i alone (offload attempt and CPU kernel), for
 // per-layer profiles that leave out the executor's bookkeeping and the layer callback.
 //
+// Asynchronous offload: a hook with `offload_result off.settle()` may return `done` for a leaf
+// whose device work still runs (its jobs queued or in flight). The executor calls settle() before
+// the CPU reads or writes the arena again: before a CPU leaf runs (unless it is an alias whose
+// output is its input's bytes: nothing is read or written), after each offloaded leaf when a
+// layer callback is given (inside leaf_begin/leaf_end: the per-leaf profile and CRCs stay those
+// of the leaf alone), and before run() returns. Its `failed` stops the run as the leaf's own
+// would, naming the leaf `off.failed_leaf()` (the leaf whose device work failed, when the hook
+// has it) instead of the current one. Between offloaded leaves nothing waits: the device's work
+// must run in issue order, each piece after the ones before it ended (the accelerator runs one
+// job at a time), so a leaf's jobs see their inputs written and an arena buffer the plan reuses
+// is overwritten only after its last reader's job ended.
+//
 // Fused offload (int8): a hook with `offload_result off.offload_fused(chain, f, roles)` is offered a
 // conv2d or linear leaf together with the leaves after it that its device jobs can finish
 // (fusion_of<Net>, the one place that decides it), in this order:
@@ -348,6 +360,15 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
     }
     return c;
   };
+  // device work still in flight: wait for it; failed names the leaf whose work failed
+  auto settle = [&]() -> offload_result {
+    if constexpr (requires { off.settle(); }) return off.settle();
+    else return offload_result::done();
+  };
+  auto failed_leaf = [&](int32_t i) -> int32_t {
+    if constexpr (requires { off.failed_leaf(); }) return off.failed_leaf() >= 0 ? off.failed_leaf() : i;
+    else return i;
+  };
   for (int32_t i = 0; i < Net::leaf_count; ++i) {
     const row& r = Net::layer(i);
     const leaf_call<T> c = make_call(i, 0);
@@ -363,7 +384,7 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
           const offload_result o =
               off.offload_fused(static_cast<const leaf_call<T>*>(chain), f, fusion_roles<fusion_of<Net>.any_add>{});
           if constexpr (requires { off.leaf_end(i); }) off.leaf_end(i);
-          if (o.v == offload_result::verdict::failed) return {fault::offload, kernels::status::ok, i, o.code};
+          if (o.v == offload_result::verdict::failed) return {fault::offload, kernels::status::ok, failed_leaf(i), o.code};
           taken = o.v == offload_result::verdict::done;
           if (taken) i += f.count;  // the chain's leaves are done too
         }
@@ -371,14 +392,22 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
       }
     }
     if constexpr (requires { off.leaf_begin(i); }) off.leaf_begin(i);
-    const offload_result o = off.offload(c);
+    offload_result o = off.offload(c);
     leaf_result res = leaf_done;
-    if (o.v == offload_result::verdict::declined) res = run_leaf_on<T, kinds_of<Net> & ~owned_kinds<Offload>>(c, be);
+    if (o.v == offload_result::verdict::declined) {
+      // the CPU touches the arena: the device's work first (an alias of its input touches nothing)
+      if (!(r.reuse.alias && r.n_inputs == 1 && static_cast<const void*>(c.in[0]) == c.out)) o = settle();
+      if (o.v != offload_result::verdict::failed) res = run_leaf_on<T, kinds_of<Net> & ~owned_kinds<Offload>>(c, be);
+    } else if (o.v == offload_result::verdict::done && callback != nullptr) {
+      o = settle();   // the callback reads the output; the leaf's profile includes its device work
+    }
     if constexpr (requires { off.leaf_end(i); }) off.leaf_end(i);
-    if (o.v == offload_result::verdict::failed) return {fault::offload, kernels::status::ok, i, o.code};
+    if (o.v == offload_result::verdict::failed) return {fault::offload, kernels::status::ok, failed_leaf(i), o.code};
     if (res.code != fault::none) return {res.code, res.kernel, i};
     if (callback != nullptr) callback(user, i, c.out, static_cast<size_t>(r.out.elems()) * sizeof(T));
   }
+  if (const offload_result o = settle(); o.v == offload_result::verdict::failed)
+    return {fault::offload, kernels::status::ok, failed_leaf(Net::leaf_count - 1), o.code};
   return {};
 }
 
