@@ -671,6 +671,33 @@ TEST_CASE("as_clamp: a ReLU / ReLU6 / Clamp leaf with one quantization in and ou
         CHECK_FALSE(rt::as_clamp(other, b));
       }
   CHECK(clamps == 6 * 7 * 5);
+  // ReLU (whose bounds as_clamp writes without evaluating the leaf) on random scales and zero
+  // points, 2^-40 to 2^40: its y(-128) and y(127) as the CPU's ReLU leaf computes them
+  uint32_t seed = 12345u;
+  auto next = [&seed] {
+    seed = seed * 1664525u + 1013904223u;
+    return seed >> 8;
+  };
+  for (int t = 0; t < 20000; ++t) {
+    const float scale = static_cast<float>(static_cast<double>(next() % 1000000u + 1u) / 1000000.0 *
+                                           __builtin_ldexp(1.0, static_cast<int>(next() % 81u) - 40));
+    const auto zp = static_cast<int32_t>(next() % 256u) - 128;
+    row lr{};
+    lr.kind = op::relu;
+    lr.n_inputs = 1;
+    const rt::tensor_quant q{scale, zp};
+    rt::leaf_call<int8_t> c{};
+    c.r = &lr;
+    c.q_in = &q;
+    c.q_out = q;
+    rt::act_range a;
+    REQUIRE(rt::as_clamp(c, a));
+    const ref::act_s8_params p{scale, zp, scale, zp};
+    CAPTURE(scale);
+    CAPTURE(zp);
+    CHECK(a.min == ref::activation_s8_one(ref::activation::relu, -128, p));
+    CHECK(a.max == ref::activation_s8_one(ref::activation::relu, 127, p));
+  }
 }
 
 TEST_CASE_TEMPLATE("a leaf returns with its last job in flight: the CPU leaves, the callback and the end of the run "

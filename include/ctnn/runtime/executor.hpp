@@ -133,6 +133,13 @@ constexpr bool pool_2x2_kind(const row& r) {
 /// leaf's own outputs at the ends of int8. False for another leaf or quantization.
 inline bool as_clamp(const leaf_call<int8_t>& c, act_range& out) {
   if (!clamp_kind(c.r->kind) || c.r->n_inputs != 1 || !fast::relu_is_clamp(c.q_in[0], c.q_out)) return false;
+  // ReLU: y(-128) = quantize(0) = zp; y(127) = quantize(s (127 - zp)) = 127 (s (127 - zp) / s is
+  // 127 - zp within a few ulps, far from a rounding tie). Exact, and no soft-float on the target:
+  // the clamp of every fused ReLU is made while the accelerator waits for the job (offload.hpp).
+  if (c.r->kind == op::relu) {
+    out = {c.q_out.zero_point, 127};
+    return true;
+  }
   const ref::act_s8_params p = act_params(c);
   // the functions ref::apply(activation::relu / relu6, .) and the clamp leaf evaluate, named one by
   // one: activation_s8_one's switch over every activation would link erf, tanh, ... into images
