@@ -58,6 +58,10 @@ struct profiler {
   rt::offload_result offload_fused(const rt::leaf_call<int8_t>* chain, const rt::fusion& f, Roles roles) {
     return inner != nullptr ? inner->offload_fused(chain, f, roles) : rt::offload_result::declined();
   }
+  /// The accelerator's job still in flight (a leaf returns with its last job started): waited for
+  /// before the CPU touches the arena (runtime::run_with).
+  rt::offload_result settle() { return inner != nullptr ? inner->settle() : rt::offload_result::done(); }
+  int32_t failed_leaf() const { return inner != nullptr ? inner->failed_leaf() : -1; }
 };
 
 /// The executor's layer callback: continues the leaf's CRC-32 with its output (user: sample[]).

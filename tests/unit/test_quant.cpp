@@ -109,6 +109,30 @@ TEST_CASE("quantize_multiplier: TFLite values") {
   }
 }
 
+TEST_CASE("quantize_multiplier: the frexp from the bits equals std::frexp on every exponent") {
+  ctnn_test::rng r(11);
+  for (int e2 = -1074; e2 <= 1023; ++e2)
+    for (int i = 0; i < 4; ++i) {
+      const double real = i == 0 ? std::ldexp(1.0, e2) : std::ldexp(1.0 + static_cast<double>(r.real(0.0f, 1.0f)), e2);
+      if (!(real > 0.0) || std::isinf(real)) continue;
+      CAPTURE(real);
+      int e = 0;
+      const double frac = std::frexp(real, &e);
+      const q::requant rq = q::quantize_multiplier(real);
+      int64_t fixed = std::llround(frac * 2147483648.0);
+      int shift = e;
+      if (fixed == (int64_t{1} << 31)) {  // rounded up to 1.0: renormalized
+        fixed /= 2;
+        ++shift;
+      }
+      if (shift < -31) CHECK(rq == q::requant{0, 0});              // below 2^-32: flushed
+      else if (shift > 30) CHECK(rq == q::requant{INT32_MAX, 30});  // saturated
+      else CHECK(rq == q::requant{static_cast<int32_t>(fixed), shift});
+    }
+  static_assert(q::quantize_multiplier(0x1p-20) == q::requant{1 << 30, -19});
+  static_assert(q::quantize_multiplier(0x1p-1074) == q::requant{0, 0});  // subnormal
+}
+
 TEST_CASE("make_requant refuses a real that cannot be a multiplier, never a silent {0, 0}") {
   const double nan = std::nan(""), inf = std::numeric_limits<double>::infinity();
   // the checked form: status::bad_quant_param, nothing written

@@ -24,10 +24,16 @@
 //                         block's channels written at the pool's output (one quantization in
 //                         and out, as the CPU's pool leaf requires, else declined)
 //
-// Jobs are pipelined inside a leaf (a conv's row blocks and groups: a depthwise conv the depthwise
-// unit cannot take is a job per channel): the next job's registers are written while the current
-// job runs, the device taking a snapshot of them on START (driver::program / start / wait); a leaf
-// returns when its last job ended.
+// Jobs are pipelined inside a leaf and across leaves (a conv's row blocks and groups: a depthwise
+// conv the depthwise unit cannot take is a job per channel; then the next offloaded leaf's first
+// job): the next job's registers are written while the current job runs, the device taking a
+// snapshot of them on START (driver::program / start / wait). A leaf returns when its last job has
+// started, not ended: the executor calls settle() (wait for the job in flight) before the CPU
+// touches the arena again (a CPU leaf, the layer callback, the end of the run). The device runs one
+// job at a time, in order, so a job always sees its predecessors' outputs, and a buffer the arena
+// plan reuses is written only after the job that read it ended. A failure that shows after its
+// leaf returned (in the next leaf's first issue or in settle()) names the leaf of the failed job
+// (failed_leaf()).
 //
 // Declined (the CPU runs them): dilated convolutions, K above 2^HWCFG.LOG2_KMAX, geometry that
 // does not fit the N and CONV_* fields (F::fits: their range, generated from fpga/regs/ctnn.toml).
@@ -79,7 +85,17 @@ struct offloader {
     jobs = leaves = fused = 0;
     device_cycles = macs = 0;
     failure = {};
+    failed_leaf_ = -1;
   }
+
+  /// Waits for the job still in flight (a leaf returns with its last job started): done, or
+  /// failed as the leaf would have failed. The executor calls it before the CPU reads or writes
+  /// the arena (runtime::run_with).
+  result_type settle() { return finish(); }
+
+  /// The leaf whose job failed (the executor names it in run_status::leaf): the leaf that issued
+  /// the job that stopped on ERROR or timed out, which may be a leaf before the one being run.
+  int32_t failed_leaf() const { return failed_leaf_; }
 
   /// One leaf. Roles (runtime::fusion_roles, from the executor): without Roles::grouped the
   /// network has no grouped convolution and the depthwise path is not compiled.
@@ -183,6 +199,9 @@ struct offloader {
   bool programmed_ = false;      ///< the registers hold a job of the current leaf (program_moved)
   bool inflight_ = false;         ///< a started job whose end has not been waited for
   uint32_t inflight_polls_ = 0;  ///< its poll budget
+  int32_t inflight_leaf_ = -1;   ///< the leaf that started it
+  int32_t leaf_ = -1;            ///< the leaf being issued
+  int32_t failed_leaf_ = -1;     ///< the leaf of the job that failed (failure)
 
   /// Waits for the job in flight (if any): its counters, and failed() when it did not end well.
   result_type finish() {
@@ -193,6 +212,7 @@ struct offloader {
     macs += s.macs;
     if (s.res == result::ok) return result_type::done();
     failure = s;
+    failed_leaf_ = inflight_leaf_;
     return result_type::failed(s.res == result::timeout ? failure_timeout : failure_error | s.cause);
   }
 
@@ -209,17 +229,19 @@ struct offloader {
     if (programmed != result::ok) {
       failure = job_status{};
       failure.res = result::bad_value;
+      failed_leaf_ = leaf_;
       return result_type::failed(failure_bad_value);
     }
     drv::start();
     ++jobs;
     inflight_ = true;
+    inflight_leaf_ = leaf_;
     inflight_polls_ = polls > 0xFFFFFFFFu ? 0xFFFFFFFFu : static_cast<uint32_t>(polls);
     return result_type::done();
   }
 
   /// Issues the rows [0, m) of one GEMM in jobs of at most max_rows rows; the last one may still
-  /// run on return (the leaf ends with finish()).
+  /// run on return (the next leaf's first issue(), or settle(), waits for it).
   /// r: the residual of C's element 0 (R laid out as C; the add's parameters in res_), or nullptr.
   /// pooled: the pool's output of row 0 (pool_plane_ bytes per row, the kind in pool_), or nullptr.
   result_type rows(job j, int64_t m, const int8_t* a, int8_t* out, const int32_t* bias, const int32_t* mult,
@@ -297,6 +319,7 @@ struct offloader {
     j.conv = &v;
     ++leaves;
     programmed_ = false;   // the leaf's first job programs every register
+    leaf_ = c.index;
     if constexpr (Grouped) {
       if (cin_g == 1 && m == 1 && groups > 1 && res_r == nullptr && pool_out_ == nullptr &&
           g.kernel.h <= static_cast<int64_t>(dw_kmax) && g.kernel.w <= static_cast<int64_t>(dw_kmax) &&
@@ -311,8 +334,7 @@ struct offloader {
         j.bias = c.bias();
         j.q.multiplier = c.multipliers();
         j.q.shift = c.shifts();
-        const result_type o = issue(j);
-        return o.v != result_type::verdict::done ? o : finish();
+        return issue(j);   // the job may still run: the next issue() or settle() waits for it
       }
     }
     for (int64_t grp = 0; grp < groups; ++grp) {
@@ -323,7 +345,7 @@ struct offloader {
                                  pool_out_ != nullptr ? pool_out_ + ch * pool_plane_ : nullptr);
       if (o.v != result_type::verdict::done) return o;   // issue() failed after its finish(): none in flight
     }
-    return finish();
+    return result_type::done();   // the last job may still run: the next issue() or settle() waits for it
   }
 
   result_type linear(const leaf& c, int8_t* out, const int8_t* res_r, ctnn::runtime::act_range clamp) {
@@ -340,8 +362,8 @@ struct offloader {
     j.b = c.in[0];
     ++leaves;
     programmed_ = false;   // the leaf's first job programs every register
-    const result_type o = rows(j, m, c.weights(), out, c.bias(), c.multipliers(), c.shifts(), res_r, nullptr);
-    return o.v != result_type::verdict::done ? o : finish();
+    leaf_ = c.index;
+    return rows(j, m, c.weights(), out, c.bias(), c.multipliers(), c.shifts(), res_r, nullptr);
   }
 };
 

@@ -111,14 +111,27 @@ constexpr requant quantize_multiplier(double real) {
     detail::real_multiplier_must_be_finite_and_positive();
     return invalid_requant;
   }
-  // frexp: real = q * 2^e, q in [0.5, 1). Halving and doubling are exact for normal doubles.
-  double q = real;
+  // frexp: real = q * 2^e, q in [0.5, 1), and q_fixed = round(q * 2^31), half away from zero.
+  // A normal double gives both from its bits: e = its exponent + 1, q * 2^53 = its 53-bit
+  // significand m, so q * 2^31 = m / 2^22: floor m >> 22, and the fraction is >= 1/2 when bit 21
+  // of m is set (the soft-double loop of halvings it replaces took thousands of cycles on rv32
+  // for a multiplier near 2^-20). A subnormal halves or doubles its way there, exactly.
+  const uint64_t bits = __builtin_bit_cast(uint64_t, real);
+  const auto biased = static_cast<int>((bits >> 52) & 0x7FFu);
   int e = 0;
-  while (q >= 1.0) { q *= 0.5; ++e; }
-  while (q < 0.5) { q *= 2.0; --e; }
-  const double scaled = q * 2147483648.0;       // in [2^30, 2^31), at most 22 fractional bits
-  int64_t q_fixed = static_cast<int64_t>(scaled);  // truncation of a positive value = floor
-  if (scaled - static_cast<double>(q_fixed) >= 0.5) ++q_fixed;
+  int64_t q_fixed = 0;
+  if (biased != 0) {
+    const uint64_t m = (bits & ((uint64_t{1} << 52) - 1u)) | (uint64_t{1} << 52);
+    e = biased - 1022;
+    q_fixed = static_cast<int64_t>(m >> 22) + static_cast<int64_t>((m >> 21) & 1u);
+  } else {
+    double q = real;
+    while (q >= 1.0) { q *= 0.5; ++e; }
+    while (q < 0.5) { q *= 2.0; --e; }
+    const double scaled = q * 2147483648.0;    // in [2^30, 2^31), at most 22 fractional bits
+    q_fixed = static_cast<int64_t>(scaled);    // truncation of a positive value = floor
+    if (scaled - static_cast<double>(q_fixed) >= 0.5) ++q_fixed;
+  }
   if (q_fixed == (int64_t{1} << 31)) { q_fixed /= 2; ++e; }
   if (e < min_shift) return {0, 0};
   if (e > max_shift) return {int32_max, max_shift};

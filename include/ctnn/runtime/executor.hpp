@@ -22,6 +22,18 @@
 // off.leaf_end(i) bracket the execution of leaf i alone (offload attempt and CPU kernel), for
 // per-layer profiles that leave out the executor's bookkeeping and the layer callback.
 //
+// Asynchronous offload: a hook with `offload_result off.settle()` may return `done` for a leaf
+// whose device work still runs (its jobs queued or in flight). The executor calls settle() before
+// the CPU reads or writes the arena again: before a CPU leaf runs (unless it is an alias whose
+// output is its input's bytes: nothing is read or written), after each offloaded leaf when a
+// layer callback is given (inside leaf_begin/leaf_end: the per-leaf profile and CRCs stay those
+// of the leaf alone), and before run() returns. Its `failed` stops the run as the leaf's own
+// would, naming the leaf `off.failed_leaf()` (the leaf whose device work failed, when the hook
+// has it) instead of the current one. Between offloaded leaves nothing waits: the device's work
+// must run in issue order, each piece after the ones before it ended (the accelerator runs one
+// job at a time), so a leaf's jobs see their inputs written and an arena buffer the plan reuses
+// is overwritten only after its last reader's job ended.
+//
 // Fused offload (int8): a hook with `offload_result off.offload_fused(chain, f, roles)` is offered a
 // conv2d or linear leaf together with the leaves after it that its device jobs can finish
 // (fusion_of<Net>, the one place that decides it), in this order:
@@ -121,6 +133,13 @@ constexpr bool pool_2x2_kind(const row& r) {
 /// leaf's own outputs at the ends of int8. False for another leaf or quantization.
 inline bool as_clamp(const leaf_call<int8_t>& c, act_range& out) {
   if (!clamp_kind(c.r->kind) || c.r->n_inputs != 1 || !fast::relu_is_clamp(c.q_in[0], c.q_out)) return false;
+  // ReLU: y(-128) = quantize(0) = zp; y(127) = quantize(s (127 - zp)) = 127 (s (127 - zp) / s is
+  // 127 - zp within a few ulps, far from a rounding tie). Exact, and no soft-float on the target:
+  // the clamp of every fused ReLU is made while the accelerator waits for the job (offload.hpp).
+  if (c.r->kind == op::relu) {
+    out = {c.q_out.zero_point, 127};
+    return true;
+  }
   const ref::act_s8_params p = act_params(c);
   // the functions ref::apply(activation::relu / relu6, .) and the clamp leaf evaluate, named one by
   // one: activation_s8_one's switch over every activation would link erf, tanh, ... into images
@@ -353,6 +372,15 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
     }
     return c;
   };
+  // device work still in flight: wait for it; failed names the leaf whose work failed
+  auto settle = [&]() -> offload_result {
+    if constexpr (requires { off.settle(); }) return off.settle();
+    else return offload_result::done();
+  };
+  auto failed_leaf = [&](int32_t i) -> int32_t {
+    if constexpr (requires { off.failed_leaf(); }) return off.failed_leaf() >= 0 ? off.failed_leaf() : i;
+    else return i;
+  };
   for (int32_t i = 0; i < Net::leaf_count; ++i) {
     const row& r = Net::layer(i);
     const leaf_call<T> c = make_call(i, 0);
@@ -369,7 +397,7 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
               off.offload_fused(static_cast<const leaf_call<T>*>(chain), f,
                                 fusion_roles<fusion_of<Net>.any_add, fusion_of<Net>.any_grouped>{});
           if constexpr (requires { off.leaf_end(i); }) off.leaf_end(i);
-          if (o.v == offload_result::verdict::failed) return {fault::offload, kernels::status::ok, i, o.code};
+          if (o.v == offload_result::verdict::failed) return {fault::offload, kernels::status::ok, failed_leaf(i), o.code};
           taken = o.v == offload_result::verdict::done;
           if (taken) i += f.count;  // the chain's leaves are done too
         }
@@ -382,12 +410,20 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
     if constexpr (requires { off.offload(c, leaf_roles{}); }) o = off.offload(c, leaf_roles{});
     else o = off.offload(c);
     leaf_result res = leaf_done;
-    if (o.v == offload_result::verdict::declined) res = run_leaf_on<T, kinds_of<Net> & ~owned_kinds<Offload>>(c, be);
+    if (o.v == offload_result::verdict::declined) {
+      // the CPU touches the arena: the device's work first (an alias of its input touches nothing)
+      if (!(r.reuse.alias && r.n_inputs == 1 && static_cast<const void*>(c.in[0]) == c.out)) o = settle();
+      if (o.v != offload_result::verdict::failed) res = run_leaf_on<T, kinds_of<Net> & ~owned_kinds<Offload>>(c, be);
+    } else if (o.v == offload_result::verdict::done && callback != nullptr) {
+      o = settle();   // the callback reads the output; the leaf's profile includes its device work
+    }
     if constexpr (requires { off.leaf_end(i); }) off.leaf_end(i);
-    if (o.v == offload_result::verdict::failed) return {fault::offload, kernels::status::ok, i, o.code};
+    if (o.v == offload_result::verdict::failed) return {fault::offload, kernels::status::ok, failed_leaf(i), o.code};
     if (res.code != fault::none) return {res.code, res.kernel, i};
     if (callback != nullptr) callback(user, i, c.out, static_cast<size_t>(r.out.elems()) * sizeof(T));
   }
+  if (const offload_result o = settle(); o.v == offload_result::verdict::failed)
+    return {fault::offload, kernels::status::ok, failed_leaf(Net::leaf_count - 1), o.code};
   return {};
 }
 
