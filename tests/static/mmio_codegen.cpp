@@ -9,10 +9,10 @@ using ctnn::mmio::write;
 
 static_assert(ctnn::mmio::single_store<accel::cfg::relu, accel::cfg::bias_en, accel::cfg::out_raw,
                                        accel::cfg::per_channel, accel::cfg::conv, accel::cfg::row_params,
-                                       accel::cfg::res_add, accel::cfg::pool>);
+                                       accel::cfg::res_add, accel::cfg::pool, accel::cfg::dw>);
 static_assert(!ctnn::mmio::single_store<accel::cfg::relu, accel::cfg::bias_en, accel::cfg::out_raw,
                                         accel::cfg::per_channel, accel::cfg::conv, accel::cfg::row_params,
-                                        accel::cfg::res_add>);
+                                        accel::cfg::res_add, accel::cfg::pool>);
 static_assert(!ctnn::mmio::single_store<accel::cfg::relu, accel::cfg::bias_en, accel::cfg::out_raw,
                                         accel::cfg::per_channel, accel::cfg::conv, accel::cfg::row_params>);
 static_assert(!ctnn::mmio::single_store<accel::cfg::relu, accel::cfg::bias_en, accel::cfg::out_raw,
@@ -22,11 +22,11 @@ static_assert(ctnn::mmio::single_store<accel::status::done>);
 
 #define CTNN_HAND_REG(off) (*reinterpret_cast<volatile uint32_t*>(uintptr_t{0x10020000u + (off)}))
 
-// Eight fields of CFG cover all its rw bits: one store of a constant.
+// Nine fields of CFG cover all its rw bits: one store of a constant.
 extern "C" void typed_cfg_write() {
   write<volatile_bus>(accel::cfg::relu{1}, accel::cfg::bias_en{1}, accel::cfg::out_raw{0},
                       accel::cfg::per_channel{1}, accel::cfg::conv{1}, accel::cfg::row_params{1},
-                      accel::cfg::res_add{0}, accel::cfg::pool{uint32_t{accel::cfg::pool::avg}});
+                      accel::cfg::res_add{0}, accel::cfg::pool{uint32_t{accel::cfg::pool::avg}}, accel::cfg::dw{0});
 }
 extern "C" void hand_cfg_write() {
   CTNN_HAND_REG(0x018) = (1u << 1) | (1u << 2) | (1u << 3) | (1u << 4) | (1u << 5) | (2u << 7);

@@ -21,7 +21,7 @@ static_assert(accel::zp::out_zp::mask == 0x00FF0000u);
 static_assert(accel::clamp::reset == 0x7F80u);
 static_assert(accel::status::done::rights == mmio::access::w1c);
 static_assert(accel::ctrl::start::rights == mmio::access::wo);
-static_assert(accel::cfg::fields::all == 0x1FFu);  // RELU .. ROW_PARAMS, RES_ADD, POOL (8:7)
+static_assert(accel::cfg::fields::all == 0x3FFu);  // RELU .. ROW_PARAMS, RES_ADD, POOL (8:7), DW
 static_assert(accel::zp::a_zp::fits(-128));   // signed: numbers, not bit patterns
 static_assert(!accel::zp::a_zp::fits(0x100u));
 static_assert(!accel::zp::a_zp::fits(-129));

@@ -20,7 +20,7 @@ TEST_CASE("fields covering every rw bit are one store, no load") {
   fake::reset_counters();
   write<fake>(accel::cfg::relu{1}, accel::cfg::bias_en{0}, accel::cfg::out_raw{1},
               accel::cfg::per_channel{0}, accel::cfg::conv{1}, accel::cfg::row_params{0},
-              accel::cfg::res_add{0}, accel::cfg::pool{uint32_t{accel::cfg::pool::max}});
+              accel::cfg::res_add{0}, accel::cfg::pool{uint32_t{accel::cfg::pool::max}}, accel::cfg::dw{0});
   CHECK(fake::stores == 1);
   CHECK(fake::loads == 0);
   CHECK(word(accel::cfg::address) == 0b010010011u);
