@@ -344,23 +344,63 @@ inline void im2col_tap_s8(const conv_geometry& g, const int8_t* in_group, int64_
 template <int NC>
 inline void im2col_packed_s8(const conv_geometry& g, const int8_t* in_group, int8_t pad, int64_t r0, int64_t rows,
                              int32_t* colsum, int8_t* panels) {
-  constexpr int NR = 32;
+  constexpr int NR = 32, slack = 16, slot_bytes = 4096;
   const int K = static_cast<int>(g.gemm_k()), N = static_cast<int>(rows * g.out_w());
   const int np = static_cast<int>(round_up_to_tile<NR>(N)), kq = static_cast<int>(round_up_to_tile<4>(K));
-  alignas(64) int8_t quad[4][NC];
+  const int64_t ow = g.out_w();
+  // Stride-1 taps read a padded copy of the input rows the panel needs (pad in the border), one
+  // per channel in two slots: each output row of a tap is then 16-byte moves with no bounds
+  // logic (the per-row border split cost a 7x7 map's tap about its GEMM share). The moves run up
+  // to 15 bytes past a row: the next row overwrites them, the columns past N are zeroed again.
+  const int64_t prow = (rows - 1) * g.sh + (g.kh - 1) * g.dh + 1, pw = ow + (g.kw - 1) * g.dw;
+  const bool padded = g.sw == 1 && prow * pw + slack <= slot_bytes;
+  alignas(64) int8_t quad[4][NC + slack];
+  alignas(64) int8_t slot[2][slot_bytes];
+  int64_t slot_ic[2] = {-1, -1}, ic = 0, ky = 0, kx = 0;  // tap k = (ic, ky, kx) when padded
   for (int q = 0; q < 4; ++q)
     for (int j = N; j < np; ++j) quad[q][j] = 0;
   for (int j = 0; j < np; ++j) colsum[j] = 0;
   for (int k4 = 0; k4 < kq; k4 += 4) {
     for (int q = 0; q < 4; ++q) {
-      if (k4 + q < K)
-        im2col_tap_s8(g, in_group, k4 + q, quad[q], pad, r0, rows);
-      else
+      const int k = k4 + q;
+      if (k >= K) {
         for (int j = 0; j < N; ++j) quad[q][j] = 0;
+      } else if (!padded) {
+        im2col_tap_s8(g, in_group, k, quad[q], pad, r0, rows);
+      } else {
+        int8_t* pl = slot[ic & 1];
+        if (slot_ic[ic & 1] != ic) {  // rows y0 .. y0 + prow of channel ic, columns -pl .. pw - pl
+          slot_ic[ic & 1] = ic;
+          const int8_t* plane = in_group + ic * g.in_h * g.in_w;
+          const int64_t y0 = r0 * g.sh - g.pt;
+          for (int64_t y = 0; y < prow; ++y) {
+            int8_t* d = pl + y * pw;
+            const int64_t iy = y0 + y;
+            const int64_t xa = (iy < 0 || iy >= g.in_h) ? pw : min(pw, g.pl);
+            const int64_t xb = (iy < 0 || iy >= g.in_h) ? pw : max(xa, min(pw, g.pl + g.in_w));
+            for (int64_t x = 0; x < xa; ++x) d[x] = pad;
+            if (xb > xa) copy_run(d + xa, plane + iy * g.in_w + (xa - g.pl), static_cast<size_t>(xb - xa));
+            for (int64_t x = xb; x < pw; ++x) d[x] = pad;
+          }
+        }
+        int8_t* dst = quad[q];
+        for (int64_t oy = 0; oy < rows; ++oy, dst += ow) {
+          const int8_t* src = pl + (oy * g.sh + ky * g.dh) * pw + kx * g.dw;
+          for (int64_t x = 0; x < ow; x += 16) __builtin_memcpy(dst + x, src + x, 16);
+        }
+        for (int j = N; j < min(np, N + slack); ++j) quad[q][j] = 0;
+        if (++kx == g.kw) {  // the next tap (ic, ky, kx), without a division per tap
+          kx = 0;
+          if (++ky == g.kh) {
+            ky = 0;
+            ++ic;
+          }
+        }
+      }
     }
     for (int p = 0; p < np; p += NR)
-      pack_b_s8_panel32(4, &quad[0][p], NC, panels + static_cast<ptrdiff_t>(p) * kq + static_cast<ptrdiff_t>(k4) * NR,
-                        colsum + p);
+      pack_b_s8_panel32(4, &quad[0][p], NC + slack,
+                        panels + static_cast<ptrdiff_t>(p) * kq + static_cast<ptrdiff_t>(k4) * NR, colsum + p);
   }
 }
 #endif
