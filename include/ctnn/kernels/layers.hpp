@@ -428,7 +428,10 @@ constexpr int64_t s8_panel_rows(int64_t ow, int64_t panel_rows) {
 /// every GEMM call. panel_rows 0 with a workspace that holds the GEMM's part and an output row of
 /// the panel besides lowers the panel there (the direct kernel runs otherwise). With CTNN_KERNELS_SCALAR
 /// (RISC-V) every non-depthwise convolution whose larger buffer (panel or workspace) holds two
-/// patches runs scalar::conv2d_s8 on it instead, whatever panel_rows says.
+/// patches runs scalar::conv2d_s8 on it instead, whatever panel_rows says. With packed weights on
+/// AVX2 / AVX-512 hosts, a workspace for K and output rows of at most Tiling::nc, the im2col goes
+/// straight into the workspace in the GEMM's packed layout (im2col_packed_s8): no panel is read,
+/// whatever panel_rows says.
 template <class Tiling = default_s8_tiling>
 inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias, int8_t* out,
                         const ref::gemm_s8_params& p, int64_t panel_rows, void* scratch, size_t scratch_bytes,
