@@ -238,3 +238,21 @@ TEST_CASE("conv2d int8 on network shapes: wide stride-2 rows, panels split at th
   }
   CHECK(checked == 12);
 }
+
+TEST_CASE("conv2d int8 packed: dilation, stride 3, K not a multiple of 4, rows wider than a B block") {
+  ctnn_test::rng r(73);
+  // {in_c, in_h, in_w, out_c, kh, kw, sh, sw, pt, pb, pl, pr, dh, dw}: the im2col written in the
+  // packed B layout (stride 3 and dilation 2 taps, K = 5 * 3 * 3 = 45 with an edge group, N
+  // with an edge panel), stride-1 rows read from the padded rows with dilation 2 and with
+  // stride 2 in y only, and an output row wider than Tiling::nc (the K x N panel path)
+  const k::conv_geometry shapes[] = {{5, 13, 31, 11, 3, 3, 3, 3, 1, 1, 1, 1, 2, 2},
+                                     {3, 9, 17, 7, 3, 2, 1, 2, 2, 0, 1, 1, 2, 1},
+                                     {2, 3, 700, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+                                     {4, 11, 19, 9, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2},
+                                     {3, 12, 20, 6, 3, 3, 2, 1, 1, 0, 1, 2, 1, 2}};
+  for (const auto& g : shapes) {
+    REQUIRE(g.valid());
+    // the GEMM runs them (weights packed), except on the scalar path (no GEMM)
+    for (const int64_t rows : {int64_t{0}, int64_t{1}, g.out_h()}) CHECK(check_packed_conv(g, r, rows) == !CTNN_KERNELS_SCALAR);
+  }
+}

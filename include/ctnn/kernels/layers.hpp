@@ -303,6 +303,110 @@ inline status pack_conv2d_s8_weights(const conv_geometry& g, const int8_t* w, vo
   return status::ok;
 }
 
+namespace detail {
+
+/// One im2col row of an int8 convolution (tap k = (ic, ky, kx) of one group) for output rows
+/// [r0, r0 + rows): dst[(oy - r0) * ow + ox], padding taps = pad. The row im2col_rows writes at k.
+inline void im2col_tap_s8(const conv_geometry& g, const int8_t* in_group, int64_t k, int8_t* dst, int8_t pad,
+                          int64_t r0, int64_t rows) {
+  const int64_t ow = g.out_w(), kx = k % g.kw, ky = k / g.kw % g.kh, ic = k / (g.kw * g.kh);
+  const int8_t* plane = in_group + ic * g.in_h * g.in_w;
+  const int64_t x0 = kx * g.dw - g.pl;  // input x of ox = 0
+  const int64_t x_lo = x0 >= 0 ? 0 : min(ow, ceil_div(-x0, g.sw));
+  const int64_t last = g.in_w - 1 - x0;  // ox * sw <= last
+  const int64_t x_hi = last < 0 ? x_lo : max(x_lo, min(ow, last / g.sw + 1));
+  for (int64_t oy = r0; oy < r0 + rows; ++oy, dst += ow) {
+    const int64_t iy = oy * g.sh - g.pt + ky * g.dh;
+    if (iy < 0 || iy >= g.in_h) {
+      for (int64_t ox = 0; ox < ow; ++ox) dst[ox] = pad;
+      continue;
+    }
+    const int8_t* row = plane + iy * g.in_w;
+    for (int64_t ox = 0; ox < x_lo; ++ox) dst[ox] = pad;
+    if (x_hi > x_lo) {
+      if (g.sw == 1)
+        copy_run(dst + x_lo, row + x0 + x_lo, static_cast<size_t>(x_hi - x_lo));
+      else if (g.sw == 2)
+        gather_even_bytes(dst + x_lo, row + x0 + x_lo * 2, x_hi - x_lo);
+      else
+        for (int64_t ox = x_lo; ox < x_hi; ++ox) dst[ox] = row[x0 + ox * g.sw];
+    }
+    for (int64_t ox = x_hi; ox < ow; ++ox) dst[ox] = pad;
+  }
+}
+
+#if CTNN_KERNELS_X86 && defined(__AVX2__)
+/// im2col of output rows [r0, r0 + rows) (N = rows * ow <= NC columns) written straight in the
+/// packed B layout of tiled::pack_b_s8_once (colsum[Np], then NR = 32-column panels of 4-k
+/// groups) instead of a K x N panel the GEMM packs again: four taps at a time go to a 4 x Np
+/// block that stays in L1 (columns past N and taps past K are 0), then each 32 columns of it
+/// to their panel. Bit-exact with im2col_rows + pack_b_s8 (the same bytes, the same sums).
+template <int NC>
+inline void im2col_packed_s8(const conv_geometry& g, const int8_t* in_group, int8_t pad, int64_t r0, int64_t rows,
+                             int32_t* colsum, int8_t* panels) {
+  constexpr int NR = 32, slack = 16, slot_bytes = 4096;
+  const int K = static_cast<int>(g.gemm_k()), N = static_cast<int>(rows * g.out_w());
+  const int np = static_cast<int>(round_up_to_tile<NR>(N)), kq = static_cast<int>(round_up_to_tile<4>(K));
+  const int64_t ow = g.out_w();
+  // Stride-1 taps read a padded copy of the input rows the panel needs (pad in the border), one
+  // per channel in two slots: each output row of a tap is then 16-byte moves with no bounds
+  // logic (the per-row border split cost a 7x7 map's tap about its GEMM share). The moves run up
+  // to 15 bytes past a row: the next row overwrites them, the columns past N are zeroed again.
+  const int64_t prow = (rows - 1) * g.sh + (g.kh - 1) * g.dh + 1, pw = ow + (g.kw - 1) * g.dw;
+  const bool padded = g.sw == 1 && prow * pw + slack <= slot_bytes;
+  alignas(64) int8_t quad[4][NC + slack];
+  alignas(64) int8_t slot[2][slot_bytes];
+  int64_t slot_ic[2] = {-1, -1}, ic = 0, ky = 0, kx = 0;  // tap k = (ic, ky, kx) when padded
+  for (int q = 0; q < 4; ++q)
+    for (int j = N; j < np; ++j) quad[q][j] = 0;
+  for (int j = 0; j < np; ++j) colsum[j] = 0;
+  for (int k4 = 0; k4 < kq; k4 += 4) {
+    for (int q = 0; q < 4; ++q) {
+      const int k = k4 + q;
+      if (k >= K) {
+        for (int j = 0; j < N; ++j) quad[q][j] = 0;
+      } else if (!padded) {
+        im2col_tap_s8(g, in_group, k, quad[q], pad, r0, rows);
+      } else {
+        int8_t* pl = slot[ic & 1];
+        if (slot_ic[ic & 1] != ic) {  // rows y0 .. y0 + prow of channel ic, columns -pl .. pw - pl
+          slot_ic[ic & 1] = ic;
+          const int8_t* plane = in_group + ic * g.in_h * g.in_w;
+          const int64_t y0 = r0 * g.sh - g.pt;
+          for (int64_t y = 0; y < prow; ++y) {
+            int8_t* d = pl + y * pw;
+            const int64_t iy = y0 + y;
+            const int64_t xa = (iy < 0 || iy >= g.in_h) ? pw : min(pw, g.pl);
+            const int64_t xb = (iy < 0 || iy >= g.in_h) ? pw : max(xa, min(pw, g.pl + g.in_w));
+            for (int64_t x = 0; x < xa; ++x) d[x] = pad;
+            if (xb > xa) copy_run(d + xa, plane + iy * g.in_w + (xa - g.pl), static_cast<size_t>(xb - xa));
+            for (int64_t x = xb; x < pw; ++x) d[x] = pad;
+          }
+        }
+        int8_t* dst = quad[q];
+        for (int64_t oy = 0; oy < rows; ++oy, dst += ow) {
+          const int8_t* src = pl + (oy * g.sh + ky * g.dh) * pw + kx * g.dw;
+          for (int64_t x = 0; x < ow; x += 16) __builtin_memcpy(dst + x, src + x, 16);
+        }
+        for (int j = N; j < min(np, N + slack); ++j) quad[q][j] = 0;
+        if (++kx == g.kw) {  // the next tap (ic, ky, kx), without a division per tap
+          kx = 0;
+          if (++ky == g.kh) {
+            ky = 0;
+            ++ic;
+          }
+        }
+      }
+    }
+    for (int p = 0; p < np; p += NR)
+      pack_b_s8_panel32(4, &quad[0][p], NC + slack,
+                        panels + static_cast<ptrdiff_t>(p) * kq + static_cast<ptrdiff_t>(k4) * NR, colsum + p);
+  }
+}
+#endif
+
+}  // namespace detail
+
 /// Output rows per int8 im2col panel: at most the caller's, and about one B block of the GEMM
 /// (Tiling::nc columns), so that the panel is still in L2 when the GEMM packs it (ResNet-18's
 /// 56x56 3x3: a 1.8 MB panel of all rows, 290 KB of 8); a count whose columns fill whole NR-panels
@@ -324,7 +428,10 @@ constexpr int64_t s8_panel_rows(int64_t ow, int64_t panel_rows) {
 /// every GEMM call. panel_rows 0 with a workspace that holds the GEMM's part and an output row of
 /// the panel besides lowers the panel there (the direct kernel runs otherwise). With CTNN_KERNELS_SCALAR
 /// (RISC-V) every non-depthwise convolution whose larger buffer (panel or workspace) holds two
-/// patches runs scalar::conv2d_s8 on it instead, whatever panel_rows says.
+/// patches runs scalar::conv2d_s8 on it instead, whatever panel_rows says. With packed weights on
+/// AVX2 / AVX-512 hosts, a workspace for K and output rows of at most Tiling::nc, the im2col goes
+/// straight into the workspace in the GEMM's packed layout (im2col_packed_s8): no panel is read,
+/// whatever panel_rows says.
 template <class Tiling = default_s8_tiling>
 inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias, int8_t* out,
                         const ref::gemm_s8_params& p, int64_t panel_rows, void* scratch, size_t scratch_bytes,
@@ -368,6 +475,40 @@ inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* 
   if (!conv_uses_panels(g) && (ws_fits || panel_rows > 0))
     return tiled::gemm_s8_row_channels<Tiling>(M, NT, K, w, K, in, NT, bias, out, NT, p.b_zp, p.a_zp, p, workspace,
                                                workspace_bytes);
+#if CTNN_KERNELS_X86 && defined(__AVX2__)
+  if constexpr (Tiling::nr == 32) {
+    // Packed weights: the im2col panel is written straight in the GEMM's packed B layout, in the
+    // workspace (the GEMM packs nothing then), up to Tiling::nc columns at a time; the plan's
+    // panel is not needed. The K x N panel and its packing by the GEMM took a third of
+    // ResNet-18's 56x56 3x3 convolution (64x3136x576: im2col 108 us + packing 58 us of 466).
+    if (conv_uses_panels(g) && packed != nullptr && ws_fits && ow <= Tiling::nc) {
+      const int64_t rows_per = s8_panel_rows<Tiling>(ow, oh);
+      auto* colsum = static_cast<int32_t*>(workspace);
+      for (int64_t grp = 0; grp < g.groups; ++grp) {
+        const int8_t* in_g = in + grp * g.in_c_per_group() * g.in_h * g.in_w;
+        ref::gemm_s8_params pg = p;
+        if (p.per_channel) {
+          pg.multiplier = p.multiplier + grp * M;
+          pg.shift = p.shift + grp * M;
+        }
+        const int32_t* bias_g = bias != nullptr ? bias + grp * M : nullptr;
+        const auto* a_g = packed + static_cast<size_t>(grp) * packed_stride;
+        for (int64_t r0 = 0; r0 < oh; r0 += rows_per) {
+          const int64_t rows = min(rows_per, oh - r0);
+          const int N = static_cast<int>(rows * ow);
+          const auto np = static_cast<ptrdiff_t>(detail::round_up_to_tile<Tiling::nr>(N));
+          detail::im2col_packed_s8<Tiling::nc>(g, in_g, static_cast<int8_t>(p.a_zp), r0, rows, colsum,
+                                               reinterpret_cast<int8_t*>(colsum + np));
+          const status s = detail::gemm_s8_impl<Tiling, int8_t, true>(
+              M, N, K, nullptr, K, nullptr, N, bias_g, out + grp * M * NT + r0 * ow, NT, p.b_zp, p.a_zp, &pg,
+              workspace, workspace_bytes, tiled::s8_prepacked{a_g, reinterpret_cast<const uint8_t*>(colsum)});
+          if (s != status::ok) return s;
+        }
+      }
+      return status::ok;
+    }
+  }
+#endif
   if (panel_rows == 0 && conv_uses_panels(g) && ws_fits) {
     // No panel from the plan (LeNet-5's conv1: no hole in the arena beside its input and output):
     // the panel goes into the workspace past the GEMM's part when an output row fits there (the
