@@ -390,6 +390,38 @@ TEST_CASE("conv2d: im2col+GEMM and direct depthwise equal the reference on every
   }
 }
 
+TEST_CASE("conv2d float: the vector im2col equals the scalar one on wide rows, strides 1 and 2") {
+  // im2col_rows_f32 (AVX-512 builds: 8-float moves for stride 1, masked 16-lane loads and an
+  // even-lane permute for stride 2) against im2col_rows, bit for bit: widths across one, two and
+  // several 16-column chunks, pads wider than the kernel's reach on either side, dilation
+  ctnn_test::rng r(73);
+  int cases = 0;
+  for (int64_t in_w : {1, 5, 16, 17, 31, 33, 40, 67})
+    for (int64_t k : {1, 3, 7})
+      for (int64_t sw : {1, 2})
+        for (int64_t dw : {1, 2}) {
+          conv_geometry g;
+          g.in_c = 2; g.out_c = 3; g.in_h = 5; g.in_w = in_w; g.kh = 3; g.kw = k; g.sh = 2; g.sw = sw; g.dw = dw;
+          g.pt = 1; g.pb = 1; g.pl = r.range(0, int(k)); g.pr = r.range(0, int(k));
+          if (!g.valid()) continue;
+          const auto in = r.f32(usz(g.in_elems()));
+          const int64_t oh = g.out_h();
+          std::vector<float> want(usz(kk::conv_scratch_elems(g, oh)), -3.0f), got(want.size(), -3.0f);
+          kk::detail::im2col_rows<float>(g, in.data(), want.data(), 0.0f, 1, oh - 1);
+          kk::detail::im2col_rows_f32(g, in.data(), got.data(), 1, oh - 1);
+          REQUIRE(got == want);
+          ++cases;
+        }
+  CHECK(cases > 80);
+  MESSAGE("im2col cases: " << cases);
+  // and through conv2d_f32, a ResNet stem (7x7, stride 2, pad 3) and a 3x3 on rows of 2+ chunks
+  for (const conv_geometry& g : {conv_geometry{3, 20, 45, 8, 7, 7, 2, 2, 3, 3, 3, 3},
+                                conv_geometry{5, 9, 37, 6, 3, 3, 1, 1, 1, 1, 1, 1}}) {
+    conv_case_result res;
+    check_conv(g, r, true, res);
+  }
+}
+
 TEST_CASE("conv2d and linear: scratch and argument faults return a status") {
   const conv_geometry g{4, 5, 5, 8, 3, 3, 1, 1, 1, 1, 1, 1};
   std::vector<float> in(100), w(288), out(200);
