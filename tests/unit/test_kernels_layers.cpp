@@ -422,6 +422,37 @@ TEST_CASE("conv2d float: the vector im2col equals the scalar one on wide rows, s
   }
 }
 
+TEST_CASE("conv2d float: the implicit im2col of stride-1 convolutions equals the reference") {
+  // conv2d_f32's slab path (detail::conv2d_f32_slab): whole-K and KC-blocked GEMMs (M K over
+  // f32_whole_k_max_elems), edge rows of every tier, groups, dilation, asymmetric padding, and
+  // scratch for one panel row up to all of them; the im2col path where the slab does not apply
+  ctnn_test::rng r(79);
+  int slab_runs = 0;
+  const conv_geometry shapes[] = {
+      {5, 9, 37, 13, 3, 3, 1, 1, 1, 1, 1, 1},           {7, 8, 20, 5, 3, 5, 1, 1, 0, 2, 1, 3},
+      {256, 6, 9, 80, 3, 3, 1, 1, 1, 1, 1, 1},          {4, 10, 11, 6, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 2},
+      {6, 7, 12, 17, 2, 2, 1, 1, 0, 1, 1, 0},           {3, 12, 12, 25, 1, 3, 1, 1, 0, 0, 1, 1},
+      {16, 5, 6, 40, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4}};
+  for (const conv_geometry& g : shapes) {
+    REQUIRE(g.valid());
+    const auto in = r.f32(usz(g.in_elems())), w = r.f32(usz(g.weight_elems())), b = r.f32(usz(g.out_c));
+    std::vector<float> want(usz(g.out_elems())), got(want.size());
+    REQUIRE(kr::conv2d_f32(g, in.data(), w.data(), b.data(), want.data()) == status::ok);
+    const float tol = 2.0f * float(g.gemm_k() + 1) * float(g.gemm_k() + 1) * 5.97e-8f + 1e-6f;
+    for (int64_t pr = 1; pr <= g.out_h(); ++pr) {
+      const size_t elems = size_t(kk::conv_scratch_elems(g, pr));
+      std::vector<float> scratch(elems, std::nanf(""));
+      std::fill(got.begin(), got.end(), -7.0f);
+      REQUIRE(kk::conv2d_f32(g, in.data(), w.data(), b.data(), got.data(), pr, scratch.data(), elems * 4) ==
+              status::ok);
+      for (size_t i = 0; i < want.size(); ++i) REQUIRE(std::fabs(got[i] - want[i]) <= tol);
+      slab_runs += kk::detail::conv_slab_of<kk::default_f32_tiling::nr>(g, elems).rows > 0;
+    }
+  }
+  MESSAGE("runs on the slab path: " << slab_runs);
+  if (!CTNN_KERNELS_SCALAR) CHECK(slab_runs > 20);
+}
+
 TEST_CASE("conv2d and linear: scratch and argument faults return a status") {
   const conv_geometry g{4, 5, 5, 8, 3, 3, 1, 1, 1, 1, 1, 1};
   std::vector<float> in(100), w(288), out(200);

@@ -286,6 +286,100 @@ inline void direct_conv(const conv_geometry& g, const T* in, const T* w, const B
 
 }  // namespace detail
 
+/// Largest K (in_c/groups kh kw) of conv2d_f32's implicit-im2col path: its row offsets live on
+/// the stack.
+inline constexpr int64_t conv_slab_max_k = 8192;
+
+namespace detail {
+
+/// The implicit im2col of a stride-1 float convolution (conv2d_f32). A panel of R output rows
+/// needs R + (kh-1) dh input rows; copied once, zero-padded to width wp = pl + in_w + pr, into a
+/// slab, im2col's row (ic, ky, kx) is the slab itself read from offset
+/// ic hs wp + ky dh wp + kx dw on, over the output pixels at padded width (p = oy wp + ox):
+///
+///   slab of channel ic (hs = R + (kh-1) dh rows of wp)      B row (ic, ky, kx), N = R wp
+///   +--+----------------+--+                                 = slab + ic hs wp + ky dh wp + kx dw
+///   |0 | input row iy   |0 |  <- rows r0 - pt ...            (the last (wp - ow) pixels of each
+///   +--+----------------+--+                                  output row are wasted work)
+///
+/// so the GEMM (gemm_f32_offsets_impl) reads B in place from a slab of ~K/(kh kw) the size of
+/// an im2col panel, which stays in cache, and no im2col copy is made. The product (M x N rounded
+/// up to NR) is written to scratch, then compacted to the output width with the bias added.
+/// Used when its extra columns stay under a quarter (4 ow >= 3 wp) and the scratch holds a panel.
+struct conv_slab {
+  int64_t wp = 0, rows = 0;  ///< padded width, output rows per panel (0: not applicable)
+};
+
+template <int NR>
+constexpr uint64_t conv_slab_elems(const conv_geometry& g, int64_t rows) {
+  const int64_t wp = g.in_w + g.pl + g.pr, hs = rows + (g.kh - 1) * g.dh;
+  const auto np = static_cast<int64_t>(round_up(static_cast<uint64_t>(rows * wp), NR));
+  const int64_t slab = g.in_c_per_group() * hs * wp + (np - rows * wp) + (g.kw - 1) * g.dw;
+  return round_up(static_cast<uint64_t>(slab), 16) + static_cast<uint64_t>(g.out_c_per_group() * np);
+}
+
+template <int NR>
+constexpr conv_slab conv_slab_of(const conv_geometry& g, uint64_t scratch_elems) {
+  if (CTNN_KERNELS_SCALAR || g.sh != 1 || g.sw != 1 || !conv_uses_panels(g) || g.gemm_k() > conv_slab_max_k)
+    return {};
+  const int64_t wp = g.in_w + g.pl + g.pr, oh = g.out_h();
+  if (4 * g.out_w() < 3 * wp) return {};
+  int64_t rows = 0;
+  while (rows < oh && conv_slab_elems<NR>(g, rows + 1) <= scratch_elems) ++rows;
+  return rows > 0 ? conv_slab{wp, rows} : conv_slab{};
+}
+
+template <class Tiling>
+inline status conv2d_f32_slab(const conv_geometry& g, conv_slab sl, const float* in, const float* w, const float* bias,
+                              float* out, float* scratch, float* ws) {
+  constexpr int NR = Tiling::nr;
+  const int64_t oh = g.out_h(), ow = g.out_w(), wp = sl.wp, icg = g.in_c_per_group();
+  const int M = static_cast<int>(g.out_c_per_group()), K = static_cast<int>(g.gemm_k());
+  int32_t boff[conv_slab_max_k];
+  for (int64_t r0 = 0; r0 < oh; r0 += sl.rows) {
+    const int64_t rows = min(sl.rows, oh - r0), hs = rows + (g.kh - 1) * g.dh;
+    const auto np = static_cast<int64_t>(round_up(static_cast<uint64_t>(rows * wp), NR));
+    const int64_t slab_elems = icg * hs * wp + (np - rows * wp) + (g.kw - 1) * g.dw;
+    float* prod = scratch + round_up(static_cast<uint64_t>(slab_elems), 16);
+    {
+      int k = 0;
+      for (int64_t ic = 0; ic < icg; ++ic)
+        for (int64_t ky = 0; ky < g.kh; ++ky)
+          for (int64_t kx = 0; kx < g.kw; ++kx) boff[k++] = static_cast<int32_t>((ic * hs + ky * g.dh) * wp + kx * g.dw);
+    }
+    for (int64_t grp = 0; grp < g.groups; ++grp) {
+      const float* in_g = in + grp * icg * g.in_h * g.in_w;
+      for (int64_t ic = 0; ic < icg; ++ic)
+        for (int64_t sr = 0; sr < hs; ++sr) {
+          float* dst = scratch + (ic * hs + sr) * wp;
+          const int64_t iy = r0 - g.pt + sr;
+          if (iy < 0 || iy >= g.in_h) {
+            for (int64_t x = 0; x < wp; ++x) dst[x] = 0.0f;
+            continue;
+          }
+          const float* src = in_g + (ic * g.in_h + iy) * g.in_w;
+          for (int64_t x = 0; x < g.pl; ++x) dst[x] = 0.0f;
+          for (int64_t x = 0; x < g.in_w; ++x) dst[g.pl + x] = src[x];
+          for (int64_t x = g.pl + g.in_w; x < wp; ++x) dst[x] = 0.0f;
+        }
+      for (int64_t x = icg * hs * wp; x < slab_elems; ++x) scratch[x] = 0.0f;
+      const status s = gemm_f32_offsets_impl<Tiling>(M, static_cast<int>(np), K, w + grp * M * K, K, scratch, boff,
+                                                     prod, static_cast<int>(np), ws);
+      if (s != status::ok) return s;
+      for (int64_t m = 0; m < M; ++m) {
+        const float b = bias != nullptr ? bias[grp * M + m] : 0.0f;
+        float* orow = out + ((grp * M + m) * oh + r0) * ow;
+        const float* prow = prod + m * np;
+        for (int64_t y = 0; y < rows; ++y)
+          for (int64_t x = 0; x < ow; ++x) orow[y * ow + x] = prow[y * wp + x] + b;
+      }
+    }
+  }
+  return status::ok;
+}
+
+}  // namespace detail
+
 /// @brief conv2d float. Depthwise runs direct; a 1x1/s1/p0 single-group convolution is one GEMM
 /// on the input; otherwise panel_rows > 0 lowers `panel_rows` output rows at a time into
 /// `scratch` (at least conv_scratch_elems(g, panel_rows) floats) and multiplies each panel with
@@ -311,6 +405,8 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
   if (scratch == nullptr) return status::null_pointer;
   if (scratch_bytes < conv_scratch_elems(g, panel_rows) * sizeof(float)) return status::scratch_too_small;
   auto* col = static_cast<float*>(scratch);
+  if (const detail::conv_slab sl = detail::conv_slab_of<Tiling::nr>(g, scratch_bytes / sizeof(float)); sl.rows > 0)
+    return detail::conv2d_f32_slab<Tiling>(g, sl, in, w, bias, out, col, ws);
   for (int64_t grp = 0; grp < g.groups; ++grp) {
     const float* in_g = in + grp * g.in_c_per_group() * g.in_h * g.in_w;
     for (int64_t r0 = 0; r0 < oh; r0 += panel_rows) {
