@@ -422,17 +422,20 @@ TEST_CASE("conv2d float: the vector im2col equals the scalar one on wide rows, s
   }
 }
 
-TEST_CASE("conv2d float: the implicit im2col of stride-1 convolutions equals the reference") {
+TEST_CASE("conv2d float: the implicit im2col (input phases in a slab) equals the reference") {
   // conv2d_f32's slab path (detail::conv2d_f32_slab): whole-K and KC-blocked GEMMs (M K over
-  // f32_whole_k_max_elems), edge rows of every tier, groups, dilation, asymmetric padding, and
-  // scratch for one panel row up to all of them; the im2col path where the slab does not apply
+  // f32_whole_k_max_elems), edge rows of every tier, groups, dilation, asymmetric padding,
+  // strides 1, 2 and 3 (a ResNet stem, 7x7/2), and scratch for one panel row up to all of
+  // them; the im2col path where the slab does not apply (a strided 1x1)
   ctnn_test::rng r(79);
   int slab_runs = 0;
   const conv_geometry shapes[] = {
       {5, 9, 37, 13, 3, 3, 1, 1, 1, 1, 1, 1},           {7, 8, 20, 5, 3, 5, 1, 1, 0, 2, 1, 3},
       {256, 6, 9, 80, 3, 3, 1, 1, 1, 1, 1, 1},          {4, 10, 11, 6, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 2},
       {6, 7, 12, 17, 2, 2, 1, 1, 0, 1, 1, 0},           {3, 12, 12, 25, 1, 3, 1, 1, 0, 0, 1, 1},
-      {16, 5, 6, 40, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4}};
+      {16, 5, 6, 40, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4},  {3, 30, 41, 9, 7, 7, 2, 2, 3, 3, 3, 3},
+      {8, 13, 22, 12, 3, 3, 2, 2, 1, 1, 1, 1},          {5, 11, 25, 6, 3, 5, 2, 3, 1, 0, 2, 1, 1, 2, 1},
+      {6, 9, 16, 4, 1, 1, 2, 2, 0, 0, 0, 0},            {4, 12, 19, 7, 1, 3, 2, 1, 0, 0, 1, 1}};
   for (const conv_geometry& g : shapes) {
     REQUIRE(g.valid());
     const auto in = r.f32(usz(g.in_elems())), w = r.f32(usz(g.weight_elems())), b = r.f32(usz(g.out_c));

@@ -292,77 +292,108 @@ inline constexpr int64_t conv_slab_max_k = 8192;
 
 namespace detail {
 
-/// The implicit im2col of a stride-1 float convolution (conv2d_f32). A panel of R output rows
-/// needs R + (kh-1) dh input rows; copied once, zero-padded to width wp = pl + in_w + pr, into a
-/// slab, im2col's row (ic, ky, kx) is the slab itself read from offset
-/// ic hs wp + ky dh wp + kx dw on, over the output pixels at padded width (p = oy wp + ox):
+/// The implicit im2col of a float convolution (conv2d_f32). In padded input coordinates
+/// (Y = iy + pt, X = ix + pl), output (oy, ox) of tap (ky, kx) reads Y = sh oy + ky dh,
+/// X = sw ox + kx dw. Split the padded input into sh x sw phases, phase (py, px) holding
+/// the rows Y = sh y + py and columns X = sw x + px: the tap reads phase
+/// ((ky dh) % sh, (kx dw) % sw) at (oy + (ky dh) / sh, ox + (kx dw) / sw), a stride-1 window.
+/// For a panel of R output rows each phase needs hq = R + ((kh-1) dh) / sh rows of
+/// wq = ow + ((kw-1) dw) / sw columns; copied once (zero where the input is padding) into a
+/// slab, im2col's row (ic, ky, kx) is the slab read from one offset on over the output pixels
+/// at width wq (p = oy wq + ox):
 ///
-///   slab of channel ic (hs = R + (kh-1) dh rows of wp)      B row (ic, ky, kx), N = R wp
-///   +--+----------------+--+                                 = slab + ic hs wp + ky dh wp + kx dw
-///   |0 | input row iy   |0 |  <- rows r0 - pt ...            (the last (wp - ow) pixels of each
-///   +--+----------------+--+                                  output row are wasted work)
+///   slab: [ic][py][px][hq][wq]       B row (ic, ky, kx) = slab + phase base + (ky dh / sh) wq
+///   +--+--------------+-+             + (kx dw / sw), N = R wq (the last wq - ow pixels of each
+///   |0 | phase row y  |0|             output row are wasted work)
+///   +--+--------------+-+
 ///
-/// so the GEMM (gemm_f32_offsets_impl) reads B in place from a slab of ~K/(kh kw) the size of
-/// an im2col panel, which stays in cache, and no im2col copy is made. The product (M x N rounded
-/// up to NR) is written to scratch, then compacted to the output width with the bias added.
-/// Used when its extra columns stay under a quarter (4 ow >= 3 wp) and the scratch holds a panel.
+/// so the GEMM (gemm_f32_offsets_impl) reads B in place from a slab of a few times the input
+/// panel (stride 1: one phase; a 3x3 im2col panel is 9 times it, a 7x7/2 one 12), which stays
+/// in cache, and no im2col copy is made. The product (M x N rounded up to NR) is written to
+/// scratch, then compacted to the output width with the bias added. Used when the extra
+/// columns stay under a quarter (4 ow >= 3 wq) and the scratch holds a panel; not for strided
+/// 1x1 convolutions (their im2col is a plain subsample, and a slab would hold unused phases).
 struct conv_slab {
-  int64_t wp = 0, rows = 0;  ///< padded width, output rows per panel (0: not applicable)
+  int64_t wq = 0, rows = 0;  ///< phase width, output rows per panel (0: not applicable)
 };
 
+inline int64_t conv_slab_hq(const conv_geometry& g, int64_t rows) { return rows + ((g.kh - 1) * g.dh) / g.sh; }
+constexpr int64_t conv_slab_wq(const conv_geometry& g) { return g.out_w() + ((g.kw - 1) * g.dw) / g.sw; }
+
+/// Floats of the slab of a panel of `rows` output rows (with the slack the last windows read).
+template <int NR>
+constexpr int64_t conv_slab_only_elems(const conv_geometry& g, int64_t rows) {
+  const int64_t wq = conv_slab_wq(g), hq = rows + ((g.kh - 1) * g.dh) / g.sh;
+  const auto np = static_cast<int64_t>(round_up(static_cast<uint64_t>(rows * wq), NR));
+  return g.in_c_per_group() * g.sh * g.sw * hq * wq + (np - rows * wq) + ((g.kw - 1) * g.dw) / g.sw;
+}
+
+/// Floats of conv2d_f32_slab's scratch for panels of `rows` output rows: slab, then product.
 template <int NR>
 constexpr uint64_t conv_slab_elems(const conv_geometry& g, int64_t rows) {
-  const int64_t wp = g.in_w + g.pl + g.pr, hs = rows + (g.kh - 1) * g.dh;
-  const auto np = static_cast<int64_t>(round_up(static_cast<uint64_t>(rows * wp), NR));
-  const int64_t slab = g.in_c_per_group() * hs * wp + (np - rows * wp) + (g.kw - 1) * g.dw;
-  return round_up(static_cast<uint64_t>(slab), 16) + static_cast<uint64_t>(g.out_c_per_group() * np);
+  const auto np = round_up(static_cast<uint64_t>(rows * conv_slab_wq(g)), NR);
+  return round_up(static_cast<uint64_t>(conv_slab_only_elems<NR>(g, rows)), 16) +
+         static_cast<uint64_t>(g.out_c_per_group()) * np;
 }
 
 template <int NR>
 constexpr conv_slab conv_slab_of(const conv_geometry& g, uint64_t scratch_elems) {
-  if (CTNN_KERNELS_SCALAR || g.sh != 1 || g.sw != 1 || !conv_uses_panels(g) || g.gemm_k() > conv_slab_max_k)
-    return {};
-  const int64_t wp = g.in_w + g.pl + g.pr, oh = g.out_h();
-  if (4 * g.out_w() < 3 * wp) return {};
+  if (CTNN_KERNELS_SCALAR || !conv_uses_panels(g) || g.gemm_k() > conv_slab_max_k) return {};
+  if (g.pointwise() && (g.sh != 1 || g.sw != 1)) return {};
+  const int64_t wq = conv_slab_wq(g), oh = g.out_h();
+  if (4 * g.out_w() < 3 * wq) return {};
   int64_t rows = 0;
   while (rows < oh && conv_slab_elems<NR>(g, rows + 1) <= scratch_elems) ++rows;
-  return rows > 0 ? conv_slab{wp, rows} : conv_slab{};
+  return rows > 0 ? conv_slab{wq, rows} : conv_slab{};
 }
 
 template <class Tiling>
 inline status conv2d_f32_slab(const conv_geometry& g, conv_slab sl, const float* in, const float* w, const float* bias,
                               float* out, float* scratch, float* ws) {
   constexpr int NR = Tiling::nr;
-  const int64_t oh = g.out_h(), ow = g.out_w(), wp = sl.wp, icg = g.in_c_per_group();
+  const int64_t oh = g.out_h(), ow = g.out_w(), wq = sl.wq, icg = g.in_c_per_group();
+  const int64_t phases = g.sh * g.sw;
   const int M = static_cast<int>(g.out_c_per_group()), K = static_cast<int>(g.gemm_k());
   int32_t boff[conv_slab_max_k];
   for (int64_t r0 = 0; r0 < oh; r0 += sl.rows) {
-    const int64_t rows = min(sl.rows, oh - r0), hs = rows + (g.kh - 1) * g.dh;
-    const auto np = static_cast<int64_t>(round_up(static_cast<uint64_t>(rows * wp), NR));
-    const int64_t slab_elems = icg * hs * wp + (np - rows * wp) + (g.kw - 1) * g.dw;
+    const int64_t rows = min(sl.rows, oh - r0), hq = conv_slab_hq(g, rows);
+    const auto np = static_cast<int64_t>(round_up(static_cast<uint64_t>(rows * wq), NR));
+    const int64_t slab_elems = conv_slab_only_elems<NR>(g, rows), plane = hq * wq;
     float* prod = scratch + round_up(static_cast<uint64_t>(slab_elems), 16);
     {
       int k = 0;
       for (int64_t ic = 0; ic < icg; ++ic)
         for (int64_t ky = 0; ky < g.kh; ++ky)
-          for (int64_t kx = 0; kx < g.kw; ++kx) boff[k++] = static_cast<int32_t>((ic * hs + ky * g.dh) * wp + kx * g.dw);
+          for (int64_t kx = 0; kx < g.kw; ++kx) {
+            const int64_t ty = ky * g.dh, tx = kx * g.dw;
+            const int64_t phase = (ty % g.sh) * g.sw + tx % g.sw;
+            boff[k++] = static_cast<int32_t>((ic * phases + phase) * plane + (ty / g.sh) * wq + tx / g.sw);
+          }
     }
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       const float* in_g = in + grp * icg * g.in_h * g.in_w;
       for (int64_t ic = 0; ic < icg; ++ic)
-        for (int64_t sr = 0; sr < hs; ++sr) {
-          float* dst = scratch + (ic * hs + sr) * wp;
-          const int64_t iy = r0 - g.pt + sr;
-          if (iy < 0 || iy >= g.in_h) {
-            for (int64_t x = 0; x < wp; ++x) dst[x] = 0.0f;
-            continue;
-          }
-          const float* src = in_g + (ic * g.in_h + iy) * g.in_w;
-          for (int64_t x = 0; x < g.pl; ++x) dst[x] = 0.0f;
-          for (int64_t x = 0; x < g.in_w; ++x) dst[g.pl + x] = src[x];
-          for (int64_t x = g.pl + g.in_w; x < wp; ++x) dst[x] = 0.0f;
-        }
-      for (int64_t x = icg * hs * wp; x < slab_elems; ++x) scratch[x] = 0.0f;
+        for (int64_t py = 0; py < g.sh; ++py)
+          for (int64_t px = 0; px < g.sw; ++px)
+            for (int64_t y = 0; y < hq; ++y) {
+              float* dst = scratch + ((ic * phases + py * g.sw + px) * hq + y) * wq;
+              const int64_t iy = g.sh * (r0 + y) + py - g.pt;
+              // columns x whose input ix = sw x + px - pl lies in [0, in_w): [x_lo, x_hi)
+              const int64_t x_lo = min(wq, ceil_div(max(int64_t{0}, g.pl - px), g.sw));
+              const int64_t x_hi = max(x_lo, min(wq, ceil_div(max(int64_t{0}, g.in_w + g.pl - px), g.sw)));
+              if (iy < 0 || iy >= g.in_h) {
+                for (int64_t x = 0; x < wq; ++x) dst[x] = 0.0f;
+                continue;
+              }
+              const float* src = in_g + (ic * g.in_h + iy) * g.in_w;  // ix = sw x + px - pl
+              for (int64_t x = 0; x < x_lo; ++x) dst[x] = 0.0f;
+              if (g.sw == 1)
+                for (int64_t x = x_lo; x < x_hi; ++x) dst[x] = src[x + px - g.pl];
+              else
+                for (int64_t x = x_lo; x < x_hi; ++x) dst[x] = src[x * g.sw + px - g.pl];
+              for (int64_t x = x_hi; x < wq; ++x) dst[x] = 0.0f;
+            }
+      for (int64_t x = icg * phases * plane; x < slab_elems; ++x) scratch[x] = 0.0f;
       const status s = gemm_f32_offsets_impl<Tiling>(M, static_cast<int>(np), K, w + grp * M * K, K, scratch, boff,
                                                      prod, static_cast<int>(np), ws);
       if (s != status::ok) return s;
@@ -371,7 +402,7 @@ inline status conv2d_f32_slab(const conv_geometry& g, conv_slab sl, const float*
         float* orow = out + ((grp * M + m) * oh + r0) * ow;
         const float* prow = prod + m * np;
         for (int64_t y = 0; y < rows; ++y)
-          for (int64_t x = 0; x < ow; ++x) orow[y * ow + x] = prow[y * wp + x] + b;
+          for (int64_t x = 0; x < ow; ++x) orow[y * ow + x] = prow[y * wq + x] + b;
       }
     }
   }
