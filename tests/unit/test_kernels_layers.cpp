@@ -450,7 +450,22 @@ TEST_CASE("conv2d float: the implicit im2col (input phases in a slab) equals the
               status::ok);
       for (size_t i = 0; i < want.size(); ++i) REQUIRE(std::fabs(got[i] - want[i]) <= tol);
       slab_runs += kk::detail::conv_slab_of<kk::default_f32_tiling::nr>(g, elems).rows > 0;
+      // with a fused clamp (ReLU6-like bounds scaled to the outputs' range)
+      REQUIRE(kk::conv2d_f32(g, in.data(), w.data(), b.data(), got.data(), pr, scratch.data(), elems * 4, nullptr,
+                             -0.5f, 0.75f) == status::ok);
+      for (size_t i = 0; i < want.size(); ++i)
+        REQUIRE(std::fabs(got[i] - std::clamp(want[i], -0.5f, 0.75f)) <= tol);
     }
+  }
+  // the clamp on the other paths: pointwise GEMM, direct (no scratch), depthwise
+  for (const conv_geometry& g : {conv_geometry{6, 5, 7, 9, 1, 1}, conv_geometry{4, 6, 6, 5, 3, 3, 1, 1, 1, 1, 1, 1},
+                                 conv_geometry{4, 6, 6, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4}}) {
+    const auto in = r.f32(usz(g.in_elems())), w = r.f32(usz(g.weight_elems()));
+    std::vector<float> want(usz(g.out_elems())), got(want.size());
+    REQUIRE(kr::conv2d_f32(g, in.data(), w.data(), nullptr, want.data()) == status::ok);
+    REQUIRE(kk::conv2d_f32(g, in.data(), w.data(), nullptr, got.data(), 0, nullptr, 0, nullptr, 0.0f, 0.5f) ==
+            status::ok);
+    for (size_t i = 0; i < want.size(); ++i) REQUIRE(std::fabs(got[i] - std::clamp(want[i], 0.0f, 0.5f)) <= 1e-5f);
   }
   MESSAGE("runs on the slab path: " << slab_runs);
   if (!CTNN_KERNELS_SCALAR) CHECK(slab_runs > 20);

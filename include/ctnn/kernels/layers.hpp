@@ -286,6 +286,15 @@ inline void direct_conv(const conv_geometry& g, const T* in, const T* w, const B
 
 }  // namespace detail
 
+namespace detail {
+/// A fused activation's clamp of n floats to [lo, hi] (NaN stays NaN, as runtime::apply_fused);
+/// nothing when both bounds are infinite.
+inline void clamp_f32(float* y, int64_t n, float lo, float hi) {
+  if (!(lo > -__builtin_huge_valf()) && !(hi < __builtin_huge_valf())) return;
+  for (int64_t i = 0; i < n; ++i) y[i] = y[i] < lo ? lo : (y[i] > hi ? hi : y[i]);
+}
+}  // namespace detail
+
 /// Largest K (in_c/groups kh kw) of conv2d_f32's implicit-im2col path: its row offsets live on
 /// the stack.
 inline constexpr int64_t conv_slab_max_k = 8192;
@@ -310,7 +319,8 @@ namespace detail {
 /// so the GEMM (gemm_f32_offsets_impl) reads B in place from a slab of a few times the input
 /// panel (stride 1: one phase; a 3x3 im2col panel is 9 times it, a 7x7/2 one 12), which stays
 /// in cache, and no im2col copy is made. The product (M x N rounded up to NR) is written to
-/// scratch, then compacted to the output width with the bias added. Used when the extra
+/// scratch, then compacted to the output width with the bias added and the fused activation's
+/// clamp applied (no pass of its own over the output). Used when the extra
 /// columns stay under a quarter (4 ow >= 3 wq) and the scratch holds a panel; not for strided
 /// 1x1 convolutions (their im2col is a plain subsample, and a slab would hold unused phases).
 struct conv_slab {
@@ -349,7 +359,7 @@ constexpr conv_slab conv_slab_of(const conv_geometry& g, uint64_t scratch_elems)
 
 template <class Tiling>
 inline status conv2d_f32_slab(const conv_geometry& g, conv_slab sl, const float* in, const float* w, const float* bias,
-                              float* out, float* scratch, float* ws) {
+                              float* out, float* scratch, float* ws, float lo, float hi) {
   constexpr int NR = Tiling::nr;
   const int64_t oh = g.out_h(), ow = g.out_w(), wq = sl.wq, icg = g.in_c_per_group();
   const int64_t phases = g.sh * g.sw;
@@ -402,7 +412,10 @@ inline status conv2d_f32_slab(const conv_geometry& g, conv_slab sl, const float*
         float* orow = out + ((grp * M + m) * oh + r0) * ow;
         const float* prow = prod + m * np;
         for (int64_t y = 0; y < rows; ++y)
-          for (int64_t x = 0; x < ow; ++x) orow[y * ow + x] = prow[y * wq + x] + b;
+          for (int64_t x = 0; x < ow; ++x) {
+            const float v = prow[y * wq + x] + b;
+            orow[y * ow + x] = v < lo ? lo : (v > hi ? hi : v);
+          }
       }
     }
   }
@@ -412,32 +425,41 @@ inline status conv2d_f32_slab(const conv_geometry& g, conv_slab sl, const float*
 }  // namespace detail
 
 /// @brief conv2d float. Depthwise runs direct; a 1x1/s1/p0 single-group convolution is one GEMM
-/// on the input; otherwise panel_rows > 0 lowers `panel_rows` output rows at a time into
-/// `scratch` (at least conv_scratch_elems(g, panel_rows) floats) and multiplies each panel with
-/// the tiled GEMM, and panel_rows == 0 runs the direct kernel (no scratch).
+/// on the input; otherwise panel_rows > 0 gives `scratch` (at least conv_scratch_elems(g,
+/// panel_rows) floats): where the implicit im2col applies (detail::conv_slab_of, x86/SSE/NEON
+/// builds) it holds input slabs and their products, else `panel_rows` output rows at a time are
+/// lowered into it and multiplied with the tiled GEMM; panel_rows == 0 runs the direct kernel
+/// (no scratch).
 /// workspace: Tiling::workspace_elems floats, or nullptr for tiled.hpp's static workspace.
+/// act_lo, act_hi: a fused activation's clamp of the output (runtime::apply_fused's), applied
+/// as the implicit-im2col path stores, after the others; none when both are infinite.
 template <class Tiling = default_f32_tiling>
 inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w, const float* bias, float* out,
-                         int64_t panel_rows, void* scratch, size_t scratch_bytes, float* workspace = nullptr) {
+                         int64_t panel_rows, void* scratch, size_t scratch_bytes, float* workspace = nullptr,
+                         float act_lo = -__builtin_huge_valf(), float act_hi = __builtin_huge_valf()) {
   if (!g.valid()) return status::bad_geometry;
   if (panel_rows < 0) return status::bad_size;
-  if (g.depthwise()) return depthwise_conv2d_f32(g, in, w, bias, out);
+  const auto clamped = [&](status s) {
+    if (s == status::ok) detail::clamp_f32(out, g.out_elems(), act_lo, act_hi);
+    return s;
+  };
+  if (g.depthwise()) return clamped(depthwise_conv2d_f32(g, in, w, bias, out));
   if (in == nullptr || w == nullptr || out == nullptr) return status::null_pointer;
   float* ws = workspace != nullptr ? workspace : detail::static_workspace_f32<Tiling>::buf;
   const int64_t oh = g.out_h(), ow = g.out_w();
   const int M = static_cast<int>(g.out_c_per_group()), K = static_cast<int>(g.gemm_k());
   const int NT = static_cast<int>(oh * ow);
   if (!conv_uses_panels(g))  // pointwise: the input is the GEMM's B
-    return tiled::gemm_f32_row_bias<Tiling>(M, NT, K, w, K, in, NT, bias, out, NT, ws);
+    return clamped(tiled::gemm_f32_row_bias<Tiling>(M, NT, K, w, K, in, NT, bias, out, NT, ws));
   if (panel_rows == 0) {
     detail::direct_conv<float, float>(g, in, w, bias, out, 0, 0, [](float acc, int64_t) { return acc; });
-    return status::ok;
+    return clamped(status::ok);
   }
   if (scratch == nullptr) return status::null_pointer;
   if (scratch_bytes < conv_scratch_elems(g, panel_rows) * sizeof(float)) return status::scratch_too_small;
   auto* col = static_cast<float*>(scratch);
   if (const detail::conv_slab sl = detail::conv_slab_of<Tiling::nr>(g, scratch_bytes / sizeof(float)); sl.rows > 0)
-    return detail::conv2d_f32_slab<Tiling>(g, sl, in, w, bias, out, col, ws);
+    return detail::conv2d_f32_slab<Tiling>(g, sl, in, w, bias, out, col, ws, act_lo, act_hi);
   for (int64_t grp = 0; grp < g.groups; ++grp) {
     const float* in_g = in + grp * g.in_c_per_group() * g.in_h * g.in_w;
     for (int64_t r0 = 0; r0 < oh; r0 += panel_rows) {
@@ -450,7 +472,7 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
       if (s != status::ok) return s;
     }
   }
-  return status::ok;
+  return clamped(status::ok);
 }
 
 /// Bytes of one group's packed weights, rounded up to 64 (the next group's boundary).

@@ -151,8 +151,13 @@ struct op_def<op::conv2d> {
         return runtime::from(ref::conv2d_s8(g, c.in[0], c.weights(), c.bias(), c.out, gp));
       }
     } else if constexpr (B == runtime::backend::optimized) {
-      return runtime::finish_fused(
-          c, kernels::conv2d_f32(g, c.in[0], c.weights(), c.bias(), c.out, c.panel_rows, c.scratch, c.scratch_bytes));
+      // the fused activation's clamp inside the kernel (the implicit-im2col path applies it as
+      // it stores; the others in a pass of their own, as finish_fused would)
+      const layer_geometry& lg = c.r->geometry;
+      const bool act = lg.act != fused_act::none;
+      return runtime::from(kernels::conv2d_f32(g, c.in[0], c.weights(), c.bias(), c.out, c.panel_rows, c.scratch,
+                                               c.scratch_bytes, nullptr, act ? lg.act_lo : -__builtin_huge_valf(),
+                                               act ? lg.act_hi : __builtin_huge_valf()));
     } else {
       return runtime::finish_fused(c, ref::conv2d_f32(g, c.in[0], c.weights(), c.bias(), c.out));
     }
