@@ -346,12 +346,17 @@ constexpr uint64_t conv_slab_elems(const conv_geometry& g, int64_t rows) {
          static_cast<uint64_t>(g.out_c_per_group()) * np;
 }
 
+/// True when g runs on the slab path given scratch for one panel row or more.
+constexpr bool conv_slab_applies(const conv_geometry& g) {
+  if (CTNN_KERNELS_SCALAR || !conv_uses_panels(g) || g.gemm_k() > conv_slab_max_k) return false;
+  if (g.pointwise() && (g.sh != 1 || g.sw != 1)) return false;
+  return 4 * g.out_w() >= 3 * conv_slab_wq(g);
+}
+
 template <int NR>
 constexpr conv_slab conv_slab_of(const conv_geometry& g, uint64_t scratch_elems) {
-  if (CTNN_KERNELS_SCALAR || !conv_uses_panels(g) || g.gemm_k() > conv_slab_max_k) return {};
-  if (g.pointwise() && (g.sh != 1 || g.sw != 1)) return {};
+  if (!conv_slab_applies(g)) return {};
   const int64_t wq = conv_slab_wq(g), oh = g.out_h();
-  if (4 * g.out_w() < 3 * wq) return {};
   int64_t rows = 0;
   while (rows < oh && conv_slab_elems<NR>(g, rows + 1) <= scratch_elems) ++rows;
   return rows > 0 ? conv_slab{wq, rows} : conv_slab{};
@@ -359,7 +364,8 @@ constexpr conv_slab conv_slab_of(const conv_geometry& g, uint64_t scratch_elems)
 
 template <class Tiling>
 inline status conv2d_f32_slab(const conv_geometry& g, conv_slab sl, const float* in, const float* w, const float* bias,
-                              float* out, float* scratch, float* ws, float lo, float hi) {
+                              float* out, float* scratch, float* ws, float lo, float hi, const uint8_t* packed,
+                              size_t packed_group_bytes) {
   constexpr int NR = Tiling::nr;
   const int64_t oh = g.out_h(), ow = g.out_w(), wq = sl.wq, icg = g.in_c_per_group();
   const int64_t phases = g.sh * g.sw;
@@ -404,8 +410,11 @@ inline status conv2d_f32_slab(const conv_geometry& g, conv_slab sl, const float*
               for (int64_t x = x_hi; x < wq; ++x) dst[x] = 0.0f;
             }
       for (int64_t x = icg * phases * plane; x < slab_elems; ++x) scratch[x] = 0.0f;
+      const auto* wp = packed != nullptr
+                           ? reinterpret_cast<const float*>(packed + static_cast<size_t>(grp) * packed_group_bytes)
+                           : nullptr;
       const status s = gemm_f32_offsets_impl<Tiling>(M, static_cast<int>(np), K, w + grp * M * K, K, scratch, boff,
-                                                     prod, static_cast<int>(np), ws);
+                                                     prod, static_cast<int>(np), ws, wp);
       if (s != status::ok) return s;
       for (int64_t m = 0; m < M; ++m) {
         const float b = bias != nullptr ? bias[grp * M + m] : 0.0f;
@@ -424,6 +433,40 @@ inline status conv2d_f32_slab(const conv_geometry& g, conv_slab sl, const float*
 
 }  // namespace detail
 
+/// Bytes of one group's float weights packed once, rounded up to 64 (the next group's boundary).
+template <class Tiling = default_f32_tiling>
+constexpr size_t conv2d_f32_packed_group_bytes(const conv_geometry& g) {
+  const auto mp = round_up(static_cast<uint64_t>(g.out_c_per_group()), Tiling::mr);
+  return static_cast<size_t>(round_up(mp * static_cast<uint64_t>(g.gemm_k()) * sizeof(float), 64));
+}
+
+/// @brief Bytes of a float convolution's weights packed once (pack_conv2d_f32_weights): per
+/// group, its M x K weights in the MR-row panels (all of K each, rows zero-padded) the implicit
+/// im2col's GEMM reads, each group at a 64-byte boundary. 0 where conv2d_f32 would not read
+/// them (detail::conv_slab_applies false: depthwise, pointwise, strided 1x1, K beyond
+/// conv_slab_max_k, more than a quarter of wasted columns, RISC-V).
+template <class Tiling = default_f32_tiling>
+constexpr size_t conv2d_f32_packed_bytes(const conv_geometry& g) {
+  if (!g.valid() || !detail::conv_slab_applies(g)) return 0;
+  return static_cast<size_t>(g.groups) * conv2d_f32_packed_group_bytes<Tiling>(g);
+}
+
+/// @brief Packs a float convolution's weights (OIHW) once into `dst` (conv2d_f32_packed_bytes(g)
+/// bytes, 64-byte aligned for speed, 4 at least): what conv2d_f32 reads through `packed_w`.
+template <class Tiling = default_f32_tiling>
+inline status pack_conv2d_f32_weights(const conv_geometry& g, const float* w, void* dst, size_t dst_bytes) {
+  const size_t need = conv2d_f32_packed_bytes<Tiling>(g);
+  if (need == 0) return status::ok;
+  if (w == nullptr || dst == nullptr) return status::null_pointer;
+  if (dst_bytes < need || !detail::aligned4(dst)) return status::scratch_too_small;
+  const int M = static_cast<int>(g.out_c_per_group()), K = static_cast<int>(g.gemm_k());
+  const size_t stride = conv2d_f32_packed_group_bytes<Tiling>(g);
+  for (int64_t grp = 0; grp < g.groups; ++grp)
+    detail::pack_a_f32<Tiling::mr>(M, K, w + grp * M * K, K,
+                                   reinterpret_cast<float*>(static_cast<uint8_t*>(dst) + static_cast<size_t>(grp) * stride));
+  return status::ok;
+}
+
 /// @brief conv2d float. Depthwise runs direct; a 1x1/s1/p0 single-group convolution is one GEMM
 /// on the input; otherwise panel_rows > 0 gives `scratch` (at least conv_scratch_elems(g,
 /// panel_rows) floats): where the implicit im2col applies (detail::conv_slab_of, x86/SSE/NEON
@@ -433,10 +476,12 @@ inline status conv2d_f32_slab(const conv_geometry& g, conv_slab sl, const float*
 /// workspace: Tiling::workspace_elems floats, or nullptr for tiled.hpp's static workspace.
 /// act_lo, act_hi: a fused activation's clamp of the output (runtime::apply_fused's), applied
 /// as the implicit-im2col path stores, after the others; none when both are infinite.
+/// packed_w: the weights packed once (pack_conv2d_f32_weights, packed_bytes bytes) or null.
 template <class Tiling = default_f32_tiling>
 inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w, const float* bias, float* out,
                          int64_t panel_rows, void* scratch, size_t scratch_bytes, float* workspace = nullptr,
-                         float act_lo = -__builtin_huge_valf(), float act_hi = __builtin_huge_valf()) {
+                         float act_lo = -__builtin_huge_valf(), float act_hi = __builtin_huge_valf(),
+                         const void* packed_w = nullptr, size_t packed_bytes = 0) {
   if (!g.valid()) return status::bad_geometry;
   if (panel_rows < 0) return status::bad_size;
   const auto clamped = [&](status s) {
@@ -458,8 +503,13 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
   if (scratch == nullptr) return status::null_pointer;
   if (scratch_bytes < conv_scratch_elems(g, panel_rows) * sizeof(float)) return status::scratch_too_small;
   auto* col = static_cast<float*>(scratch);
-  if (const detail::conv_slab sl = detail::conv_slab_of<Tiling::nr>(g, scratch_bytes / sizeof(float)); sl.rows > 0)
-    return detail::conv2d_f32_slab<Tiling>(g, sl, in, w, bias, out, col, ws, act_lo, act_hi);
+  if (const detail::conv_slab sl = detail::conv_slab_of<Tiling::nr>(g, scratch_bytes / sizeof(float)); sl.rows > 0) {
+    // the weights packed once when given (and as large as this geometry packs), else in place
+    const bool pk = packed_w != nullptr && packed_bytes >= conv2d_f32_packed_bytes<Tiling>(g);
+    return detail::conv2d_f32_slab<Tiling>(g, sl, in, w, bias, out, col, ws, act_lo, act_hi,
+                                           pk ? static_cast<const uint8_t*>(packed_w) : nullptr,
+                                           conv2d_f32_packed_group_bytes<Tiling>(g));
+  }
   for (int64_t grp = 0; grp < g.groups; ++grp) {
     const float* in_g = in + grp * g.in_c_per_group() * g.in_h * g.in_w;
     for (int64_t r0 = 0; r0 < oh; r0 += panel_rows) {

@@ -767,14 +767,17 @@ inline void micro_f32_offsets(int kc, const float* __restrict a, ptrdiff_t lda, 
 /// smallest row tier that covers it. K runs in one block while A stays in cache
 /// (f32_whole_k_max_elems), else in KC blocks accumulated onto C. B is never packed: its rows
 /// are short windows of a small slab that stays in cache.
+/// a_packed: A packed once (pack_a_f32<MR> over all of M and K: MR-row panels of K x MR, rows
+/// zero-padded), read instead of A, so no panel is packed here (A may then be null).
 template <class Tiling>
 inline status gemm_f32_offsets_impl(int M, int N, int K, const float* A, int lda, const float* B,
-                                    const int32_t* boff, float* C, int ldc, float* workspace) {
+                                    const int32_t* boff, float* C, int ldc, float* workspace,
+                                    const float* a_packed = nullptr) {
   constexpr int MR = Tiling::mr, NR = Tiling::nr, KC = Tiling::kc, MC = Tiling::mc;
   using tiers = f32_row_tiers<MR>;
   if (M < 0 || N < 0 || K <= 0 || N % NR != 0) return status::bad_size;
   if (M == 0 || N == 0) return status::ok;
-  if (A == nullptr || B == nullptr || boff == nullptr || C == nullptr || workspace == nullptr)
+  if ((A == nullptr && a_packed == nullptr) || B == nullptr || boff == nullptr || C == nullptr || workspace == nullptr)
     return status::null_pointer;
   if (lda < K || ldc < N) return status::bad_leading_dim;
   const bool whole_k = static_cast<int64_t>(M) * K <= f32_whole_k_max_elems &&
@@ -786,21 +789,32 @@ inline status gemm_f32_offsets_impl(int M, int N, int K, const float* A, int lda
     for (int ic = 0; ic < M; ic += MC) {
       const int mc = min(MC, M - ic);
       const int m_full = mc - mc % MR, m_edge = mc - m_full;
-      const float* ablk = A + static_cast<ptrdiff_t>(ic) * lda + pc;
-      if (m_edge > 0) pack_a_f32<MR>(m_edge, kc, ablk + static_cast<ptrdiff_t>(m_full) * lda, lda, workspace);
+      // panel ir of the block: packed once (at its k = pc), or in place with the edge packed here
+      const float* ablk = A != nullptr ? A + static_cast<ptrdiff_t>(ic) * lda + pc : nullptr;
+      const auto panel = [&](int ir) {
+        return a_packed + (static_cast<ptrdiff_t>(ic + ir) * K + static_cast<ptrdiff_t>(pc) * MR);
+      };
+      if (m_edge > 0 && a_packed == nullptr)
+        pack_a_f32<MR>(m_edge, kc, ablk + static_cast<ptrdiff_t>(m_full) * lda, lda, workspace);
+      const float* aedge = a_packed != nullptr ? panel(m_full) : workspace;
       for (int jr = 0; jr < N; jr += NR) {
         float* cblk = C + static_cast<ptrdiff_t>(ic) * ldc + jr;
-        for (int ir = 0; ir < m_full; ir += MR)
-          micro_f32_offsets<MR, NR, MR, false>(kc, ablk + static_cast<ptrdiff_t>(ir) * lda, lda, B + jr, boff + pc,
-                                               cblk + static_cast<ptrdiff_t>(ir) * ldc, ldc, MR, load_c);
+        for (int ir = 0; ir < m_full; ir += MR) {
+          float* ct = cblk + static_cast<ptrdiff_t>(ir) * ldc;
+          if (a_packed != nullptr)
+            micro_f32_offsets<MR, NR, MR, true>(kc, panel(ir), lda, B + jr, boff + pc, ct, ldc, MR, load_c);
+          else
+            micro_f32_offsets<MR, NR, MR, false>(kc, ablk + static_cast<ptrdiff_t>(ir) * lda, lda, B + jr, boff + pc,
+                                                 ct, ldc, MR, load_c);
+        }
         if (m_edge == 0) continue;
         float* ce = cblk + static_cast<ptrdiff_t>(m_full) * ldc;
         if (tiers::split && m_edge <= tiers::t1)
-          micro_f32_offsets<MR, NR, tiers::t1, true>(kc, workspace, lda, B + jr, boff + pc, ce, ldc, m_edge, load_c);
+          micro_f32_offsets<MR, NR, tiers::t1, true>(kc, aedge, lda, B + jr, boff + pc, ce, ldc, m_edge, load_c);
         else if (tiers::split && m_edge <= tiers::t2)
-          micro_f32_offsets<MR, NR, tiers::t2, true>(kc, workspace, lda, B + jr, boff + pc, ce, ldc, m_edge, load_c);
+          micro_f32_offsets<MR, NR, tiers::t2, true>(kc, aedge, lda, B + jr, boff + pc, ce, ldc, m_edge, load_c);
         else
-          micro_f32_offsets<MR, NR, MR, true>(kc, workspace, lda, B + jr, boff + pc, ce, ldc, m_edge, load_c);
+          micro_f32_offsets<MR, NR, MR, true>(kc, aedge, lda, B + jr, boff + pc, ce, ldc, m_edge, load_c);
       }
     }
   }
