@@ -472,6 +472,33 @@ TEST_CASE("conv2d float: the implicit im2col (input phases in a slab) equals the
   if (!CTNN_KERNELS_SCALAR) CHECK(slab_runs > 25);
 }
 
+TEST_CASE("gemm_f32_offsets_impl: A packed once equals A in place bit for bit, whole K and KC blocks") {
+  // B rows at offsets into one buffer (overlapping windows, as the conv's slab); M with an edge
+  // panel; K over f32_whole_k_max_elems / M for the KC-blocked loop
+  using tiling = kk::default_f32_tiling;
+  ctnn_test::rng r(83);
+  for (const int K : {37, 1000}) {
+    const int M = K == 37 ? 29 : 170, N = 2 * tiling::nr;
+    const auto a = r.f32(usz(M * K)), b = r.f32(usz(K + N + 64));
+    std::vector<int32_t> boff(usz(K));
+    for (int k = 0; k < K; ++k) boff[usz(k)] = (k * 7) % 64;
+    std::vector<float> ws(tiling::workspace_elems), packed(usz(((M + tiling::mr - 1) / tiling::mr) * tiling::mr * K));
+    kk::detail::pack_a_f32_offsets<tiling>(M, K, a.data(), K, packed.data());
+    std::vector<float> c1(usz(M * N)), c2(c1.size()), want(c1.size());
+    REQUIRE(kk::detail::gemm_f32_offsets_impl<tiling>(M, N, K, a.data(), K, b.data(), boff.data(), c1.data(), N,
+                                                      ws.data()) == status::ok);
+    REQUIRE(kk::detail::gemm_f32_offsets_impl<tiling>(M, N, K, nullptr, K, b.data(), boff.data(), c2.data(), N,
+                                                      ws.data(), packed.data()) == status::ok);
+    CHECK(c1 == c2);
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) {
+        double acc = 0;
+        for (int k = 0; k < K; ++k) acc += double(a[usz(m * K + k)]) * b[usz(boff[usz(k)] + n)];
+        REQUIRE(std::fabs(c1[usz(m * N + n)] - acc) <= 1e-4 * K);
+      }
+  }
+}
+
 TEST_CASE("conv2d and linear: scratch and argument faults return a status") {
   const conv_geometry g{4, 5, 5, 8, 3, 3, 1, 1, 1, 1, 1, 1};
   std::vector<float> in(100), w(288), out(200);

@@ -767,22 +767,41 @@ inline void micro_f32_offsets(int kc, const float* __restrict a, ptrdiff_t lda, 
 /// smallest row tier that covers it. K runs in one block while A stays in cache
 /// (f32_whole_k_max_elems), else in KC blocks accumulated onto C. B is never packed: its rows
 /// are short windows of a small slab that stays in cache.
-/// a_packed: A packed once (pack_a_f32<MR> over all of M and K: MR-row panels of K x MR, rows
-/// zero-padded), read instead of A, so no panel is packed here (A may then be null).
+/// The K block of gemm_f32_offsets_impl: all of K while A stays in cache (f32_whole_k_max_elems
+/// and its edge panel fits the workspace), else KC.
+template <class Tiling>
+constexpr int f32_offsets_kc_step(int64_t M, int64_t K) {
+  const bool whole_k = M * K <= f32_whole_k_max_elems && static_cast<int64_t>(Tiling::mr) * K <=
+                                                               static_cast<int64_t>(Tiling::workspace_elems);
+  return whole_k ? static_cast<int>(K) : Tiling::kc;
+}
+
+/// Packs A (M x K, lda) once for gemm_f32_offsets_impl: per K block of f32_offsets_kc_step (in
+/// order), all of M in MR-row panels (pack_a_f32<MR>, rows zero-padded to Mp = M rounded up to
+/// MR), so the block's panels are contiguous: block pc at pc Mp, panel p of it at p MR kc.
+template <class Tiling>
+inline void pack_a_f32_offsets(int M, int K, const float* A, int lda, float* dst) {
+  const int kc_step = f32_offsets_kc_step<Tiling>(M, K);
+  const auto mp = static_cast<ptrdiff_t>(round_up_to_tile<Tiling::mr>(M));
+  for (int pc = 0; pc < K; pc += kc_step)
+    pack_a_f32<Tiling::mr>(M, min(kc_step, K - pc), A + pc, lda, dst + static_cast<ptrdiff_t>(pc) * mp);
+}
+
+/// a_packed: A packed once by pack_a_f32_offsets, read instead of A, so no panel is packed here
+/// (A may then be null).
 template <class Tiling>
 inline status gemm_f32_offsets_impl(int M, int N, int K, const float* A, int lda, const float* B,
                                     const int32_t* boff, float* C, int ldc, float* workspace,
                                     const float* a_packed = nullptr) {
-  constexpr int MR = Tiling::mr, NR = Tiling::nr, KC = Tiling::kc, MC = Tiling::mc;
+  constexpr int MR = Tiling::mr, NR = Tiling::nr, MC = Tiling::mc;
   using tiers = f32_row_tiers<MR>;
   if (M < 0 || N < 0 || K <= 0 || N % NR != 0) return status::bad_size;
   if (M == 0 || N == 0) return status::ok;
   if ((A == nullptr && a_packed == nullptr) || B == nullptr || boff == nullptr || C == nullptr || workspace == nullptr)
     return status::null_pointer;
   if (lda < K || ldc < N) return status::bad_leading_dim;
-  const bool whole_k = static_cast<int64_t>(M) * K <= f32_whole_k_max_elems &&
-                       static_cast<int64_t>(MR) * K <= static_cast<int64_t>(Tiling::workspace_elems);
-  const int kc_step = whole_k ? K : KC;
+  const int kc_step = f32_offsets_kc_step<Tiling>(M, K);
+  const auto mp = static_cast<ptrdiff_t>(round_up_to_tile<MR>(M));
   for (int pc = 0; pc < K; pc += kc_step) {
     const int kc = min(kc_step, K - pc);
     const bool load_c = pc != 0;
@@ -792,7 +811,7 @@ inline status gemm_f32_offsets_impl(int M, int N, int K, const float* A, int lda
       // panel ir of the block: packed once (at its k = pc), or in place with the edge packed here
       const float* ablk = A != nullptr ? A + static_cast<ptrdiff_t>(ic) * lda + pc : nullptr;
       const auto panel = [&](int ir) {
-        return a_packed + (static_cast<ptrdiff_t>(ic + ir) * K + static_cast<ptrdiff_t>(pc) * MR);
+        return a_packed + (static_cast<ptrdiff_t>(pc) * mp + static_cast<ptrdiff_t>(ic + ir) * kc);
       };
       if (m_edge > 0 && a_packed == nullptr)
         pack_a_f32<MR>(m_edge, kc, ablk + static_cast<ptrdiff_t>(m_full) * lda, lda, workspace);
