@@ -321,8 +321,8 @@ namespace detail {
 /// in cache, and no im2col copy is made. The product (M x N rounded up to NR) is written to
 /// scratch, then compacted to the output width with the bias added and the fused activation's
 /// clamp applied (no pass of its own over the output). Used when the extra
-/// columns stay under a quarter (4 ow >= 3 wq) and the scratch holds a panel; not for strided
-/// 1x1 convolutions (their im2col is a plain subsample, and a slab would hold unused phases).
+/// columns stay under a quarter (4 ow >= 3 wq) and the scratch holds a panel of all output rows
+/// or of 4 NR-column tiles at least; not for strided 1x1 convolutions (their im2col is a plain subsample, and a slab would hold unused phases).
 struct conv_slab {
   int64_t wq = 0, rows = 0;  ///< phase width, output rows per panel (0: not applicable)
 };
@@ -359,6 +359,9 @@ constexpr conv_slab conv_slab_of(const conv_geometry& g, uint64_t scratch_elems)
   const int64_t wq = conv_slab_wq(g), oh = g.out_h();
   int64_t rows = 0;
   while (rows < oh && conv_slab_elems<NR>(g, rows + 1) <= scratch_elems) ++rows;
+  // panels of fewer than 4 NR-column tiles (the M x N product crowding a small scratch) lose
+  // to im2col's larger ones (DS-CNN's 3x3/2 stem 1->32 on 28x28: 2 rows of 15, 2x slower)
+  if (rows < oh && rows * wq < 4 * NR) return {};
   return rows > 0 ? conv_slab{wq, rows} : conv_slab{};
 }
 
@@ -508,8 +511,9 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
   if (scratch_bytes < conv_scratch_elems(g, panel_rows) * sizeof(float)) return status::scratch_too_small;
   auto* col = static_cast<float*>(scratch);
   if (const detail::conv_slab sl = detail::conv_slab_of<Tiling::nr>(g, scratch_bytes / sizeof(float)); sl.rows > 0) {
-    // the weights packed once when given (and as large as this geometry packs), else in place
-    const bool pk = packed_w != nullptr && packed_bytes >= conv2d_f32_packed_bytes<Tiling>(g);
+    // the weights packed once when this geometry packs them and they are given, else in place
+    const size_t need = conv2d_f32_packed_bytes<Tiling>(g);
+    const bool pk = need != 0 && packed_w != nullptr && packed_bytes >= need;
     return detail::conv2d_f32_slab<Tiling>(g, sl, in, w, bias, out, col, ws, act_lo, act_hi,
                                            pk ? static_cast<const uint8_t*>(packed_w) : nullptr,
                                            conv2d_f32_packed_group_bytes<Tiling>(g));
