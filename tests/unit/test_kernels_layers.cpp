@@ -406,7 +406,7 @@ TEST_CASE("conv2d float: the vector im2col equals the scalar one on wide rows, s
           if (!g.valid()) continue;
           const auto in = r.f32(usz(g.in_elems()));
           const int64_t oh = g.out_h();
-          std::vector<float> want(usz(kk::conv_scratch_elems(g, oh)), -3.0f), got(want.size(), -3.0f);
+          std::vector<float> want(size_t(kk::conv_scratch_elems(g, oh)), -3.0f), got(want.size(), -3.0f);
           kk::detail::im2col_rows<float>(g, in.data(), want.data(), 0.0f, 1, oh - 1);
           kk::detail::im2col_rows_f32(g, in.data(), got.data(), 1, oh - 1);
           REQUIRE(got == want);

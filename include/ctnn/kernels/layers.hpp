@@ -510,6 +510,7 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
   if (scratch == nullptr) return status::null_pointer;
   if (scratch_bytes < conv_scratch_elems(g, panel_rows) * sizeof(float)) return status::scratch_too_small;
   auto* col = static_cast<float*>(scratch);
+#if !CTNN_KERNELS_SCALAR  // (RISC-V images do not compile the slab path: no vector registers to gain from)
   if (const detail::conv_slab sl = detail::conv_slab_of<Tiling::nr>(g, scratch_bytes / sizeof(float)); sl.rows > 0) {
     // the weights packed once when this geometry packs them and they are given, else in place
     const size_t need = conv2d_f32_packed_bytes<Tiling>(g);
@@ -518,6 +519,7 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
                                            pk ? static_cast<const uint8_t*>(packed_w) : nullptr,
                                            conv2d_f32_packed_group_bytes<Tiling>(g));
   }
+#endif
   for (int64_t grp = 0; grp < g.groups; ++grp) {
     const float* in_g = in + grp * g.in_c_per_group() * g.in_h * g.in_w;
     for (int64_t r0 = 0; r0 < oh; r0 += panel_rows) {
