@@ -519,6 +519,9 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
                                            pk ? static_cast<const uint8_t*>(packed_w) : nullptr,
                                            conv2d_f32_packed_group_bytes<Tiling>(g));
   }
+#else
+  (void)packed_w;
+  (void)packed_bytes;
 #endif
   for (int64_t grp = 0; grp < g.groups; ++grp) {
     const float* in_g = in + grp * g.in_c_per_group() * g.in_h * g.in_w;
