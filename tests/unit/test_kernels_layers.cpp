@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -512,6 +513,32 @@ TEST_CASE("gemm_f32_offsets_impl: A packed once equals A in place bit for bit, w
         REQUIRE(std::fabs(c1[usz(m * N + n)] - acc) <= 1e-4 * K);
       }
   }
+}
+
+TEST_CASE("batchnorm2d float: the folded scale and shift equal the reference within rounding, in place too") {
+  ctnn_test::rng r(89);
+  for (const auto& [c, hw] : {std::pair<int64_t, int64_t>{1, 1}, {3, 17}, {16, 49}, {5, 300}}) {
+    const auto x = r.f32(usz(c * hw)), mean = r.f32(usz(c)), gamma = r.f32(usz(c)), beta = r.f32(usz(c));
+    auto var = r.f32(usz(c));
+    for (auto& v : var) v = std::fabs(v) + 0.1f;
+    std::vector<float> want(x.size()), got(x.size()), inplace = x;
+    REQUIRE(kr::batchnorm2d_f32(c, hw, x.data(), mean.data(), var.data(), gamma.data(), beta.data(), 1e-5f,
+                                want.data()) == status::ok);
+    REQUIRE(kk::batchnorm2d_f32(c, hw, x.data(), mean.data(), var.data(), gamma.data(), beta.data(), 1e-5f,
+                                got.data()) == status::ok);
+    REQUIRE(kk::batchnorm2d_f32(c, hw, inplace.data(), mean.data(), var.data(), gamma.data(), beta.data(), 1e-5f,
+                                inplace.data()) == status::ok);
+    CHECK(inplace == got);
+    for (size_t i = 0; i < x.size(); ++i) {
+      const size_t ch = i / size_t(hw);
+      const float s = std::fabs(gamma[ch]) / std::sqrt(var[ch] + 1e-5f);
+      const float bound = 4.0f * 1.2e-7f * ((std::fabs(x[i]) + std::fabs(mean[ch])) * s + std::fabs(beta[ch]));
+      REQUIRE(std::fabs(got[i] - want[i]) <= bound);
+    }
+  }
+  float v = 1.0f;
+  CHECK(kk::batchnorm2d_f32(0, 1, &v, &v, &v, &v, &v, 0.0f, &v) == status::bad_size);
+  CHECK(kk::batchnorm2d_f32(1, 1, &v, nullptr, &v, &v, &v, 0.0f, &v) == status::null_pointer);
 }
 
 TEST_CASE("conv2d and linear: scratch and argument faults return a status") {

@@ -940,6 +940,25 @@ inline status activation_s8(const activation_table& t, int64_t n, const int8_t* 
   return status::ok;
 }
 
+/// @brief batchnorm2d float (inference, in place allowed): per channel s = gamma / sqrt(var +
+/// eps) and t = beta - mean s once, then y = x s + t, one multiply-add per element in the
+/// compiler's vector lanes (AVX-512, AVX2, SSE alike), where ref::batchnorm2d_f32 subtracts,
+/// divides, multiplies and adds per element. Equal to the reference within float rounding of
+/// |x s| + |mean s| + |beta| (the folding moves the subtraction of the mean after the scale).
+inline status batchnorm2d_f32(int64_t c, int64_t hw, const float* x, const float* mean, const float* var,
+                              const float* gamma, const float* beta, float eps, float* y) {
+  if (c <= 0 || hw <= 0) return status::bad_size;
+  if (x == nullptr || mean == nullptr || var == nullptr || gamma == nullptr || beta == nullptr || y == nullptr)
+    return status::null_pointer;
+  for (int64_t ch = 0; ch < c; ++ch) {
+    const float s = gamma[ch] / math::sqrt(var[ch] + eps), t = beta[ch] - mean[ch] * s;
+    const float* xc = x + ch * hw;
+    float* yc = y + ch * hw;
+    for (int64_t i = 0; i < hw; ++i) yc[i] = xc[i] * s + t;
+  }
+  return status::ok;
+}
+
 /// @brief batchnorm2d int8, bit-exact with ref::batchnorm2d_s8 (in place allowed): each
 /// channel's output depends on the input byte alone, so a channel of at least 256 elements is
 /// mapped through its 256-entry table (the reference's arithmetic on every byte value, then
