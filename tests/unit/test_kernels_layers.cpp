@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -388,6 +389,156 @@ TEST_CASE("conv2d: im2col+GEMM and direct depthwise equal the reference on every
     if (!g.valid()) continue;
     check_conv(g, r, it % 2 == 0, res);
   }
+}
+
+TEST_CASE("conv2d float: the vector im2col equals the scalar one on wide rows, strides 1 and 2") {
+  // im2col_rows_f32 (AVX-512 builds: 8-float moves for stride 1, masked 16-lane loads and an
+  // even-lane permute for stride 2) against im2col_rows, bit for bit: widths across one, two and
+  // several 16-column chunks, pads wider than the kernel's reach on either side, dilation
+  ctnn_test::rng r(73);
+  int cases = 0;
+  for (int64_t in_w : {1, 5, 16, 17, 31, 33, 40, 67})
+    for (int64_t k : {1, 3, 7})
+      for (int64_t sw : {1, 2})
+        for (int64_t dw : {1, 2}) {
+          conv_geometry g;
+          g.in_c = 2; g.out_c = 3; g.in_h = 5; g.in_w = in_w; g.kh = 3; g.kw = k; g.sh = 2; g.sw = sw; g.dw = dw;
+          g.pt = 1; g.pb = 1; g.pl = r.range(0, int(k)); g.pr = r.range(0, int(k));
+          if (!g.valid()) continue;
+          const auto in = r.f32(usz(g.in_elems()));
+          const int64_t oh = g.out_h();
+          std::vector<float> want(size_t(kk::conv_scratch_elems(g, oh)), -3.0f), got(want.size(), -3.0f);
+          kk::detail::im2col_rows<float>(g, in.data(), want.data(), 0.0f, 1, oh - 1);
+          kk::detail::im2col_rows_f32(g, in.data(), got.data(), 1, oh - 1);
+          REQUIRE(got == want);
+          ++cases;
+        }
+  CHECK(cases > 80);
+  MESSAGE("im2col cases: " << cases);
+  // and through conv2d_f32, a ResNet stem (7x7, stride 2, pad 3) and a 3x3 on rows of 2+ chunks
+  for (const conv_geometry& g : {conv_geometry{3, 20, 45, 8, 7, 7, 2, 2, 3, 3, 3, 3},
+                                conv_geometry{5, 9, 37, 6, 3, 3, 1, 1, 1, 1, 1, 1}}) {
+    conv_case_result res;
+    check_conv(g, r, true, res);
+  }
+}
+
+TEST_CASE("conv2d float: the implicit im2col (input phases in a slab) equals the reference") {
+  // conv2d_f32's slab path (detail::conv2d_f32_slab): whole-K and KC-blocked GEMMs (M K over
+  // f32_whole_k_max_elems), edge rows of every tier, groups, dilation, asymmetric padding,
+  // strides 1, 2 and 3 (a ResNet stem, 7x7/2), and scratch for 1, 2, all but one and all
+  // panel rows; the im2col path where the slab does not apply (a strided 1x1)
+  ctnn_test::rng r(79);
+  int slab_runs = 0, multi_panel = 0;
+  const conv_geometry shapes[] = {
+      {5, 9, 37, 13, 3, 3, 1, 1, 1, 1, 1, 1},           {7, 8, 20, 5, 3, 5, 1, 1, 0, 2, 1, 3},
+      {256, 6, 9, 80, 3, 3, 1, 1, 1, 1, 1, 1},          {4, 10, 11, 6, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 2},
+      {6, 7, 12, 17, 2, 2, 1, 1, 0, 1, 1, 0},           {3, 12, 12, 25, 1, 3, 1, 1, 0, 0, 1, 1},
+      {16, 5, 6, 40, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4},  {3, 30, 41, 9, 7, 7, 2, 2, 3, 3, 3, 3},
+      {8, 13, 22, 12, 3, 3, 2, 2, 1, 1, 1, 1},          {5, 11, 25, 6, 3, 5, 2, 3, 1, 0, 2, 1, 1, 2, 1},
+      {6, 9, 16, 4, 1, 1, 2, 2, 0, 0, 0, 0},            {4, 12, 19, 7, 1, 3, 2, 1, 0, 0, 1, 1},
+      {3, 40, 64, 8, 3, 3, 1, 1, 1, 1, 1, 1}};
+  for (const conv_geometry& g : shapes) {
+    REQUIRE(g.valid());
+    const auto in = r.f32(usz(g.in_elems())), w = r.f32(usz(g.weight_elems())), b = r.f32(usz(g.out_c));
+    std::vector<float> want(usz(g.out_elems())), got(want.size());
+    REQUIRE(kr::conv2d_f32(g, in.data(), w.data(), b.data(), want.data()) == status::ok);
+    const float tol = 2.0f * float(g.gemm_k() + 1) * float(g.gemm_k() + 1) * 5.97e-8f + 1e-6f;
+    for (int64_t pr : {int64_t{1}, int64_t{2}, g.out_h() - 1, g.out_h()}) {
+      if (pr < 1 || pr > g.out_h()) continue;
+      const size_t elems = size_t(kk::conv_scratch_elems(g, pr));
+      std::vector<float> scratch(elems, std::nanf(""));
+      std::fill(got.begin(), got.end(), -7.0f);
+      REQUIRE(kk::conv2d_f32(g, in.data(), w.data(), b.data(), got.data(), pr, scratch.data(), elems * 4) ==
+              status::ok);
+      for (size_t i = 0; i < want.size(); ++i) REQUIRE(std::fabs(got[i] - want[i]) <= tol);
+      const auto sl = kk::detail::conv_slab_of<kk::default_f32_tiling::nr>(g, elems);
+      slab_runs += sl.rows > 0;
+      multi_panel += sl.rows > 0 && sl.rows < g.out_h();
+      // packed weights where the geometry packs them (a buffer that is not theirs is ignored
+      // where it packs none)
+      const size_t pb = kk::conv2d_f32_packed_bytes(g);
+      std::vector<float> packed(pb / 4 + 1, std::nanf(""));
+      REQUIRE(kk::pack_conv2d_f32_weights(g, w.data(), packed.data(), pb) == status::ok);
+      std::fill(got.begin(), got.end(), -7.0f);
+      REQUIRE(kk::conv2d_f32(g, in.data(), w.data(), b.data(), got.data(), pr, scratch.data(), elems * 4, nullptr,
+                             -__builtin_huge_valf(), __builtin_huge_valf(), packed.data(), pb) == status::ok);
+      for (size_t i = 0; i < want.size(); ++i) REQUIRE(std::fabs(got[i] - want[i]) <= tol);
+      // with a fused clamp (ReLU6-like bounds scaled to the outputs' range)
+      REQUIRE(kk::conv2d_f32(g, in.data(), w.data(), b.data(), got.data(), pr, scratch.data(), elems * 4, nullptr,
+                             -0.5f, 0.75f) == status::ok);
+      for (size_t i = 0; i < want.size(); ++i)
+        REQUIRE(std::fabs(got[i] - std::clamp(want[i], -0.5f, 0.75f)) <= tol);
+    }
+  }
+  // the clamp on the other paths: pointwise GEMM, direct (no scratch), depthwise
+  for (const conv_geometry& g : {conv_geometry{6, 5, 7, 9, 1, 1}, conv_geometry{4, 6, 6, 5, 3, 3, 1, 1, 1, 1, 1, 1},
+                                 conv_geometry{4, 6, 6, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4}}) {
+    const auto in = r.f32(usz(g.in_elems())), w = r.f32(usz(g.weight_elems()));
+    std::vector<float> want(usz(g.out_elems())), got(want.size());
+    REQUIRE(kr::conv2d_f32(g, in.data(), w.data(), nullptr, want.data()) == status::ok);
+    REQUIRE(kk::conv2d_f32(g, in.data(), w.data(), nullptr, got.data(), 0, nullptr, 0, nullptr, 0.0f, 0.5f) ==
+            status::ok);
+    for (size_t i = 0; i < want.size(); ++i) REQUIRE(std::fabs(got[i] - std::clamp(want[i], 0.0f, 0.5f)) <= 1e-5f);
+  }
+  MESSAGE("runs on the slab path: " << slab_runs << ", of several panels: " << multi_panel);
+  if (!CTNN_KERNELS_SCALAR) {
+    CHECK(slab_runs > 15);
+    CHECK(multi_panel > 1);
+  }
+}
+
+TEST_CASE("gemm_f32_offsets_impl: A packed once equals A in place bit for bit, whole K and KC blocks") {
+  // B rows at offsets into one buffer (overlapping windows, as the conv's slab); M with an edge
+  // panel; K over f32_whole_k_max_elems / M for the KC-blocked loop
+  using tiling = kk::default_f32_tiling;
+  ctnn_test::rng r(83);
+  for (const int K : {37, 1000}) {
+    const int M = K == 37 ? 29 : 170, N = 2 * tiling::nr;
+    const auto a = r.f32(usz(M * K)), b = r.f32(usz(K + N + 64));
+    std::vector<int32_t> boff(usz(K));
+    for (int k = 0; k < K; ++k) boff[usz(k)] = (k * 7) % 64;
+    std::vector<float> ws(tiling::workspace_elems), packed(usz(((M + tiling::mr - 1) / tiling::mr) * tiling::mr * K));
+    kk::detail::pack_a_f32_offsets<tiling>(M, K, a.data(), K, packed.data());
+    std::vector<float> c1(usz(M * N)), c2(c1.size()), want(c1.size());
+    REQUIRE(kk::detail::gemm_f32_offsets_impl<tiling>(M, N, K, a.data(), K, b.data(), boff.data(), c1.data(), N,
+                                                      ws.data()) == status::ok);
+    REQUIRE(kk::detail::gemm_f32_offsets_impl<tiling>(M, N, K, nullptr, K, b.data(), boff.data(), c2.data(), N,
+                                                      ws.data(), packed.data()) == status::ok);
+    CHECK(c1 == c2);
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) {
+        double acc = 0;
+        for (int k = 0; k < K; ++k) acc += double(a[usz(m * K + k)]) * b[usz(boff[usz(k)] + n)];
+        REQUIRE(std::fabs(c1[usz(m * N + n)] - acc) <= 1e-4 * K);
+      }
+  }
+}
+
+TEST_CASE("batchnorm2d float: the folded scale and shift equal the reference within rounding, in place too") {
+  ctnn_test::rng r(89);
+  for (const auto& [c, hw] : {std::pair<int64_t, int64_t>{1, 1}, {3, 17}, {16, 49}, {5, 300}}) {
+    const auto x = r.f32(usz(c * hw)), mean = r.f32(usz(c)), gamma = r.f32(usz(c)), beta = r.f32(usz(c));
+    auto var = r.f32(usz(c));
+    for (auto& v : var) v = std::fabs(v) + 0.1f;
+    std::vector<float> want(x.size()), got(x.size()), inplace = x;
+    REQUIRE(kr::batchnorm2d_f32(c, hw, x.data(), mean.data(), var.data(), gamma.data(), beta.data(), 1e-5f,
+                                want.data()) == status::ok);
+    REQUIRE(kk::batchnorm2d_f32(c, hw, x.data(), mean.data(), var.data(), gamma.data(), beta.data(), 1e-5f,
+                                got.data()) == status::ok);
+    REQUIRE(kk::batchnorm2d_f32(c, hw, inplace.data(), mean.data(), var.data(), gamma.data(), beta.data(), 1e-5f,
+                                inplace.data()) == status::ok);
+    CHECK(inplace == got);
+    for (size_t i = 0; i < x.size(); ++i) {
+      const size_t ch = i / size_t(hw);
+      const float s = std::fabs(gamma[ch]) / std::sqrt(var[ch] + 1e-5f);
+      const float bound = 4.0f * 1.2e-7f * ((std::fabs(x[i]) + std::fabs(mean[ch])) * s + std::fabs(beta[ch]));
+      REQUIRE(std::fabs(got[i] - want[i]) <= bound);
+    }
+  }
+  float v = 1.0f;
+  CHECK(kk::batchnorm2d_f32(0, 1, &v, &v, &v, &v, &v, 0.0f, &v) == status::bad_size);
+  CHECK(kk::batchnorm2d_f32(1, 1, &v, nullptr, &v, &v, &v, 0.0f, &v) == status::null_pointer);
 }
 
 TEST_CASE("conv2d and linear: scratch and argument faults return a status") {

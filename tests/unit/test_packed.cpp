@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -43,9 +45,18 @@ constexpr bool layout_is_sane() {
 }
 static_assert(layout_is_sane<net_packed>());
 static_assert(layout_is_sane<zoo::lenet5>());
-// float packs nothing (yet); depthwise and linear leaves never
-static_assert(rt::packed_layout_of<net_packed, dtype::float32>.total_bytes == 0);
+// depthwise and linear leaves never pack; float convs where the implicit im2col runs
 static_assert(rt::packed_layout_of<net_packed, dtype::int8>.leaves[3].bytes == 0);  // depthwise
+static_assert(rt::packed_layout_of<net_packed, dtype::float32>.leaves[3].bytes == 0);
+static_assert(rt::packed_layout_of<net_packed, dtype::float32>.leaves[4].bytes == 0);  // pointwise: GEMM on the input
+#if !CTNN_KERNELS_SCALAR
+// conv2d<5, 18, 3, 1, 1> float: M = 18 rounded up to MR, all of K = 45, in floats
+static_assert(rt::packed_layout_of<net_packed, dtype::float32>.leaves[0].bytes ==
+              kernels::conv2d_f32_packed_bytes(rt::conv_of(net_packed::layer(0))));
+static_assert(rt::packed_layout_of<net_packed, dtype::float32>.leaves[0].bytes >= 18 * 45 * 4);
+#else
+static_assert(rt::packed_layout_of<net_packed, dtype::float32>.total_bytes == 0);
+#endif
 #if !CTNN_KERNELS_SCALAR
 // conv2d<5, 18, 3>: M = 18 -> 24 rows (MR 8 AVX-512; 4 otherwise: 20), K = 45 -> 48
 static_assert(rt::packed_layout_of<net_packed, dtype::int8>.leaves[0].bytes ==
@@ -143,4 +154,47 @@ TEST_CASE("packed weights are what the conv reads: changed in place they stay un
 #endif
   pk->invalidate();
   CHECK(s.packed_run(params, *pk).outputs == new_want.outputs);
+}
+
+TEST_CASE_TEMPLATE("float runs with packed weights equal the unpacked runs bit for bit", Net, net_packed, zoo::lenet5) {
+  // the implicit-im2col GEMM reads the packed panels in the order it reads the weights in place
+  constexpr auto& plan = memory::plan_of<Net, dtype::float32>;
+  aligned_bytes params(static_cast<size_t>(rt::param_layout_of<Net, dtype::float32>.total_bytes));
+  REQUIRE(rt::fill_params<Net, dtype::float32>(params.data, params.size, 5));
+  aligned_bytes arena{static_cast<size_t>(plan.arena_bytes)};
+  std::vector<float> input(static_cast<size_t>(Net::input_shape.elems()));
+  rt::fill_input<float>(input.data(), Net::input_shape.elems(), 3, {});
+  const auto run = [&](rt::packed_weights<Net, float>* pk, rt::backend be) {
+    recorder rec;
+    rec.outputs.assign(static_cast<size_t>(Net::leaf_count), {});
+    std::memcpy(arena.data + plan.offset_of(0), input.data(), input.size() * sizeof(float));
+    if (pk != nullptr)
+      REQUIRE(rt::run<Net, float>(arena.data, arena.size, params.data, params.size, *pk, be, &recorder::record, &rec)
+                  .ok());
+    else
+      REQUIRE(rt::run<Net, float>(arena.data, arena.size, params.data, params.size, be, &recorder::record, &rec).ok());
+    return rec;
+  };
+  auto pk = std::make_unique<rt::packed_weights<Net, float>>();
+  const recorder plain = run(nullptr, rt::backend::optimized);
+  const recorder first = run(pk.get(), rt::backend::optimized);  // packs
+  CHECK(pk->packed_from(params.data));
+  const recorder second = run(pk.get(), rt::backend::optimized);
+  const recorder ref = run(nullptr, rt::backend::reference);
+  for (int32_t i = 0; i < Net::leaf_count; ++i) {
+    INFO("leaf " << i);
+    const auto& p = plain.outputs[static_cast<size_t>(i)];
+    CHECK(first.outputs[static_cast<size_t>(i)] == p);
+    CHECK(second.outputs[static_cast<size_t>(i)] == p);
+    // and within float tolerance of the reference kernels
+    std::vector<float> a(p.size() / 4), b(a.size());
+    std::memcpy(a.data(), p.data(), p.size());
+    std::memcpy(b.data(), ref.outputs[static_cast<size_t>(i)].data(), p.size());
+    float scale = 1.0f, diff = 0.0f;
+    for (size_t j = 0; j < a.size(); ++j) {
+      scale = std::max(scale, std::fabs(b[j]));
+      diff = std::max(diff, std::fabs(a[j] - b[j]));
+    }
+    CHECK(diff <= 1e-4f * scale);
+  }
 }

@@ -140,6 +140,101 @@ inline void im2col_rows(const conv_geometry& g, const T* in_group, T* col, T pad
   }
 }
 
+#if CTNN_KERNELS_X86 && defined(__AVX512F__)
+/// The lanes l of a 16-float window starting at input column `start` whose column start + l lies
+/// in [0, in_w), within the first `n` lanes.
+inline __mmask16 im2col_lanes_f32(int64_t start, int64_t in_w, int64_t n) {
+  const int64_t lo = start >= 0 ? 0 : (-start < 16 ? -start : 16);
+  const int64_t room = in_w - start, hi0 = room <= 0 ? 0 : (room < 16 ? room : 16), hi = hi0 < n ? hi0 : n;
+  if (hi <= lo) return 0;
+  return static_cast<__mmask16>(((1u << hi) - 1u) & ~((1u << lo) - 1u));
+}
+
+/// A float at input column x of `row`, as an address only (masked loads read no lane outside
+/// the row, but the window's first address may lie before it).
+inline const float* im2col_at(const float* row, int64_t x) {
+  return reinterpret_cast<const float*>(reinterpret_cast<uintptr_t>(row) + static_cast<uintptr_t>(x * 4));
+}
+
+/// im2col_rows for float, stride 1 or 2 along the width (AVX-512). Stride 1: the interior of a
+/// row in 8-float moves, the last one overlapping (im2col_rows moves 16 bytes at a time).
+/// Stride 2: 16 output columns at a time from the 32 input columns they read, masked loads (a
+/// tap in the padding loads 0, the float pad; no scalar border loop) and the even lanes kept
+/// (vpermt2ps), where im2col_rows copies one float at a time. Measured (Zen 5, one thread) on
+/// ResNet-18's 3x3 64->64 56x56 layer: 0.21 -> 0.17 ms of a 1.2 ms convolution; its 7x7/2 stem:
+/// 0.45 -> 0.21 ms of 1.5. (16-float stores for stride 1 measured slower: rows of 56 floats put
+/// most of them across a cache line.)
+inline void im2col_rows_f32_avx512(const conv_geometry& g, const float* in_group, float* col, int64_t r0,
+                                   int64_t rows) {
+  const int64_t ow = g.out_w(), icg = g.in_c_per_group();
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const __m512 zero = _mm512_setzero_ps();
+  for (int64_t ic = 0; ic < icg; ++ic) {
+    const float* plane = in_group + ic * g.in_h * g.in_w;
+    for (int64_t ky = 0; ky < g.kh; ++ky)
+      for (int64_t kx = 0; kx < g.kw; ++kx) {
+        const int64_t x0 = kx * g.dw - g.pl;  // input x of ox = 0
+        // stride 1: the columns [x_lo, x_hi) whose tap lies inside the row
+        const int64_t x_lo = x0 >= 0 ? 0 : min(ow, -x0);
+        const int64_t x_hi = max(x_lo, min(ow, g.in_w - x0));
+        for (int64_t oy = r0; oy < r0 + rows; ++oy, col += ow) {
+          const int64_t iy = oy * g.sh - g.pt + ky * g.dh;
+          if (iy < 0 || iy >= g.in_h) {
+            for (int64_t c = 0; c < ow; c += 16)
+              _mm512_mask_storeu_ps(col + c, im2col_lanes_f32(0, 16, ow - c), zero);
+            continue;
+          }
+          const float* row = plane + iy * g.in_w;
+          if (g.sw == 1) {  // the interior in 8-float moves (the last one overlapping), pads around
+            for (int64_t ox = 0; ox < x_lo; ++ox) col[ox] = 0.0f;
+            const int64_t n = x_hi - x_lo;
+            const float* src = row + x0 + x_lo;
+            float* dst = col + x_lo;
+            if (n >= 8) {
+              int64_t i = 0;
+              for (; i + 8 <= n; i += 8) _mm256_storeu_ps(dst + i, _mm256_loadu_ps(src + i));
+              if (i < n) _mm256_storeu_ps(dst + n - 8, _mm256_loadu_ps(src + n - 8));
+            } else {
+              for (int64_t i = 0; i < n; ++i) dst[i] = src[i];
+            }
+            for (int64_t ox = x_hi; ox < ow; ++ox) col[ox] = 0.0f;
+            continue;
+          }
+          for (int64_t c = 0; c < ow; c += 16) {
+            const int64_t n = ow - c < 16 ? ow - c : 16;
+            const __mmask16 store = im2col_lanes_f32(0, 16, n);
+            __m512 v;
+            {  // stride 2: output lane l reads input column s + 2l
+              const int64_t s = x0 + 2 * c;
+              __m512 lo, hi;
+              if (s >= 0 && s + 32 <= g.in_w) {
+                lo = _mm512_loadu_ps(row + s);
+                hi = _mm512_loadu_ps(row + s + 16);
+              } else {
+                lo = _mm512_maskz_loadu_ps(im2col_lanes_f32(s, g.in_w, 2 * n), im2col_at(row, s));
+                hi = _mm512_maskz_loadu_ps(im2col_lanes_f32(s + 16, g.in_w, 2 * n - 16), im2col_at(row, s + 16));
+              }
+              v = _mm512_permutex2var_ps(lo, even, hi);
+            }
+            if (n == 16)
+              _mm512_storeu_ps(col + c, v);
+            else
+              _mm512_mask_storeu_ps(col + c, store, v);
+          }
+        }
+      }
+  }
+}
+#endif
+
+/// im2col of float rows: the AVX-512 copy for width strides 1 and 2, im2col_rows otherwise.
+inline void im2col_rows_f32(const conv_geometry& g, const float* in_group, float* col, int64_t r0, int64_t rows) {
+#if CTNN_KERNELS_X86 && defined(__AVX512F__)
+  if (g.sw == 1 || g.sw == 2) return im2col_rows_f32_avx512(g, in_group, col, r0, rows);
+#endif
+  im2col_rows<float>(g, in_group, col, 0.0f, r0, rows);
+}
+
 /// Window taps [lo, hi) of one axis that fall inside [0, in) for the window starting at `start`.
 inline void tap_range(int64_t start, int64_t k, int64_t d, int64_t in, int64_t& lo, int64_t& hi) {
   lo = start >= 0 ? 0 : ceil_div(-start, d);
@@ -228,44 +323,256 @@ inline void direct_conv(const conv_geometry& g, const T* in, const T* w, const B
 
 }  // namespace detail
 
+namespace detail {
+/// A fused activation's clamp of n floats to [lo, hi] (NaN stays NaN, as runtime::apply_fused);
+/// nothing when both bounds are infinite.
+inline void clamp_f32(float* y, int64_t n, float lo, float hi) {
+  if (!(lo > -__builtin_huge_valf()) && !(hi < __builtin_huge_valf())) return;
+  for (int64_t i = 0; i < n; ++i) y[i] = y[i] < lo ? lo : (y[i] > hi ? hi : y[i]);
+}
+}  // namespace detail
+
+/// Largest K (in_c/groups kh kw) of conv2d_f32's implicit-im2col path: its row offsets live on
+/// the stack.
+inline constexpr int64_t conv_slab_max_k = 8192;
+
+namespace detail {
+
+/// The implicit im2col of a float convolution (conv2d_f32). In padded input coordinates
+/// (Y = iy + pt, X = ix + pl), output (oy, ox) of tap (ky, kx) reads Y = sh oy + ky dh,
+/// X = sw ox + kx dw. Split the padded input into sh x sw phases, phase (py, px) holding
+/// the rows Y = sh y + py and columns X = sw x + px: the tap reads phase
+/// ((ky dh) % sh, (kx dw) % sw) at (oy + (ky dh) / sh, ox + (kx dw) / sw), a stride-1 window.
+/// For a panel of R output rows each phase needs hq = R + ((kh-1) dh) / sh rows of
+/// wq = ow + ((kw-1) dw) / sw columns; copied once (zero where the input is padding) into a
+/// slab, im2col's row (ic, ky, kx) is the slab read from one offset on over the output pixels
+/// at width wq (p = oy wq + ox):
+///
+///   slab: [ic][py][px][hq][wq]       B row (ic, ky, kx) = slab + phase base + (ky dh / sh) wq
+///   +--+--------------+-+             + (kx dw / sw), N = R wq (the last wq - ow pixels of each
+///   |0 | phase row y  |0|             output row are wasted work)
+///   +--+--------------+-+
+///
+/// so the GEMM (gemm_f32_offsets_impl) reads B in place from a slab of a few times the input
+/// panel (stride 1: one phase; a 3x3 im2col panel is 9 times it, a 7x7/2 one 12), which stays
+/// in cache, and no im2col copy is made. The product (M x N rounded up to NR) is written to
+/// scratch, then compacted to the output width with the bias added and the fused activation's
+/// clamp applied (no pass of its own over the output). Used when the extra
+/// columns stay under a quarter (4 ow >= 3 wq) and the scratch holds a panel of all output rows
+/// or of 4 NR-column tiles at least; not for strided 1x1 convolutions (their im2col is a plain subsample, and a slab would hold unused phases).
+struct conv_slab {
+  int64_t wq = 0, rows = 0;  ///< phase width, output rows per panel (0: not applicable)
+};
+
+inline int64_t conv_slab_hq(const conv_geometry& g, int64_t rows) { return rows + ((g.kh - 1) * g.dh) / g.sh; }
+constexpr int64_t conv_slab_wq(const conv_geometry& g) { return g.out_w() + ((g.kw - 1) * g.dw) / g.sw; }
+
+/// Floats of the slab of a panel of `rows` output rows (with the slack the last windows read).
+template <int NR>
+constexpr int64_t conv_slab_only_elems(const conv_geometry& g, int64_t rows) {
+  const int64_t wq = conv_slab_wq(g), hq = rows + ((g.kh - 1) * g.dh) / g.sh;
+  const auto np = static_cast<int64_t>(round_up(static_cast<uint64_t>(rows * wq), NR));
+  return g.in_c_per_group() * g.sh * g.sw * hq * wq + (np - rows * wq) + ((g.kw - 1) * g.dw) / g.sw;
+}
+
+/// Floats of conv2d_f32_slab's scratch for panels of `rows` output rows: slab, then product.
+template <int NR>
+constexpr uint64_t conv_slab_elems(const conv_geometry& g, int64_t rows) {
+  const auto np = round_up(static_cast<uint64_t>(rows * conv_slab_wq(g)), NR);
+  return round_up(static_cast<uint64_t>(conv_slab_only_elems<NR>(g, rows)), 16) +
+         static_cast<uint64_t>(g.out_c_per_group()) * np;
+}
+
+/// True when g runs on the slab path given scratch for one panel row or more.
+constexpr bool conv_slab_applies(const conv_geometry& g) {
+  if (CTNN_KERNELS_SCALAR || !conv_uses_panels(g) || g.gemm_k() > conv_slab_max_k) return false;
+  if (g.pointwise() && (g.sh != 1 || g.sw != 1)) return false;
+  return 4 * g.out_w() >= 3 * conv_slab_wq(g);
+}
+
+template <int NR>
+constexpr conv_slab conv_slab_of(const conv_geometry& g, uint64_t scratch_elems) {
+  if (!conv_slab_applies(g)) return {};
+  const int64_t wq = conv_slab_wq(g), oh = g.out_h();
+  int64_t rows = 0;
+  while (rows < oh && conv_slab_elems<NR>(g, rows + 1) <= scratch_elems) ++rows;
+  // panels of fewer than 4 NR-column tiles (the M x N product crowding a small scratch) lose
+  // to im2col's larger ones (DS-CNN's 3x3/2 stem 1->32 on 28x28: 2 rows of 15, 2x slower)
+  if (rows < oh && rows * wq < 4 * NR) return {};
+  return rows > 0 ? conv_slab{wq, rows} : conv_slab{};
+}
+
+template <class Tiling>
+inline status conv2d_f32_slab(const conv_geometry& g, conv_slab sl, const float* in, const float* w, const float* bias,
+                              float* out, float* scratch, float* ws, float lo, float hi, const uint8_t* packed,
+                              size_t packed_group_bytes) {
+  constexpr int NR = Tiling::nr;
+  const int64_t oh = g.out_h(), ow = g.out_w(), wq = sl.wq, icg = g.in_c_per_group();
+  const int64_t phases = g.sh * g.sw;
+  const int M = static_cast<int>(g.out_c_per_group()), K = static_cast<int>(g.gemm_k());
+  int32_t boff[conv_slab_max_k];
+  for (int64_t r0 = 0; r0 < oh; r0 += sl.rows) {
+    const int64_t rows = min(sl.rows, oh - r0), hq = conv_slab_hq(g, rows);
+    const auto np = static_cast<int64_t>(round_up(static_cast<uint64_t>(rows * wq), NR));
+    const int64_t slab_elems = conv_slab_only_elems<NR>(g, rows), plane = hq * wq;
+    float* prod = scratch + round_up(static_cast<uint64_t>(slab_elems), 16);
+    {
+      int k = 0;
+      for (int64_t ic = 0; ic < icg; ++ic)
+        for (int64_t ky = 0; ky < g.kh; ++ky)
+          for (int64_t kx = 0; kx < g.kw; ++kx) {
+            const int64_t ty = ky * g.dh, tx = kx * g.dw;
+            const int64_t phase = (ty % g.sh) * g.sw + tx % g.sw;
+            boff[k++] = static_cast<int32_t>((ic * phases + phase) * plane + (ty / g.sh) * wq + tx / g.sw);
+          }
+    }
+    for (int64_t grp = 0; grp < g.groups; ++grp) {
+      const float* in_g = in + grp * icg * g.in_h * g.in_w;
+      for (int64_t ic = 0; ic < icg; ++ic)
+        for (int64_t py = 0; py < g.sh; ++py)
+          for (int64_t px = 0; px < g.sw; ++px)
+            for (int64_t y = 0; y < hq; ++y) {
+              float* dst = scratch + ((ic * phases + py * g.sw + px) * hq + y) * wq;
+              const int64_t iy = g.sh * (r0 + y) + py - g.pt;
+              // columns x whose input ix = sw x + px - pl lies in [0, in_w): [x_lo, x_hi)
+              const int64_t x_lo = min(wq, ceil_div(max(int64_t{0}, g.pl - px), g.sw));
+              const int64_t x_hi = max(x_lo, min(wq, ceil_div(max(int64_t{0}, g.in_w + g.pl - px), g.sw)));
+              if (iy < 0 || iy >= g.in_h) {
+                for (int64_t x = 0; x < wq; ++x) dst[x] = 0.0f;
+                continue;
+              }
+              const float* src = in_g + (ic * g.in_h + iy) * g.in_w;  // ix = sw x + px - pl
+              for (int64_t x = 0; x < x_lo; ++x) dst[x] = 0.0f;
+              if (g.sw == 1)
+                for (int64_t x = x_lo; x < x_hi; ++x) dst[x] = src[x + px - g.pl];
+              else
+                for (int64_t x = x_lo; x < x_hi; ++x) dst[x] = src[x * g.sw + px - g.pl];
+              for (int64_t x = x_hi; x < wq; ++x) dst[x] = 0.0f;
+            }
+      for (int64_t x = icg * phases * plane; x < slab_elems; ++x) scratch[x] = 0.0f;
+      const auto* wp = packed != nullptr
+                           ? reinterpret_cast<const float*>(packed + static_cast<size_t>(grp) * packed_group_bytes)
+                           : nullptr;
+      const status s = gemm_f32_offsets_impl<Tiling>(M, static_cast<int>(np), K, w + grp * M * K, K, scratch, boff,
+                                                     prod, static_cast<int>(np), ws, wp);
+      if (s != status::ok) return s;
+      for (int64_t m = 0; m < M; ++m) {
+        const float b = bias != nullptr ? bias[grp * M + m] : 0.0f;
+        float* orow = out + ((grp * M + m) * oh + r0) * ow;
+        const float* prow = prod + m * np;
+        for (int64_t y = 0; y < rows; ++y)
+          for (int64_t x = 0; x < ow; ++x) {
+            const float v = prow[y * wq + x] + b;
+            orow[y * ow + x] = v < lo ? lo : (v > hi ? hi : v);
+          }
+      }
+    }
+  }
+  return status::ok;
+}
+
+}  // namespace detail
+
+/// Bytes of one group's float weights packed once, rounded up to 64 (the next group's boundary).
+template <class Tiling = default_f32_tiling>
+constexpr size_t conv2d_f32_packed_group_bytes(const conv_geometry& g) {
+  const auto mp = round_up(static_cast<uint64_t>(g.out_c_per_group()), Tiling::mr);
+  return static_cast<size_t>(round_up(mp * static_cast<uint64_t>(g.gemm_k()) * sizeof(float), 64));
+}
+
+/// @brief Bytes of a float convolution's weights packed once (pack_conv2d_f32_weights): per
+/// group, its M x K weights in the MR-row panels the implicit im2col's GEMM reads (per K block,
+/// detail::pack_a_f32_offsets; rows zero-padded), each group at a 64-byte boundary. 0 where conv2d_f32 would not read
+/// them (detail::conv_slab_applies false: depthwise, pointwise, strided 1x1, K beyond
+/// conv_slab_max_k, more than a quarter of wasted columns, RISC-V), and where the GEMM runs K
+/// in KC blocks (M K > f32_whole_k_max_elems: ResNet-18's 256- and 512-channel 3x3 layers):
+/// there the packed panels measured 3-5 % slower than the rows read in place (Zen 5, 512x7x7:
+/// 1.33 vs 1.27 ms), so those keep packing their short edge panel (4 or 8 rows) per K block.
+template <class Tiling = default_f32_tiling>
+constexpr size_t conv2d_f32_packed_bytes(const conv_geometry& g) {
+  if (!g.valid() || !detail::conv_slab_applies(g)) return 0;
+  if (detail::f32_offsets_kc_step<Tiling>(g.out_c_per_group(), g.gemm_k()) != g.gemm_k()) return 0;
+  return static_cast<size_t>(g.groups) * conv2d_f32_packed_group_bytes<Tiling>(g);
+}
+
+/// @brief Packs a float convolution's weights (OIHW) once into `dst` (conv2d_f32_packed_bytes(g)
+/// bytes, 64-byte aligned for speed, 4 at least): what conv2d_f32 reads through `packed_w`.
+template <class Tiling = default_f32_tiling>
+inline status pack_conv2d_f32_weights(const conv_geometry& g, const float* w, void* dst, size_t dst_bytes) {
+  const size_t need = conv2d_f32_packed_bytes<Tiling>(g);
+  if (need == 0) return status::ok;
+  if (w == nullptr || dst == nullptr) return status::null_pointer;
+  if (dst_bytes < need || !detail::aligned4(dst)) return status::scratch_too_small;
+  const int M = static_cast<int>(g.out_c_per_group()), K = static_cast<int>(g.gemm_k());
+  const size_t stride = conv2d_f32_packed_group_bytes<Tiling>(g);
+  for (int64_t grp = 0; grp < g.groups; ++grp)
+    detail::pack_a_f32_offsets<Tiling>(
+        M, K, w + grp * M * K, K, reinterpret_cast<float*>(static_cast<uint8_t*>(dst) + static_cast<size_t>(grp) * stride));
+  return status::ok;
+}
+
 /// @brief conv2d float. Depthwise runs direct; a 1x1/s1/p0 single-group convolution is one GEMM
-/// on the input; otherwise panel_rows > 0 lowers `panel_rows` output rows at a time into
-/// `scratch` (at least conv_scratch_elems(g, panel_rows) floats) and multiplies each panel with
-/// the tiled GEMM, and panel_rows == 0 runs the direct kernel (no scratch).
+/// on the input; otherwise panel_rows > 0 gives `scratch` (at least conv_scratch_elems(g,
+/// panel_rows) floats): where the implicit im2col applies (detail::conv_slab_of, x86/SSE/NEON
+/// builds) it holds input slabs and their products, else `panel_rows` output rows at a time are
+/// lowered into it and multiplied with the tiled GEMM; panel_rows == 0 runs the direct kernel
+/// (no scratch).
 /// workspace: Tiling::workspace_elems floats, or nullptr for tiled.hpp's static workspace.
+/// act_lo, act_hi: a fused activation's clamp of the output (runtime::apply_fused's), applied
+/// as the implicit-im2col path stores, after the others; none when both are infinite.
+/// packed_w: the weights packed once (pack_conv2d_f32_weights, packed_bytes bytes) or null.
 template <class Tiling = default_f32_tiling>
 inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w, const float* bias, float* out,
-                         int64_t panel_rows, void* scratch, size_t scratch_bytes, float* workspace = nullptr) {
+                         int64_t panel_rows, void* scratch, size_t scratch_bytes, float* workspace = nullptr,
+                         float act_lo = -__builtin_huge_valf(), float act_hi = __builtin_huge_valf(),
+                         const void* packed_w = nullptr, size_t packed_bytes = 0) {
   if (!g.valid()) return status::bad_geometry;
   if (panel_rows < 0) return status::bad_size;
-  if (g.depthwise()) return depthwise_conv2d_f32(g, in, w, bias, out);
+  const auto clamped = [&](status s) {
+    if (s == status::ok) detail::clamp_f32(out, g.out_elems(), act_lo, act_hi);
+    return s;
+  };
+  if (g.depthwise()) return clamped(depthwise_conv2d_f32(g, in, w, bias, out));
   if (in == nullptr || w == nullptr || out == nullptr) return status::null_pointer;
   float* ws = workspace != nullptr ? workspace : detail::static_workspace_f32<Tiling>::buf;
   const int64_t oh = g.out_h(), ow = g.out_w();
   const int M = static_cast<int>(g.out_c_per_group()), K = static_cast<int>(g.gemm_k());
   const int NT = static_cast<int>(oh * ow);
   if (!conv_uses_panels(g))  // pointwise: the input is the GEMM's B
-    return tiled::gemm_f32_row_bias<Tiling>(M, NT, K, w, K, in, NT, bias, out, NT, ws);
+    return clamped(tiled::gemm_f32_row_bias<Tiling>(M, NT, K, w, K, in, NT, bias, out, NT, ws));
   if (panel_rows == 0) {
     detail::direct_conv<float, float>(g, in, w, bias, out, 0, 0, [](float acc, int64_t) { return acc; });
-    return status::ok;
+    return clamped(status::ok);
   }
   if (scratch == nullptr) return status::null_pointer;
   if (scratch_bytes < conv_scratch_elems(g, panel_rows) * sizeof(float)) return status::scratch_too_small;
   auto* col = static_cast<float*>(scratch);
+#if !CTNN_KERNELS_SCALAR  // (RISC-V images do not compile the slab path: no vector registers to gain from)
+  if (const detail::conv_slab sl = detail::conv_slab_of<Tiling::nr>(g, scratch_bytes / sizeof(float)); sl.rows > 0) {
+    // the weights packed once when this geometry packs them and they are given, else in place
+    const size_t need = conv2d_f32_packed_bytes<Tiling>(g);
+    const bool pk = need != 0 && packed_w != nullptr && packed_bytes >= need;
+    return detail::conv2d_f32_slab<Tiling>(g, sl, in, w, bias, out, col, ws, act_lo, act_hi,
+                                           pk ? static_cast<const uint8_t*>(packed_w) : nullptr,
+                                           conv2d_f32_packed_group_bytes<Tiling>(g));
+  }
+#else
+  (void)packed_w;
+  (void)packed_bytes;
+#endif
   for (int64_t grp = 0; grp < g.groups; ++grp) {
     const float* in_g = in + grp * g.in_c_per_group() * g.in_h * g.in_w;
     for (int64_t r0 = 0; r0 < oh; r0 += panel_rows) {
       const int64_t rows = min(panel_rows, oh - r0);
       const int N = static_cast<int>(rows * ow);
-      detail::im2col_rows<float>(g, in_g, col, 0.0f, r0, rows);
+      detail::im2col_rows_f32(g, in_g, col, r0, rows);
       const status s = tiled::gemm_f32_row_bias<Tiling>(M, N, K, w + grp * M * K, K, col, N,
                                                         bias != nullptr ? bias + grp * M : nullptr,
                                                         out + grp * M * NT + r0 * ow, NT, ws);
       if (s != status::ok) return s;
     }
   }
-  return status::ok;
+  return clamped(status::ok);
 }
 
 /// Bytes of one group's packed weights, rounded up to 64 (the next group's boundary).
@@ -837,6 +1144,25 @@ inline status activation_s8(const activation_table& t, int64_t n, const int8_t* 
   if (n < 0) return status::bad_size;
   if (n > 0 && (x == nullptr || y == nullptr)) return status::null_pointer;
   detail::lookup_s8(t.v, n, x, y);
+  return status::ok;
+}
+
+/// @brief batchnorm2d float (inference, in place allowed): per channel s = gamma / sqrt(var +
+/// eps) and t = beta - mean s once, then y = x s + t, one multiply-add per element in the
+/// compiler's vector lanes (AVX-512, AVX2, SSE alike), where ref::batchnorm2d_f32 subtracts,
+/// divides, multiplies and adds per element. Equal to the reference within float rounding of
+/// |x s| + |mean s| + |beta| (the folding moves the subtraction of the mean after the scale).
+inline status batchnorm2d_f32(int64_t c, int64_t hw, const float* x, const float* mean, const float* var,
+                              const float* gamma, const float* beta, float eps, float* y) {
+  if (c <= 0 || hw <= 0) return status::bad_size;
+  if (x == nullptr || mean == nullptr || var == nullptr || gamma == nullptr || beta == nullptr || y == nullptr)
+    return status::null_pointer;
+  for (int64_t ch = 0; ch < c; ++ch) {
+    const float s = gamma[ch] / math::sqrt(var[ch] + eps), t = beta[ch] - mean[ch] * s;
+    const float* xc = x + ch * hw;
+    float* yc = y + ch * hw;
+    for (int64_t i = 0; i < hw; ++i) yc[i] = xc[i] * s + t;
+  }
   return status::ok;
 }
 

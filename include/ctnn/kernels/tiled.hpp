@@ -734,6 +734,127 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
   }
   return status::ok;
 }
+/// C tile (+)= A panel . B rows where B's row k is the NR floats at b + boff[k]: the implicit
+/// im2col of a stride-1 convolution, whose B rows are shifted windows of one padded input slab.
+/// PA as in micro_f32; every NR column is stored, the first m_valid of the Rows rows.
+template <int MR, int NR, int Rows, bool PA>
+inline void micro_f32_offsets(int kc, const float* __restrict a, ptrdiff_t lda, const float* __restrict b,
+                              const int32_t* __restrict boff, float* c, int ldc, int m_valid, bool load_c) {
+  using simd::vf32;
+  constexpr int lanes = simd::f32_lanes;
+  constexpr int nv = NR / lanes;
+  static_assert(NR % lanes == 0, "micro_f32_offsets: NR must be whole vectors");
+  const ptrdiff_t a_row = PA ? 1 : lda, a_step = PA ? MR : 1;
+  vf32 acc[Rows][nv];
+  CTNN_UNROLL_VECTOR_LOOP(32)
+  for (int i = 0; i < Rows; ++i)
+    CTNN_UNROLL_VECTOR_LOOP(8)
+    for (int j = 0; j < nv; ++j) acc[i][j] = vf32{};
+  for (int k = 0; k < kc; ++k) {
+    const float* bk = b + boff[k];
+    vf32 bv[nv];
+    CTNN_UNROLL_VECTOR_LOOP(8)
+    for (int j = 0; j < nv; ++j) bv[j] = simd::load<vf32>(bk + j * lanes);
+    CTNN_UNROLL_VECTOR_LOOP(32)
+    for (int i = 0; i < Rows; ++i) {
+      const float av = a[i * a_row];
+      CTNN_UNROLL_VECTOR_LOOP(8)
+      for (int j = 0; j < nv; ++j) acc[i][j] += av * bv[j];
+    }
+    a += a_step;
+  }
+  CTNN_UNROLL_VECTOR_LOOP(32)
+  for (int i = 0; i < Rows; ++i) {
+    if (i >= m_valid) break;
+    float* crow = c + static_cast<ptrdiff_t>(i) * ldc;
+    CTNN_UNROLL_VECTOR_LOOP(8)
+    for (int j = 0; j < nv; ++j) {
+      vf32 v = acc[i][j];
+      if (load_c) v += simd::load<vf32>(crow + j * lanes);
+      simd::store(crow + j * lanes, v);
+    }
+  }
+}
+
+/// Float GEMM C = A . B (no bias) with B's row k at B + boff[k]: N a multiple of NR (no edge
+/// columns), every boff[k] + N floats readable. A (row-major, lda) is read in place in MR-row
+/// panels, its last short panel packed at `workspace` (rows zero-padded) and run on the
+/// smallest row tier that covers it. K runs in one block while A stays in cache
+/// (f32_whole_k_max_elems), else in KC blocks accumulated onto C. B is never packed: its rows
+/// are short windows of a small slab that stays in cache.
+/// The K block of gemm_f32_offsets_impl: all of K while A stays in cache (f32_whole_k_max_elems
+/// and its edge panel fits the workspace), else KC.
+template <class Tiling>
+constexpr int f32_offsets_kc_step(int64_t M, int64_t K) {
+  const bool whole_k = M * K <= f32_whole_k_max_elems && static_cast<int64_t>(Tiling::mr) * K <=
+                                                               static_cast<int64_t>(Tiling::workspace_elems);
+  return whole_k ? static_cast<int>(K) : Tiling::kc;
+}
+
+/// Packs A (M x K, lda) once for gemm_f32_offsets_impl: per K block of f32_offsets_kc_step (in
+/// order), all of M in MR-row panels (pack_a_f32<MR>, rows zero-padded to Mp = M rounded up to
+/// MR), so the block's panels are contiguous: block pc at pc Mp, panel p of it at p MR kc.
+template <class Tiling>
+inline void pack_a_f32_offsets(int M, int K, const float* A, int lda, float* dst) {
+  const int kc_step = f32_offsets_kc_step<Tiling>(M, K);
+  const auto mp = static_cast<ptrdiff_t>(round_up_to_tile<Tiling::mr>(M));
+  for (int pc = 0; pc < K; pc += kc_step)
+    pack_a_f32<Tiling::mr>(M, min(kc_step, K - pc), A + pc, lda, dst + static_cast<ptrdiff_t>(pc) * mp);
+}
+
+/// a_packed: A packed once by pack_a_f32_offsets, read instead of A, so no panel is packed here
+/// (A may then be null).
+template <class Tiling>
+inline status gemm_f32_offsets_impl(int M, int N, int K, const float* A, int lda, const float* B,
+                                    const int32_t* boff, float* C, int ldc, float* workspace,
+                                    const float* a_packed = nullptr) {
+  constexpr int MR = Tiling::mr, NR = Tiling::nr, MC = Tiling::mc;
+  using tiers = f32_row_tiers<MR>;
+  if (M < 0 || N < 0 || K <= 0 || N % NR != 0) return status::bad_size;
+  if (M == 0 || N == 0) return status::ok;
+  if ((A == nullptr && a_packed == nullptr) || B == nullptr || boff == nullptr || C == nullptr || workspace == nullptr)
+    return status::null_pointer;
+  if (lda < K || ldc < N) return status::bad_leading_dim;
+  const int kc_step = f32_offsets_kc_step<Tiling>(M, K);
+  const auto mp = static_cast<ptrdiff_t>(round_up_to_tile<MR>(M));
+  for (int pc = 0; pc < K; pc += kc_step) {
+    const int kc = min(kc_step, K - pc);
+    const bool load_c = pc != 0;
+    for (int ic = 0; ic < M; ic += MC) {
+      const int mc = min(MC, M - ic);
+      const int m_full = mc - mc % MR, m_edge = mc - m_full;
+      // panel ir of the block: packed once (at its k = pc), or in place with the edge packed here
+      const float* ablk = A != nullptr ? A + static_cast<ptrdiff_t>(ic) * lda + pc : nullptr;
+      const auto panel = [&](int ir) {
+        return a_packed + (static_cast<ptrdiff_t>(pc) * mp + static_cast<ptrdiff_t>(ic + ir) * kc);
+      };
+      if (m_edge > 0 && a_packed == nullptr)
+        pack_a_f32<MR>(m_edge, kc, ablk + static_cast<ptrdiff_t>(m_full) * lda, lda, workspace);
+      const float* aedge = a_packed != nullptr ? panel(m_full) : workspace;
+      for (int jr = 0; jr < N; jr += NR) {
+        float* cblk = C + static_cast<ptrdiff_t>(ic) * ldc + jr;
+        for (int ir = 0; ir < m_full; ir += MR) {
+          float* ct = cblk + static_cast<ptrdiff_t>(ir) * ldc;
+          if (a_packed != nullptr)
+            micro_f32_offsets<MR, NR, MR, true>(kc, panel(ir), lda, B + jr, boff + pc, ct, ldc, MR, load_c);
+          else
+            micro_f32_offsets<MR, NR, MR, false>(kc, ablk + static_cast<ptrdiff_t>(ir) * lda, lda, B + jr, boff + pc,
+                                                 ct, ldc, MR, load_c);
+        }
+        if (m_edge == 0) continue;
+        float* ce = cblk + static_cast<ptrdiff_t>(m_full) * ldc;
+        if (tiers::split && m_edge <= tiers::t1)
+          micro_f32_offsets<MR, NR, tiers::t1, true>(kc, aedge, lda, B + jr, boff + pc, ce, ldc, m_edge, load_c);
+        else if (tiers::split && m_edge <= tiers::t2)
+          micro_f32_offsets<MR, NR, tiers::t2, true>(kc, aedge, lda, B + jr, boff + pc, ce, ldc, m_edge, load_c);
+        else
+          micro_f32_offsets<MR, NR, MR, true>(kc, aedge, lda, B + jr, boff + pc, ce, ldc, m_edge, load_c);
+      }
+    }
+  }
+  return status::ok;
+}
+
 template <class Tiling>
 struct static_workspace_f32 {
   alignas(64) static inline float buf[Tiling::workspace_elems];

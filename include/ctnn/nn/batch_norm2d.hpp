@@ -150,9 +150,13 @@ struct op_def<op::batch_norm2d> : detail::per_channel_faults {
     } else {
       const runtime::leaf_param_layout& l = *c.lp;
       const uint64_t stats = static_cast<uint64_t>(r.out.c) * 4;
-      return runtime::from(ref::batchnorm2d_f32(r.out.c, hw, c.in[0], c.template region<float>(l.mean, stats),
-                                                c.template region<float>(l.var, stats), c.weights(), c.bias(), r.geometry.epsilon,
-                                                c.out));
+      const float* mean = c.template region<float>(l.mean, stats);
+      const float* var = c.template region<float>(l.var, stats);
+      if constexpr (B == runtime::backend::optimized)  // scale and shift folded per channel
+        return runtime::from(
+            kernels::batchnorm2d_f32(r.out.c, hw, c.in[0], mean, var, c.weights(), c.bias(), r.geometry.epsilon, c.out));
+      return runtime::from(
+          ref::batchnorm2d_f32(r.out.c, hw, c.in[0], mean, var, c.weights(), c.bias(), r.geometry.epsilon, c.out));
     }
   }
 };

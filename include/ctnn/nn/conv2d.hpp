@@ -125,11 +125,17 @@ struct op_def<op::conv2d> {
   /// A ReLU, ReLU6 or clamp after it may be fused (fused<conv2d<...>, relu6>).
   static constexpr bool fuses_activation = true;
   /// int8: the weights packed once for the tiled GEMM (kernels::conv2d_s8_packed_bytes; 0 where
-  /// the optimized kernel does not run the GEMM: depthwise, K > kmax, RISC-V).
+  /// the optimized kernel does not run the GEMM: depthwise, K > kmax, RISC-V). float32: packed
+  /// once for the implicit-im2col GEMM (kernels::conv2d_f32_packed_bytes; 0 where it does not run).
   static constexpr uint64_t packed_bytes(const row& r, dtype t) {
-    return t == dtype::int8 ? kernels::conv2d_s8_packed_bytes(runtime::conv_of(r)) : 0;
+    if (t == dtype::int8) return kernels::conv2d_s8_packed_bytes(runtime::conv_of(r));
+    return t == dtype::float32 ? kernels::conv2d_f32_packed_bytes(runtime::conv_of(r)) : 0;
   }
   static kernels::status pack(const runtime::pack_call& p) {
+    if (p.t == dtype::float32) {
+      const auto* w = reinterpret_cast<const float*>(p.params + p.lp->w);
+      return kernels::pack_conv2d_f32_weights(runtime::conv_of(*p.r), w, p.dst, static_cast<size_t>(p.bytes));
+    }
     const auto* w = reinterpret_cast<const int8_t*>(p.params + p.lp->w);
     return kernels::pack_conv2d_s8_weights(runtime::conv_of(*p.r), w, p.dst, static_cast<size_t>(p.bytes));
   }
@@ -151,8 +157,14 @@ struct op_def<op::conv2d> {
         return runtime::from(ref::conv2d_s8(g, c.in[0], c.weights(), c.bias(), c.out, gp));
       }
     } else if constexpr (B == runtime::backend::optimized) {
-      return runtime::finish_fused(
-          c, kernels::conv2d_f32(g, c.in[0], c.weights(), c.bias(), c.out, c.panel_rows, c.scratch, c.scratch_bytes));
+      // the fused activation's clamp inside the kernel (the implicit-im2col path applies it as
+      // it stores; the others in a pass of their own, as finish_fused would)
+      const layer_geometry& lg = c.r->geometry;
+      const bool act = lg.act != fused_act::none;
+      return runtime::from(kernels::conv2d_f32(g, c.in[0], c.weights(), c.bias(), c.out, c.panel_rows, c.scratch,
+                                               c.scratch_bytes, nullptr, act ? lg.act_lo : -__builtin_huge_valf(),
+                                               act ? lg.act_hi : __builtin_huge_valf(), c.packed,
+                                               static_cast<size_t>(c.packed_bytes)));
     } else {
       return runtime::finish_fused(c, ref::conv2d_f32(g, c.in[0], c.weights(), c.bias(), c.out));
     }

@@ -197,6 +197,7 @@ struct pack_call {
   const leaf_param_layout* lp = nullptr;
   uint8_t* dst = nullptr;
   uint64_t bytes = 0;
+  dtype t = dtype::int8;  ///< the blob's element type (the region packs one dtype)
 };
 
 /// The kernels' convolution geometry of a conv2d row.

@@ -452,8 +452,8 @@ inline run_status run(uint8_t* arena, size_t arena_bytes, const uint8_t* params,
 
 /// @brief As run() above with the weights packed once in `packed` (runtime/packed.hpp): the
 /// first run with this blob packs them there, later runs read them and pack nothing. The
-/// optimized kernels of the ops that pack (int8 conv2d) read the packed form; the rest, and the
-/// reference backend, read the blob.
+/// optimized kernels of the ops that pack (conv2d: int8, float32 on its implicit-im2col path)
+/// read the packed form; the rest, and the reference backend, read the blob.
 template <Network Net, class T>
 inline run_status run(uint8_t* arena, size_t arena_bytes, const uint8_t* params, size_t params_bytes,
                       packed_weights<Net, T>& packed, backend be, layer_callback callback = nullptr,

@@ -13,8 +13,9 @@
 //
 // The region remembers the blob it was packed from (its address): a run with another blob packs
 // again. Weights changed in place at the same address need invalidate() (or pack()) before the
-// next run. A leaf whose op packs nothing (0 bytes: every float op today, depthwise, RISC-V
-// builds) reads its raw weights as before; the region then holds nothing for it.
+// next run. float32 conv2d packs its weights for the implicit-im2col GEMM (kernels::
+// conv2d_f32_packed_bytes). A leaf whose op packs nothing (0 bytes: the other float ops,
+// depthwise, RISC-V builds) reads its raw weights as before; the region then holds nothing for it.
 #pragma once
 #include "ctnn/core/dtype.hpp"
 #include "ctnn/nn/network.hpp"
@@ -82,7 +83,7 @@ struct packed_weights {
         const packed_leaf& l = layout.leaves[ui];
         if (l.bytes == 0) continue;
         const row& r = Net::layer(i);
-        const pack_call c{&r, params, &pl.leaves[ui], bytes_ + l.offset, l.bytes};
+        const pack_call c{&r, params, &pl.leaves[ui], bytes_ + l.offset, l.bytes, dtype_of<T>};
         const kernels::status s = visit_kind<kinds_of<Net>>(
             r.kind,
             [&]<op K>() {
