@@ -209,8 +209,28 @@ result run(accel_sim& sim, std::mt19937& rng, int M, int N, int K, bool residual
   return r;
 }
 
-result run_conv(accel_sim& sim, std::mt19937& rng, const ctnn::accel::conv& v) {
+/// Lays out a convolution job's A (M x K weights), B (channels CHW planes, cstride apart), C and
+/// the three vectors in RAM from its base, fills A and B with random int8; returns the first
+/// free (4-aligned) address after them.
+uint32_t place_conv(accel_sim& sim, std::mt19937& rng, gemm_job& j, int channels) {
   auto rnd = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  uint32_t at = accel_sim::ram_base;
+  auto take = [&](uint64_t bytes) { const uint32_t p = at; at = round4(static_cast<uint32_t>(at + bytes)); return p; };
+  j.a = take(static_cast<uint64_t>(j.M) * static_cast<uint64_t>(j.K));
+  j.b = take(static_cast<uint64_t>(channels) * j.cstride);
+  j.c = take(static_cast<uint64_t>(j.M) * static_cast<uint64_t>(j.N));
+  j.bias = take(4u * static_cast<uint32_t>(j.M));
+  j.mult = take(4u * static_cast<uint32_t>(j.M));
+  j.shift = take(4u * static_cast<uint32_t>(j.M));
+  if (at - accel_sim::ram_base > sim.ram_size()) throw std::runtime_error("conv does not fit in RAM");
+  auto* W = reinterpret_cast<int8_t*>(sim.ram(j.a));
+  auto* X = reinterpret_cast<int8_t*>(sim.ram(j.b));
+  for (int i = 0; i < j.M * j.K; ++i) W[i] = static_cast<int8_t>(rnd(-127, 127));
+  for (uint32_t i = 0; i < static_cast<uint32_t>(channels) * j.cstride; ++i) X[i] = static_cast<int8_t>(rnd(-128, 127));
+  return at;
+}
+
+result run_conv(accel_sim& sim, std::mt19937& rng, const ctnn::accel::conv& v) {
   ctnn::kernels::conv_geometry g;
   g.in_c = v.in_c; g.in_h = v.in_h; g.in_w = v.in_w; g.out_c = v.out_c;
   g.kh = v.kh; g.kw = v.kw; g.sh = v.sh; g.sw = v.sw;
@@ -220,19 +240,9 @@ result run_conv(accel_sim& sim, std::mt19937& rng, const ctnn::accel::conv& v) {
   j.bias_en = v.bias;
   j.per_channel = v.per_channel;
   j.b_zp = -7; j.out_zp = 3;
-  uint32_t at = accel_sim::ram_base;
-  auto take = [&](uint64_t bytes) { const uint32_t p = at; at = round4(static_cast<uint32_t>(at + bytes)); return p; };
-  j.a = take(static_cast<uint64_t>(j.M) * static_cast<uint64_t>(j.K));
-  j.b = take(static_cast<uint64_t>(v.in_c) * j.cstride);
-  j.c = take(static_cast<uint64_t>(j.M) * static_cast<uint64_t>(j.N));
-  j.bias = take(4u * static_cast<uint32_t>(j.M));
-  j.mult = take(4u * static_cast<uint32_t>(j.M));
-  j.shift = take(4u * static_cast<uint32_t>(j.M));
-  if (at - accel_sim::ram_base > sim.ram_size()) throw std::runtime_error("conv does not fit in RAM");
-  auto* W = reinterpret_cast<int8_t*>(sim.ram(j.a));
-  auto* X = reinterpret_cast<int8_t*>(sim.ram(j.b));
-  for (int i = 0; i < j.M * j.K; ++i) W[i] = static_cast<int8_t>(rnd(-127, 127));
-  for (uint32_t i = 0; i < static_cast<uint32_t>(v.in_c) * j.cstride; ++i) X[i] = static_cast<int8_t>(rnd(-128, 127));
+  uint32_t at = place_conv(sim, rng, j, v.in_c);
+  const auto* W = reinterpret_cast<const int8_t*>(sim.ram(j.a));
+  const auto* X = reinterpret_cast<const int8_t*>(sim.ram(j.b));
   const channel_params cp = write_params(sim, rng, j, j.M, -12, -6);
   std::vector<int8_t> expect(static_cast<size_t>(j.M) * static_cast<size_t>(j.N));
   const ctnn::ref::gemm_s8_params q{j.b_zp, 0, j.out_zp, cp.mult.data(), cp.shift.data(), true, -128, 127};
@@ -261,7 +271,6 @@ result run_conv(accel_sim& sim, std::mt19937& rng, const ctnn::accel::conv& v) {
 }
 
 result run_dw(accel_sim& sim, std::mt19937& rng, const ctnn::accel::depthwise& v) {
-  auto rnd = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   ctnn::kernels::conv_geometry g;
   g.in_c = g.out_c = g.groups = v.channels;
   g.in_h = v.in_h; g.in_w = v.in_w;
@@ -276,19 +285,9 @@ result run_dw(accel_sim& sim, std::mt19937& rng, const ctnn::accel::depthwise& v
   j.bias_en = v.bias;
   j.per_channel = v.per_channel;
   j.b_zp = -7; j.out_zp = 3;
-  uint32_t at = accel_sim::ram_base;
-  auto take = [&](uint64_t bytes) { const uint32_t p = at; at = round4(static_cast<uint32_t>(at + bytes)); return p; };
-  j.a = take(static_cast<uint64_t>(j.M) * static_cast<uint64_t>(j.K));
-  j.b = take(static_cast<uint64_t>(v.channels) * j.cstride);
-  j.c = take(static_cast<uint64_t>(j.M) * static_cast<uint64_t>(j.N));
-  j.bias = take(4u * static_cast<uint32_t>(j.M));
-  j.mult = take(4u * static_cast<uint32_t>(j.M));
-  j.shift = take(4u * static_cast<uint32_t>(j.M));
-  if (at - accel_sim::ram_base > sim.ram_size()) throw std::runtime_error("depthwise conv does not fit in RAM");
-  auto* W = reinterpret_cast<int8_t*>(sim.ram(j.a));
-  auto* X = reinterpret_cast<int8_t*>(sim.ram(j.b));
-  for (int i = 0; i < j.M * j.K; ++i) W[i] = static_cast<int8_t>(rnd(-127, 127));
-  for (uint32_t i = 0; i < static_cast<uint32_t>(v.channels) * j.cstride; ++i) X[i] = static_cast<int8_t>(rnd(-128, 127));
+  place_conv(sim, rng, j, v.channels);
+  const auto* W = reinterpret_cast<const int8_t*>(sim.ram(j.a));
+  const auto* X = reinterpret_cast<const int8_t*>(sim.ram(j.b));
   const channel_params cp = write_params(sim, rng, j, j.M, -10, -4);
   std::vector<int8_t> expect(static_cast<size_t>(j.M) * static_cast<size_t>(j.N));
   const ctnn::ref::gemm_s8_params q{j.b_zp, 0, j.out_zp, cp.mult.data(), cp.shift.data(), true, -128, 127};
