@@ -34,6 +34,14 @@
 #else
 #define CTNN_KERNELS_VNNI 0
 #endif
+// AVX2 without AVX-512 VNNI (Zen 3, Haswell ... Alder Lake): the int8 micro-kernel multiplies
+// 16-bit lanes with vpmaddwd (exact: a u8 x s8 pair sum is far below 2^31, where vpmaddubsw's
+// 16-bit pair sums would saturate at 255 * 128 * 2), and the requantization runs in 8 lanes.
+#if !CTNN_KERNELS_VNNI && defined(__AVX2__) && CTNN_KERNELS_X86
+#define CTNN_KERNELS_AVX2_S8 1
+#else
+#define CTNN_KERNELS_AVX2_S8 0
+#endif
 
 namespace ctnn::kernels {
 
@@ -73,7 +81,14 @@ using default_f32_tiling = gemm_tiling<12, 32, 256, 144, 2048>;
 using default_s8_tiling = qgemm_tiling<12, 32, 132, 512, 4608>;
 #elif defined(__AVX__)
 using default_f32_tiling = gemm_tiling<6, 16, 256, 96, 1024>;
+#if defined(__AVX2__)
+// 12 x 32: the AVX2 micro-kernel runs blocks of 4 rows x 8 columns (8 accumulators) over the
+// panel's four 8-column quarters (edge tiles: 4 or 8 rows, whole blocks too); NR = 32 keeps the
+// packed B layout of the AVX-512 build, so the im2col that writes it (im2col_packed_s8) serves both.
+using default_s8_tiling = qgemm_tiling<12, 32, 132, 512, 4608>;
+#else
 using default_s8_tiling = qgemm_tiling<4, 16, 64, 256, 4608>;
+#endif
 #elif defined(__SSE2__) || defined(__ARM_NEON)
 using default_f32_tiling = gemm_tiling<6, 8, 128, 96, 1024>;
 using default_s8_tiling = qgemm_tiling<4, 16, 64, 256, 4608>;
@@ -377,6 +392,113 @@ inline void pack_b_s8(int K, int nc, const int8_t* b, int ldb, int8_t* bp, int32
   }
 }
 
+#if CTNN_KERNELS_AVX2_S8
+/// AVX2 block of the int8 micro-kernel: rows [R0, R0 + R) (R <= 4) x the 8 columns [C0, C0 + 8)
+/// of an MR x NR tile. Per 4-k group, B's 8 words (8 columns x 4 k) widen to two vectors of 16-bit
+/// lanes (4 columns x 4 k each); a row's 4 u8 of A are broadcast and widened by one byte shuffle;
+/// vpmaddwd adds adjacent k pairs into 32-bit lanes (column c, k 0-1 | column c, k 2-3), which
+/// the end folds by a horizontal add:
+///
+///   b lo = [c0 k0..3 | c1 | c2 | c3]  a = [a0 a1 a2 a3] x 4  ->  madd = [c0:k01 c0:k23 c1:k01 ...]
+///   hadd(lo, hi) = [c0 c1 c4 c5 | c2 c3 c6 c7]  -> 64-bit lanes 0, 2, 1, 3  ->  c0 .. c7
+template <int MR, int NR, int R0, int R, int C0>
+inline void micro_s8_avx2_block(int kq, const uint8_t* __restrict ap, const int8_t* __restrict bp,
+                                int32_t (&out)[MR][NR]) {
+  static_assert(R >= 1 && R <= 4, "micro_s8_avx2_block: 1 to 4 rows");
+  const __m256i widen = _mm256_setr_epi8(0, -1, 1, -1, 2, -1, 3, -1, 0, -1, 1, -1, 2, -1, 3, -1, 0, -1, 1, -1, 2,
+                                         -1, 3, -1, 0, -1, 1, -1, 2, -1, 3, -1);
+  // named accumulators, not an array: GCC 12 keeps these in registers (an array of them spilled)
+  __m256i l0 = _mm256_setzero_si256(), h0 = l0, l1 = l0, h1 = l0, l2 = l0, h2 = l0, l3 = l0, h3 = l0;
+  ap += R0 * 4;
+  bp += C0 * 4;
+#if defined(__GNUC__) && defined(__x86_64__)
+  if constexpr (R == 4) {
+    // The loop as written, in registers: GCC 12 hoists the four broadcasts of the intrinsic form
+    // below and spills two accumulators to the stack, which puts a store-to-load round trip on
+    // their dependency chain every iteration (half the throughput).
+    if (kq > 0) {
+      __m256i b0, b1, a, t, u;
+      auto n = static_cast<ptrdiff_t>(kq / 4);
+      const uint8_t* pa = ap;
+      const int8_t* pb = bp;
+      asm("1:\n\t"
+          "vpmovsxbw (%[pb]), %[b0]\n\t"
+          "vpmovsxbw 16(%[pb]), %[b1]\n\t"
+          "vpbroadcastd (%[pa]), %[a]\n\t"
+          "vpshufb %[w], %[a], %[a]\n\t"
+          "vpmaddwd %[b0], %[a], %[t]\n\t"
+          "vpmaddwd %[b1], %[a], %[u]\n\t"
+          "vpaddd %[t], %[l0], %[l0]\n\t"
+          "vpaddd %[u], %[h0], %[h0]\n\t"
+          "vpbroadcastd 4(%[pa]), %[a]\n\t"
+          "vpshufb %[w], %[a], %[a]\n\t"
+          "vpmaddwd %[b0], %[a], %[t]\n\t"
+          "vpmaddwd %[b1], %[a], %[u]\n\t"
+          "vpaddd %[t], %[l1], %[l1]\n\t"
+          "vpaddd %[u], %[h1], %[h1]\n\t"
+          "vpbroadcastd 8(%[pa]), %[a]\n\t"
+          "vpshufb %[w], %[a], %[a]\n\t"
+          "vpmaddwd %[b0], %[a], %[t]\n\t"
+          "vpmaddwd %[b1], %[a], %[u]\n\t"
+          "vpaddd %[t], %[l2], %[l2]\n\t"
+          "vpaddd %[u], %[h2], %[h2]\n\t"
+          "vpbroadcastd 12(%[pa]), %[a]\n\t"
+          "vpshufb %[w], %[a], %[a]\n\t"
+          "vpmaddwd %[b0], %[a], %[t]\n\t"
+          "vpmaddwd %[b1], %[a], %[u]\n\t"
+          "vpaddd %[t], %[l3], %[l3]\n\t"
+          "vpaddd %[u], %[h3], %[h3]\n\t"
+          "add %[sa], %[pa]\n\t"
+          "add %[sb], %[pb]\n\t"
+          "dec %[n]\n\t"
+          "jnz 1b"
+          : [l0] "+x"(l0), [h0] "+x"(h0), [l1] "+x"(l1), [h1] "+x"(h1), [l2] "+x"(l2), [h2] "+x"(h2),
+            [l3] "+x"(l3), [h3] "+x"(h3), [pa] "+r"(pa), [pb] "+r"(pb), [n] "+r"(n), [b0] "=&x"(b0),
+            [b1] "=&x"(b1), [a] "=&x"(a), [t] "=&x"(t), [u] "=&x"(u)
+          : [w] "x"(widen), [sa] "i"(MR * 4), [sb] "i"(NR * 4)
+          : "cc", "memory");
+    }
+  } else
+#endif
+  for (int k4 = 0; k4 < kq; k4 += 4) {
+    const __m256i b0 = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(bp)));
+    const __m256i b1 = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(bp + 16)));
+    const auto row = [&](int i, __m256i& lo, __m256i& hi) __attribute__((always_inline)) {
+      int32_t a4;
+      __builtin_memcpy(&a4, ap + i * 4, 4);
+      const __m256i a = _mm256_shuffle_epi8(_mm256_set1_epi32(a4), widen);
+      lo = _mm256_add_epi32(lo, _mm256_madd_epi16(a, b0));
+      hi = _mm256_add_epi32(hi, _mm256_madd_epi16(a, b1));
+    };
+    row(0, l0, h0);
+    if constexpr (R > 1) row(1, l1, h1);
+    if constexpr (R > 2) row(2, l2, h2);
+    if constexpr (R > 3) row(3, l3, h3);
+    ap += MR * 4;
+    bp += NR * 4;
+  }
+  const auto store = [&](int i, __m256i lo, __m256i hi) __attribute__((always_inline)) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(&out[R0 + i][C0]),
+                        _mm256_permute4x64_epi64(_mm256_hadd_epi32(lo, hi), 0xD8));
+  };
+  store(0, l0, h0);
+  if constexpr (R > 1) store(1, l1, h1);
+  if constexpr (R > 2) store(2, l2, h2);
+  if constexpr (R > 3) store(3, l3, h3);
+}
+
+/// Rows [R0, Rows) of the tile in blocks of 4, each block over every 8-column quarter of NR.
+template <int MR, int NR, int R0, int Rows, int C0 = 0>
+inline void micro_s8_avx2_rows(int kq, const uint8_t* ap, const int8_t* bp, int32_t (&out)[MR][NR]) {
+  constexpr int R = Rows - R0 < 4 ? Rows - R0 : 4;
+  micro_s8_avx2_block<MR, NR, R0, R, C0>(kq, ap, bp, out);
+  if constexpr (C0 + 8 < NR)
+    micro_s8_avx2_rows<MR, NR, R0, Rows, C0 + 8>(kq, ap, bp, out);
+  else if constexpr (R0 + R < Rows)
+    micro_s8_avx2_rows<MR, NR, R0 + R, Rows, 0>(kq, ap, bp, out);
+}
+#endif
+
 /// Raw int32 tile: acc[i][j] = sum over kq of ap(u8) * bp(s8), wrapping modulo 2^32, for the
 /// first Rows rows of the MR-row panel (an edge panel: M = 64 = 5 x 12 + 4 runs 4 rows, not 12).
 template <int MR, int NR, int Rows = MR>
@@ -409,6 +531,12 @@ inline void micro_s8(int kq, const uint8_t* __restrict ap, const int8_t* __restr
     for (int i = 0; i < Rows; ++i)
 #pragma GCC unroll 8
       for (int j = 0; j < nv; ++j) _mm512_storeu_si512(&out[i][j * 16], acc[i][j]);
+    return;
+  }
+#elif CTNN_KERNELS_AVX2_S8
+  if constexpr (NR % 8 == 0) {
+    // Row blocks of at most 6 (12 accumulators of 8 lanes), each over the panel's 8-column quarters.
+    micro_s8_avx2_rows<MR, NR, 0, Rows>(kq, ap, bp, out);
     return;
   }
 #endif
@@ -525,6 +653,86 @@ inline void finalize_row(const int32_t* raw, int32_t rowsum_u, const int32_t* co
 }
 #endif
 
+#if CTNN_KERNELS_AVX2_S8
+/// 8 lanes of quant::multiply_by_quantized_multiplier (AVX2), bit-exact for multipliers >= 0
+/// (quant::valid), as mbqm16. AVX2 has no 64-bit arithmetic shift, but only bits 31..62 of
+/// (p + 2^30) are kept, and a logical shift gives the same low 32 bits.
+inline __m256i mbqm8(__m256i x, __m256i mult, __m256i shift) {
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i left = _mm256_max_epi32(shift, zero);
+  const __m256i right = _mm256_max_epi32(_mm256_sub_epi32(zero, shift), zero);
+  x = _mm256_sllv_epi32(x, left);
+  const __m256i nudge = _mm256_set1_epi64x(int64_t{1} << 30);
+  const __m256i even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(x, mult), nudge), 31);
+  const __m256i odd = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(mult, 32)), nudge);
+  const __m256i high = _mm256_blend_epi32(even, _mm256_slli_epi64(_mm256_srli_epi64(odd, 31), 32), 0xAA);
+  // rounding divide by 2^right, ties away from zero: q + (rem > (mask >> 1) + (high < 0))
+  const __m256i mask = _mm256_sub_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), right), _mm256_set1_epi32(1));
+  const __m256i rem = _mm256_and_si256(high, mask);
+  const __m256i thr = _mm256_sub_epi32(_mm256_srli_epi32(mask, 1), _mm256_cmpgt_epi32(zero, high));
+  const __m256i q = _mm256_srav_epi32(high, right);
+  return _mm256_sub_epi32(q, _mm256_cmpgt_epi32(rem, thr));
+}
+
+/// The low byte of each of 8 int32 lanes (values already in [-128, 127]) as 8 bytes.
+inline __m128i narrow8(__m256i v) {
+  const __m256i pick = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12, -1,
+                                        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+  const __m256i b = _mm256_shuffle_epi8(v, pick);
+  return _mm_unpacklo_epi32(_mm256_castsi256_si128(b), _mm256_extracti128_si256(b, 1));
+}
+
+/// Lanes [0, n) of 8 (n in 1..8) as a maskload/maskstore mask.
+inline __m256i lane_mask8(int n) {
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+/// finalize_row of the AVX-512 build in 8 lanes (AVX2): corrects and (int8 output) requantizes
+/// the first n_valid values of one row of a raw tile; an edge vector is masked.
+template <int NR, class Out, bool ChannelRows>
+inline void finalize_row(const int32_t* raw, int32_t rowsum_u, const int32_t* colsum, uint32_t k_term, int32_t a_zp_u,
+                         int32_t b_zp, const int32_t* bias, int row, int col0, const ref::gemm_s8_params* p, Out* out,
+                         int n_valid) {
+  const __m256i row_term = _mm256_set1_epi32(static_cast<int32_t>(
+      k_term - static_cast<uint32_t>(b_zp) * static_cast<uint32_t>(rowsum_u) +
+      ((ChannelRows && bias != nullptr) ? static_cast<uint32_t>(bias[row]) : 0u)));
+  const __m256i azp = _mm256_set1_epi32(a_zp_u);
+  __m256i mult = _mm256_setzero_si256(), shift = mult;
+  if constexpr (!is_same_v<Out, int32_t>) {
+    if (ChannelRows || !p->per_channel) {
+      const int i = p->per_channel ? row : 0;
+      mult = _mm256_set1_epi32(p->multiplier[i]);
+      shift = _mm256_set1_epi32(p->shift[i]);
+    }
+  }
+  for (int j = 0; j < n_valid; j += 8) {
+    const bool full = n_valid - j >= 8;
+    const __m256i m = full ? _mm256_set1_epi32(-1) : lane_mask8(n_valid - j);
+    __m256i acc = _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(raw + j)), row_term);
+    acc = _mm256_sub_epi32(acc, _mm256_mullo_epi32(azp, _mm256_maskload_epi32(colsum + j, m)));
+    if (!ChannelRows && bias != nullptr) acc = _mm256_add_epi32(acc, _mm256_maskload_epi32(bias + col0 + j, m));
+    if constexpr (is_same_v<Out, int32_t>) {
+      _mm256_maskstore_epi32(out + j, m, acc);
+    } else {
+      if (!ChannelRows && p->per_channel) {
+        mult = _mm256_maskload_epi32(p->multiplier + col0 + j, m);
+        shift = _mm256_maskload_epi32(p->shift + col0 + j, m);
+      }
+      __m256i v = _mm256_add_epi32(mbqm8(acc, mult, shift), _mm256_set1_epi32(p->out_zp));
+      v = _mm256_min_epi32(_mm256_max_epi32(v, _mm256_set1_epi32(p->act_min)), _mm256_set1_epi32(p->act_max));
+      const __m128i bytes = narrow8(v);
+      if (full) {
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(out + j), bytes);
+      } else {
+        alignas(16) int8_t tmp[16];
+        _mm_store_si128(reinterpret_cast<__m128i*>(tmp), bytes);
+        __builtin_memcpy(out + j, tmp, static_cast<size_t>(n_valid - j));
+      }
+    }
+  }
+}
+#endif
+
 inline bool aligned4(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 3u) == 0; }  // null too
 
 /// Operands packed ahead of the call (pack_a_s8_once / pack_b_s8_once): null for "pack per
@@ -599,8 +807,8 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
           micro_s8_rows<MR, NR>(m_valid, static_cast<int>(kq), ablk + ir * kq, bblk + jr * kq, tile);
           for (int i = 0; i < m_valid; ++i) {
             Out* crow = C + static_cast<ptrdiff_t>(ic + ir + i) * ldc + jc + jr;
-#if CTNN_KERNELS_VNNI
-            if constexpr (NR % 16 == 0) {  // 16 lanes at a time, the edge masked
+#if CTNN_KERNELS_VNNI || CTNN_KERNELS_AVX2_S8
+            if constexpr (NR % (CTNN_KERNELS_VNNI ? 16 : 8) == 0) {  // 16 / 8 lanes at a time, the edge masked
               finalize_row<NR, Out, ChannelRows>(tile[i], rs[ir + i], cs + jr, k_term, a_zp_u, b_zp, bias,
                                                  ic + ir + i, jc + jr, p, crow, n_valid);
               continue;
