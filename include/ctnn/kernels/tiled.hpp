@@ -66,10 +66,13 @@ struct qgemm_tiling {
   static_assert(MC % MR == 0, "qgemm_tiling: MC must be a multiple of MR");
   static_assert(NC % NR == 0, "qgemm_tiling: NC must be a multiple of NR");
   static constexpr int mr = MR, nr = NR, mc = MC, nc = NC, kmax = KMax;
+  /// Bytes of one packed A value: 2 where the AVX2 micro-kernel runs (A panels hold a + 128 as
+  /// 16-bit lanes, broadcast as they are), 1 elsewhere (u8 a + 128).
+  static constexpr int a_bytes = (CTNN_KERNELS_AVX2_S8 && NR % 8 == 0) ? 2 : 1;
   /// Bytes of workspace for a given K: row/column sums, then the packed A and B blocks.
   static constexpr size_t workspace_bytes(int64_t K) {
     const auto kp = static_cast<size_t>(detail::round_up_to_tile<4>(K < 0 ? 0 : K));
-    return 4u * (static_cast<size_t>(MC) + NC) + kp * (static_cast<size_t>(MC) + NC);
+    return 4u * (static_cast<size_t>(MC) + NC) + kp * (static_cast<size_t>(MC) * a_bytes + NC);
   }
 };
 
@@ -270,20 +273,22 @@ inline void micro_f32_tile(int kc, const float* a, ptrdiff_t lda, const float* b
 // ---- int8 ----------------------------------------------------------------------------------
 
 /// Packs A[0:mc, 0:K] as u8 (a + 128) into MR-row panels of 4-k groups: ap[p][k/4][i][k%4];
-/// rowsum[i] = sum over the real k of (a + 128). Rows past mc and k past K are 0.
+/// rowsum[i] = sum over the real k of (a + 128). Rows past mc and k past K are 0. With AB = 2
+/// (the AVX2 micro-kernel's layout) each value takes a 16-bit lane, the same order.
 ///
 ///   row i of A:  a0 a1 a2 a3 | a4 a5 a6 a7 | ...     a + 128 == a ^ 0x80 on the byte,
 ///   panel:       [k4=0: row0 a0..a3, row1 a0..a3, ... row MR-1] [k4=1: ...]
-template <int MR>
+template <int MR, int AB = 1>
 inline void pack_a_s8(int mc, int K, const int8_t* a, int lda, uint8_t* ap, int32_t* rowsum) {
+  static_assert(AB == 1 || AB == 2, "pack_a_s8: 1- or 2-byte values");
   const int kq = static_cast<int>(round_up_to_tile<4>(K));
   const int kfull = K & ~3;  // k groups with 4 real values
   for (int p = 0; p < mc; p += MR) {
     const int rows = min(MR, mc - p);
     for (int i = 0; i < MR; ++i) {
-      uint8_t* dst = ap + i * 4;
+      uint8_t* dst = ap + i * 4 * AB;
       if (i >= rows) {
-        for (int k4 = 0; k4 < kq; k4 += 4) __builtin_memset(dst + static_cast<ptrdiff_t>(k4) * MR, 0, 4);
+        for (int k4 = 0; k4 < kq; k4 += 4) __builtin_memset(dst + static_cast<ptrdiff_t>(k4) * MR * AB, 0, 4 * AB);
         continue;
       }
       const int8_t* arow = a + static_cast<ptrdiff_t>(p + i) * lda;
@@ -292,17 +297,26 @@ inline void pack_a_s8(int mc, int K, const int8_t* a, int lda, uint8_t* ap, int3
         uint32_t w;
         __builtin_memcpy(&w, arow + k4, 4);
         w ^= 0x80808080u;
-        __builtin_memcpy(dst + static_cast<ptrdiff_t>(k4) * MR, &w, 4);
+        if constexpr (AB == 1) {
+          __builtin_memcpy(dst + static_cast<ptrdiff_t>(k4) * MR, &w, 4);
+        } else {  // the four bytes zero-extended to 16 bits
+          const uint64_t x = w, wide = (x & 0xFFu) | (x & 0xFF00u) << 8 | (x & 0xFF0000u) << 16 | (x & 0xFF000000u) << 24;
+          __builtin_memcpy(dst + static_cast<ptrdiff_t>(k4) * MR * 2, &wide, 8);
+        }
       }
       for (int k = 0; k < K; ++k) s += arow[k];
       if (kfull < kq) {
-        uint8_t tail[4] = {0, 0, 0, 0};
+        uint16_t tail[4] = {0, 0, 0, 0};
         for (int k = kfull; k < K; ++k) tail[k - kfull] = static_cast<uint8_t>(arow[k] ^ 0x80);
-        __builtin_memcpy(dst + static_cast<ptrdiff_t>(kfull) * MR, tail, 4);
+        uint8_t* t = dst + static_cast<ptrdiff_t>(kfull) * MR * AB;
+        if constexpr (AB == 1)
+          for (int q = 0; q < 4; ++q) t[q] = static_cast<uint8_t>(tail[q]);
+        else
+          __builtin_memcpy(t, tail, 8);
       }
       rowsum[p + i] = s + 128 * K;
     }
-    ap += static_cast<ptrdiff_t>(kq) * MR;
+    ap += static_cast<ptrdiff_t>(kq) * MR * AB;
   }
 }
 
@@ -394,8 +408,9 @@ inline void pack_b_s8(int K, int nc, const int8_t* b, int ldb, int8_t* bp, int32
 
 #if CTNN_KERNELS_AVX2_S8
 /// AVX2 block of the int8 micro-kernel: rows [R0, R0 + R) (R <= 4) x the 8 columns [C0, C0 + 8)
-/// of an MR x NR tile. Per 4-k group, B's 8 words (8 columns x 4 k) widen to two vectors of 16-bit
-/// lanes (4 columns x 4 k each); a row's 4 u8 of A are broadcast and widened by one byte shuffle;
+/// of an MR x NR tile; A packed in 16-bit lanes (qgemm_tiling::a_bytes = 2). Per 4-k group, B's
+/// 8 words (8 columns x 4 k) widen to two vectors of 16-bit lanes (4 columns x 4 k each); a row's
+/// four 16-bit values of A are broadcast as one 64-bit lane;
 /// vpmaddwd adds adjacent k pairs into 32-bit lanes (column c, k 0-1 | column c, k 2-3), which
 /// the end folds by a horizontal add:
 ///
@@ -405,17 +420,15 @@ template <int MR, int NR, int R0, int R, int C0>
 inline void micro_s8_avx2_block(int kq, const uint8_t* __restrict ap, const int8_t* __restrict bp,
                                 int32_t (&out)[MR][NR]) {
   static_assert(R >= 1 && R <= 4, "micro_s8_avx2_block: 1 to 4 rows");
-  const __m256i widen = _mm256_setr_epi8(0, -1, 1, -1, 2, -1, 3, -1, 0, -1, 1, -1, 2, -1, 3, -1, 0, -1, 1, -1, 2,
-                                         -1, 3, -1, 0, -1, 1, -1, 2, -1, 3, -1);
   // named accumulators, not an array: GCC 12 keeps these in registers (an array of them spilled)
   __m256i l0 = _mm256_setzero_si256(), h0 = l0, l1 = l0, h1 = l0, l2 = l0, h2 = l0, l3 = l0, h3 = l0;
-  ap += R0 * 4;
+  ap += R0 * 8;
   bp += C0 * 4;
 #if defined(__GNUC__) && defined(__x86_64__)
   if constexpr (R == 4) {
-    // The loop as written, in registers: GCC 12 hoists the four broadcasts of the intrinsic form
-    // below and spills two accumulators to the stack, which puts a store-to-load round trip on
-    // their dependency chain every iteration (half the throughput).
+    // The loop as written, in registers: GCC 12 hoists the broadcasts of the intrinsic form below
+    // and spills accumulators to the stack, which puts a store-to-load round trip on their
+    // dependency chain every iteration (half the throughput).
     if (kq > 0) {
       __m256i b0, b1, a, t, u;
       auto n = static_cast<ptrdiff_t>(kq / 4);
@@ -424,26 +437,22 @@ inline void micro_s8_avx2_block(int kq, const uint8_t* __restrict ap, const int8
       asm("1:\n\t"
           "vpmovsxbw (%[pb]), %[b0]\n\t"
           "vpmovsxbw 16(%[pb]), %[b1]\n\t"
-          "vpbroadcastd (%[pa]), %[a]\n\t"
-          "vpshufb %[w], %[a], %[a]\n\t"
+          "vpbroadcastq (%[pa]), %[a]\n\t"
           "vpmaddwd %[b0], %[a], %[t]\n\t"
           "vpmaddwd %[b1], %[a], %[u]\n\t"
           "vpaddd %[t], %[l0], %[l0]\n\t"
           "vpaddd %[u], %[h0], %[h0]\n\t"
-          "vpbroadcastd 4(%[pa]), %[a]\n\t"
-          "vpshufb %[w], %[a], %[a]\n\t"
+          "vpbroadcastq 8(%[pa]), %[a]\n\t"
           "vpmaddwd %[b0], %[a], %[t]\n\t"
           "vpmaddwd %[b1], %[a], %[u]\n\t"
           "vpaddd %[t], %[l1], %[l1]\n\t"
           "vpaddd %[u], %[h1], %[h1]\n\t"
-          "vpbroadcastd 8(%[pa]), %[a]\n\t"
-          "vpshufb %[w], %[a], %[a]\n\t"
+          "vpbroadcastq 16(%[pa]), %[a]\n\t"
           "vpmaddwd %[b0], %[a], %[t]\n\t"
           "vpmaddwd %[b1], %[a], %[u]\n\t"
           "vpaddd %[t], %[l2], %[l2]\n\t"
           "vpaddd %[u], %[h2], %[h2]\n\t"
-          "vpbroadcastd 12(%[pa]), %[a]\n\t"
-          "vpshufb %[w], %[a], %[a]\n\t"
+          "vpbroadcastq 24(%[pa]), %[a]\n\t"
           "vpmaddwd %[b0], %[a], %[t]\n\t"
           "vpmaddwd %[b1], %[a], %[u]\n\t"
           "vpaddd %[t], %[l3], %[l3]\n\t"
@@ -455,7 +464,7 @@ inline void micro_s8_avx2_block(int kq, const uint8_t* __restrict ap, const int8
           : [l0] "+x"(l0), [h0] "+x"(h0), [l1] "+x"(l1), [h1] "+x"(h1), [l2] "+x"(l2), [h2] "+x"(h2),
             [l3] "+x"(l3), [h3] "+x"(h3), [pa] "+r"(pa), [pb] "+r"(pb), [n] "+r"(n), [b0] "=&x"(b0),
             [b1] "=&x"(b1), [a] "=&x"(a), [t] "=&x"(t), [u] "=&x"(u)
-          : [w] "x"(widen), [sa] "i"(MR * 4), [sb] "i"(NR * 4)
+          : [sa] "i"(MR * 8), [sb] "i"(NR * 4)
           : "cc", "memory");
     }
   } else
@@ -464,9 +473,9 @@ inline void micro_s8_avx2_block(int kq, const uint8_t* __restrict ap, const int8
     const __m256i b0 = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(bp)));
     const __m256i b1 = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(bp + 16)));
     const auto row = [&](int i, __m256i& lo, __m256i& hi) __attribute__((always_inline)) {
-      int32_t a4;
-      __builtin_memcpy(&a4, ap + i * 4, 4);
-      const __m256i a = _mm256_shuffle_epi8(_mm256_set1_epi32(a4), widen);
+      int64_t a4;
+      __builtin_memcpy(&a4, ap + i * 8, 8);
+      const __m256i a = _mm256_set1_epi64x(a4);
       lo = _mm256_add_epi32(lo, _mm256_madd_epi16(a, b0));
       hi = _mm256_add_epi32(hi, _mm256_madd_epi16(a, b1));
     };
@@ -474,7 +483,7 @@ inline void micro_s8_avx2_block(int kq, const uint8_t* __restrict ap, const int8
     if constexpr (R > 1) row(1, l1, h1);
     if constexpr (R > 2) row(2, l2, h2);
     if constexpr (R > 3) row(3, l3, h3);
-    ap += MR * 4;
+    ap += MR * 8;
     bp += NR * 4;
   }
   const auto store = [&](int i, __m256i lo, __m256i hi) __attribute__((always_inline)) {
@@ -487,22 +496,25 @@ inline void micro_s8_avx2_block(int kq, const uint8_t* __restrict ap, const int8
   if constexpr (R > 3) store(3, l3, h3);
 }
 
-/// Rows [R0, Rows) of the tile in blocks of 4, each block over every 8-column quarter of NR.
+/// Rows [R0, Rows) of the tile in blocks of 4, each block over the 8-column groups of NR that
+/// hold one of the first n_valid columns (an edge panel, N = 49: 17 of 32, skips the last 8).
 template <int MR, int NR, int R0, int Rows, int C0 = 0>
-inline void micro_s8_avx2_rows(int kq, const uint8_t* ap, const int8_t* bp, int32_t (&out)[MR][NR]) {
+inline void micro_s8_avx2_rows(int kq, const uint8_t* ap, const int8_t* bp, int32_t (&out)[MR][NR], int n_valid) {
   constexpr int R = Rows - R0 < 4 ? Rows - R0 : 4;
-  micro_s8_avx2_block<MR, NR, R0, R, C0>(kq, ap, bp, out);
+  if (C0 < n_valid) micro_s8_avx2_block<MR, NR, R0, R, C0>(kq, ap, bp, out);
   if constexpr (C0 + 8 < NR)
-    micro_s8_avx2_rows<MR, NR, R0, Rows, C0 + 8>(kq, ap, bp, out);
+    micro_s8_avx2_rows<MR, NR, R0, Rows, C0 + 8>(kq, ap, bp, out, n_valid);
   else if constexpr (R0 + R < Rows)
-    micro_s8_avx2_rows<MR, NR, R0 + R, Rows, 0>(kq, ap, bp, out);
+    micro_s8_avx2_rows<MR, NR, R0 + R, Rows, 0>(kq, ap, bp, out, n_valid);
 }
 #endif
 
 /// Raw int32 tile: acc[i][j] = sum over kq of ap(u8) * bp(s8), wrapping modulo 2^32, for the
 /// first Rows rows of the MR-row panel (an edge panel: M = 64 = 5 x 12 + 4 runs 4 rows, not 12).
+/// Columns from n_valid on may be left unwritten (the AVX2 kernel skips their 8-column groups).
 template <int MR, int NR, int Rows = MR>
-inline void micro_s8(int kq, const uint8_t* __restrict ap, const int8_t* __restrict bp, int32_t (&out)[MR][NR]) {
+inline void micro_s8(int kq, const uint8_t* __restrict ap, const int8_t* __restrict bp, int32_t (&out)[MR][NR],
+                     [[maybe_unused]] int n_valid = NR) {
   static_assert(Rows > 0 && Rows <= MR, "micro_s8: Rows must be 1..MR");
 #if CTNN_KERNELS_VNNI
   if constexpr (NR % 16 == 0) {
@@ -536,7 +548,7 @@ inline void micro_s8(int kq, const uint8_t* __restrict ap, const int8_t* __restr
 #elif CTNN_KERNELS_AVX2_S8
   if constexpr (NR % 8 == 0) {
     // Row blocks of at most 6 (12 accumulators of 8 lanes), each over the panel's 8-column quarters.
-    micro_s8_avx2_rows<MR, NR, 0, Rows>(kq, ap, bp, out);
+    micro_s8_avx2_rows<MR, NR, 0, Rows>(kq, ap, bp, out, n_valid);
     return;
   }
 #endif
@@ -565,12 +577,13 @@ inline void micro_s8(int kq, const uint8_t* __restrict ap, const int8_t* __restr
 /// micro_s8 on the fewest rows that hold m_valid: MR / 3 or 2 MR / 3 when MR is a multiple of 3
 /// (MR = 12: 4, 8 or 12), MR otherwise.
 template <int MR, int NR>
-inline void micro_s8_rows(int m_valid, int kq, const uint8_t* ap, const int8_t* bp, int32_t (&out)[MR][NR]) {
+inline void micro_s8_rows(int m_valid, int kq, const uint8_t* ap, const int8_t* bp, int32_t (&out)[MR][NR],
+                          int n_valid = NR) {
   if constexpr (MR >= 6 && MR % 3 == 0) {
-    if (m_valid <= MR / 3) return micro_s8<MR, NR, MR / 3>(kq, ap, bp, out);
-    if (m_valid <= 2 * MR / 3) return micro_s8<MR, NR, 2 * MR / 3>(kq, ap, bp, out);
+    if (m_valid <= MR / 3) return micro_s8<MR, NR, MR / 3>(kq, ap, bp, out, n_valid);
+    if (m_valid <= 2 * MR / 3) return micro_s8<MR, NR, 2 * MR / 3>(kq, ap, bp, out, n_valid);
   }
-  micro_s8<MR, NR>(kq, ap, bp, out);
+  micro_s8<MR, NR>(kq, ap, bp, out, n_valid);
 }
 
 /// The zero-point-corrected int32 accumulator (see the file comment), wrapping.
@@ -772,7 +785,8 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
   int32_t* colsum = rowsum + MC;
   auto* ap = reinterpret_cast<uint8_t*>(colsum + NC);
   const auto kq = static_cast<ptrdiff_t>(round_up_to_tile<4>(K));
-  auto* bp = reinterpret_cast<int8_t*>(ap + kq * MC);
+  constexpr int AB = Tiling::a_bytes;
+  auto* bp = reinterpret_cast<int8_t*>(ap + kq * MC * AB);
   const int32_t a_zp_u = a_zp + 128;
   const uint32_t k_term = static_cast<uint32_t>(K) * static_cast<uint32_t>(a_zp_u) * static_cast<uint32_t>(b_zp);
   const auto m_pad = static_cast<ptrdiff_t>(round_up_to_tile<MR>(M)), n_pad = static_cast<ptrdiff_t>(round_up_to_tile<NR>(N));
@@ -794,17 +808,17 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
       const uint8_t* ablk = ap;
       const int32_t* rs = rowsum;
       if (pre.a != nullptr) {
-        ablk = pre.a + 4 * m_pad + ic * kq;
+        ablk = pre.a + 4 * m_pad + ic * kq * AB;
         rs = a_sums + ic;
       } else {
-        pack_a_s8<MR>(mc, K, A + static_cast<ptrdiff_t>(ic) * lda, lda, ap, rowsum);
+        pack_a_s8<MR, AB>(mc, K, A + static_cast<ptrdiff_t>(ic) * lda, lda, ap, rowsum);
       }
       for (int jr = 0; jr < nc; jr += NR) {
         const int n_valid = min(NR, nc - jr);
         for (int ir = 0; ir < mc; ir += MR) {
           const int m_valid = min(MR, mc - ir);
           int32_t tile[MR][NR];
-          micro_s8_rows<MR, NR>(m_valid, static_cast<int>(kq), ablk + ir * kq, bblk + jr * kq, tile);
+          micro_s8_rows<MR, NR>(m_valid, static_cast<int>(kq), ablk + ir * kq * AB, bblk + jr * kq, tile, n_valid);
           for (int i = 0; i < m_valid; ++i) {
             Out* crow = C + static_cast<ptrdiff_t>(ic + ir + i) * ldc + jc + jr;
 #if CTNN_KERNELS_VNNI || CTNN_KERNELS_AVX2_S8
@@ -1145,6 +1159,8 @@ inline status gemm_s8(int M, int N, int K, const int8_t* A, int lda, const int8_
 //   | sum_k (a + 128)    | MR rows, 4-k groups   |  | sum_k b            | NR cols, 4-k groups |
 //   +--------------------+-----------------------+  +--------------------+---------------------+
 //   Mp = M rounded up to MR, Np = N to NR, kq = K to 4; padding rows, columns and k are zero.
+//   A's values take Tiling::a_bytes each: 2 (a + 128 in 16-bit lanes) where the AVX2 micro-kernel
+//   runs, 1 elsewhere.
 
 using detail::s8_prepacked;
 
@@ -1153,7 +1169,7 @@ template <class Tiling = default_s8_tiling>
 constexpr size_t packed_a_s8_bytes(int64_t M, int64_t K) {
   if (M <= 0 || K < 0) return 0;
   const auto mp = static_cast<size_t>(detail::round_up_to_tile<Tiling::mr>(M));
-  return 4u * mp + mp * static_cast<size_t>(detail::round_up_to_tile<4>(K));
+  return 4u * mp + mp * static_cast<size_t>(detail::round_up_to_tile<4>(K)) * Tiling::a_bytes;
 }
 
 /// @brief Bytes of B (K x N) packed by pack_b_s8_once.
@@ -1177,7 +1193,7 @@ inline status pack_a_s8_once(int M, int K, const int8_t* A, int lda, void* dst, 
   const auto mp = static_cast<int>(detail::round_up_to_tile<Tiling::mr>(M));
   auto* sums = static_cast<int32_t*>(dst);
   for (int i = M; i < mp; ++i) sums[i] = 0;
-  detail::pack_a_s8<Tiling::mr>(M, K, A, lda, reinterpret_cast<uint8_t*>(sums + mp), sums);
+  detail::pack_a_s8<Tiling::mr, Tiling::a_bytes>(M, K, A, lda, reinterpret_cast<uint8_t*>(sums + mp), sums);
   return status::ok;
 }
 
