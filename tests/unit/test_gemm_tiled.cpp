@@ -24,14 +24,15 @@ shape3 random_shape(ctnn_test::rng& r, int max) {
   return {dim(), dim(), dim()};
 }
 
+/// k_max > 0: K drawn from [k_min, k_max] instead (M and N as usual).
 template <class Tiling>
-int run_s8_cases(uint64_t seed, int cases, int max_dim) {
+int run_s8_cases(uint64_t seed, int cases, int max_dim, int k_min = 0, int k_max = 0) {
   ctnn_test::rng r(seed);
-  std::vector<int32_t> ws_words(Tiling::workspace_bytes(4 * max_dim) / 4 + 1);
+  std::vector<int32_t> ws_words(Tiling::workspace_bytes(4 * (k_max > max_dim ? k_max : max_dim)) / 4 + 1);
   int checked = 0;
   for (int c = 0; c < cases; ++c) {
     const shape3 sh = random_shape(r, max_dim);
-    const int M = sh.M, N = sh.N, K = sh.K;  // plain ints: INFO captures them
+    const int M = sh.M, N = sh.N, K = k_max > 0 ? r.range(k_min, k_max) : sh.K;  // plain ints: INFO captures them
     const int lda = K + r.range(0, 3), ldb = N + r.range(0, 3), ldc = N + r.range(0, 3);
     const auto A = r.s8(size_t(M) * size_t(lda)), B = r.s8(size_t(K) * size_t(ldb));
     const auto bias = r.s32(size_t(N), -100000, 100000);
@@ -125,6 +126,9 @@ TEST_CASE("tiled int8 GEMM is bit-exact with the reference on 11,400 random case
   // MR a multiple of 3: edge panels run 2 or 4 of the 6 rows (micro_s8_rows), portable kernel
   n += run_s8_cases<k::qgemm_tiling<6, 8, 12, 16, 64>>(26, 600, 14);
   CHECK(n == 11400);
+  // K over several chunks of the AVX2 kernel (s8_avx2_k_chunk = 256 values) and between them
+  CHECK(run_s8_cases<k::default_s8_tiling>(27, 40, 40, 240, 1100) == 40);
+  CHECK(run_s8_cases<k::qgemm_tiling<8, 16, 16, 32, 1024>>(28, 20, 30, 250, 800) == 20);
 }
 
 TEST_CASE("tiled float GEMM matches the reference within tolerance") {

@@ -416,12 +416,18 @@ inline void pack_b_s8(int K, int nc, const int8_t* b, int ldb, int8_t* bp, int32
 ///
 ///   b lo = [c0 k0..3 | c1 | c2 | c3]  a = [a0 a1 a2 a3] x 4  ->  madd = [c0:k01 c0:k23 c1:k01 ...]
 ///   hadd(lo, hi) = [c0 c1 c4 c5 | c2 c3 c6 c7]  -> 64-bit lanes 0, 2, 1, 3  ->  c0 .. c7
+///
+/// A K chunk at a time (micro_s8_avx2): `first` starts from zero, else from the 8 vectors the
+/// previous chunk left in `keep`; `last` folds and stores into `out`, else leaves them in `keep`.
 template <int MR, int NR, int R0, int R, int C0>
 inline void micro_s8_avx2_block(int kq, const uint8_t* __restrict ap, const int8_t* __restrict bp,
-                                int32_t (&out)[MR][NR]) {
+                                int32_t (&out)[MR][NR], __m256i* keep, bool first, bool last) {
   static_assert(R >= 1 && R <= 4, "micro_s8_avx2_block: 1 to 4 rows");
   // named accumulators, not an array: GCC 12 keeps these in registers (an array of them spilled)
   __m256i l0 = _mm256_setzero_si256(), h0 = l0, l1 = l0, h1 = l0, l2 = l0, h2 = l0, l3 = l0, h3 = l0;
+  if (!first) {
+    l0 = keep[0], h0 = keep[1], l1 = keep[2], h1 = keep[3], l2 = keep[4], h2 = keep[5], l3 = keep[6], h3 = keep[7];
+  }
   ap += R0 * 8;
   bp += C0 * 4;
 #if defined(__GNUC__) && defined(__x86_64__)
@@ -486,6 +492,10 @@ inline void micro_s8_avx2_block(int kq, const uint8_t* __restrict ap, const int8
     ap += MR * 8;
     bp += NR * 4;
   }
+  if (!last) {
+    keep[0] = l0, keep[1] = h0, keep[2] = l1, keep[3] = h1, keep[4] = l2, keep[5] = h2, keep[6] = l3, keep[7] = h3;
+    return;
+  }
   const auto store = [&](int i, __m256i lo, __m256i hi) __attribute__((always_inline)) {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(&out[R0 + i][C0]),
                         _mm256_permute4x64_epi64(_mm256_hadd_epi32(lo, hi), 0xD8));
@@ -499,14 +509,41 @@ inline void micro_s8_avx2_block(int kq, const uint8_t* __restrict ap, const int8
 /// Rows [R0, Rows) of the tile in blocks of 4, each block over the 8-column groups of NR that
 /// hold one of the first n_valid columns (an edge panel, N = 49: 17 of 32, skips the last 8).
 template <int MR, int NR, int R0, int Rows, int C0 = 0>
-inline void micro_s8_avx2_rows(int kq, const uint8_t* ap, const int8_t* bp, int32_t (&out)[MR][NR], int n_valid) {
+inline void micro_s8_avx2_rows(int kq, const uint8_t* ap, const int8_t* bp, int32_t (&out)[MR][NR], int n_valid,
+                               __m256i* keep, bool first, bool last) {
   constexpr int R = Rows - R0 < 4 ? Rows - R0 : 4;
-  if (C0 < n_valid) micro_s8_avx2_block<MR, NR, R0, R, C0>(kq, ap, bp, out);
+  if (C0 < n_valid)
+    micro_s8_avx2_block<MR, NR, R0, R, C0>(kq, ap, bp, out, keep + (R0 / 4 * (NR / 8) + C0 / 8) * 8, first, last);
   if constexpr (C0 + 8 < NR)
-    micro_s8_avx2_rows<MR, NR, R0, Rows, C0 + 8>(kq, ap, bp, out, n_valid);
+    micro_s8_avx2_rows<MR, NR, R0, Rows, C0 + 8>(kq, ap, bp, out, n_valid, keep, first, last);
   else if constexpr (R0 + R < Rows)
-    micro_s8_avx2_rows<MR, NR, R0 + R, Rows, 0>(kq, ap, bp, out, n_valid);
+    micro_s8_avx2_rows<MR, NR, R0 + R, Rows, 0>(kq, ap, bp, out, n_valid, keep, first, last);
 }
+
+/// K values per chunk of the AVX2 micro-kernel: a 12-row A chunk (16-bit) and a 32-column B
+/// chunk take 6 + 8 KiB, so the blocks that re-read them (4 column groups x 3 row blocks) hit L1;
+/// whole panels of a 3x3 conv's K = 576 (13.5 + 18 KiB) did not fit in Zen 3's 32 KiB together.
+inline constexpr int s8_avx2_k_chunk = 256;
+
+/// The AVX2 tile: K in chunks of s8_avx2_k_chunk, every block of the tile per chunk. `keep` is
+/// written by each block's first chunk before any later chunk reads it (GCC cannot see that).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+template <int MR, int NR, int Rows>
+inline void micro_s8_avx2(int kq, const uint8_t* ap, const int8_t* bp, int32_t (&out)[MR][NR], int n_valid) {
+  __m256i keep[((Rows + 3) / 4) * (NR / 8) * 8];
+  for (int k0 = 0; k0 < kq || k0 == 0; k0 += s8_avx2_k_chunk) {
+    const int kc = min(s8_avx2_k_chunk, kq - k0);
+    micro_s8_avx2_rows<MR, NR, 0, Rows>(kc, ap + static_cast<ptrdiff_t>(k0) * MR * 2,
+                                        bp + static_cast<ptrdiff_t>(k0) * NR, out, n_valid, keep, k0 == 0,
+                                        k0 + s8_avx2_k_chunk >= kq);
+  }
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 #endif
 
 /// Raw int32 tile: acc[i][j] = sum over kq of ap(u8) * bp(s8), wrapping modulo 2^32, for the
@@ -548,7 +585,7 @@ inline void micro_s8(int kq, const uint8_t* __restrict ap, const int8_t* __restr
 #elif CTNN_KERNELS_AVX2_S8
   if constexpr (NR % 8 == 0) {
     // Row blocks of at most 6 (12 accumulators of 8 lanes), each over the panel's 8-column quarters.
-    micro_s8_avx2_rows<MR, NR, 0, Rows>(kq, ap, bp, out, n_valid);
+    micro_s8_avx2<MR, NR, Rows>(kq, ap, bp, out, n_valid);
     return;
   }
 #endif
