@@ -41,6 +41,7 @@ struct config {
   int bus_bytes = 4;    ///< bytes per bus word
   int dw_kmax = 5;      ///< depthwise unit: largest kernel side (DWCFG.KMAX)
   int dw_line = 256;    ///< depthwise unit: largest input width (DWCFG.LINE)
+  int dw_smax = 3;      ///< depthwise unit: largest horizontal stride (DWCFG.SMAX)
 };
 
 /// @brief One GEMM job.
@@ -319,7 +320,7 @@ constexpr prediction predict_dw(const config& c, const depthwise& v) {
                  Wd = static_cast<uint64_t>(v.in_w), K = static_cast<uint64_t>(v.kh) * static_cast<uint64_t>(v.kw),
                  OH = static_cast<uint64_t>(v.out_h()), OW = static_cast<uint64_t>(v.out_w()), N = OH * OW;
   p.macs = C * N * K;
-  p.fits = v.kh <= c.dw_kmax && v.kw <= c.dw_kmax && v.in_w <= c.dw_line;
+  p.fits = v.kh <= c.dw_kmax && v.kw <= c.dw_kmax && v.sw <= c.dw_smax && v.in_w <= c.dw_line;
   if (C == 0 || N == 0) return p;
   uint64_t params = 0, rows = 0, groups = 0;
   const uint64_t vec = (v.bias ? 1u : 0u) + (v.per_channel ? 2u : 0u);
