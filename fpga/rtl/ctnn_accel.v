@@ -78,6 +78,7 @@ module ctnn_accel #(
   localparam integer DQ = (Dim + 3) / 4;             // B scratchpad banks (4 columns each) per tile
   localparam integer DW_KMAX = 5;                    // CFG.DW: largest kernel side (DWCFG.KMAX)
   localparam integer DW_LINE = 256;                  // CFG.DW: largest input width (DWCFG.LINE)
+  localparam integer DW_SMAX = 3;                    // CFG.DW: largest horizontal stride (DWCFG.SMAX)
 
   // Verilog-2005 has no static_assert: an impossible configuration leaves a port unconnected
   // by making this generate block instantiate a module that does not exist.
@@ -110,7 +111,7 @@ module ctnn_accel #(
   wire [31:0] cycles, macs;
 
   ctnn_accel_regs #(.Dim(Dim), .NbTiles(NbTiles), .Log2KMax(Log2KMax), .DwKMax(DW_KMAX),
-                    .DwLine(DW_LINE)) u_regs (
+                    .DwLine(DW_LINE), .DwSMax(DW_SMAX)) u_regs (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .req_valid_i (s_req_valid_i),
@@ -193,7 +194,8 @@ module ctnn_accel #(
   wire              run_gemm = run && !job_dw;     // CFG.DW: load and feed stay idle
 
   ctnn_accel_ctrl #(.Dim(Dim), .TileDim(TileDim), .NbTiles(NbTiles), .Log2KMax(Log2KMax),
-                    .RamBase(RamBase), .RamSize(RamSize), .DwKMax(DW_KMAX), .DwLine(DW_LINE)) u_ctrl (
+                    .RamBase(RamBase), .RamSize(RamSize), .DwKMax(DW_KMAX), .DwLine(DW_LINE),
+                    .DwSMax(DW_SMAX)) u_ctrl (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
     .start_i          (start),
@@ -603,7 +605,8 @@ module ctnn_accel #(
   wire [31:0] dw_p_addr, dw_p_tag, dw_x_addr, dw_x_tag, dw_w_addr, dw_w_data;
   wire [3:0]  dw_w_strb;
 
-  ctnn_accel_dw #(.RamBase(RamBase), .RamSize(RamSize), .KMax(DW_KMAX), .Line(DW_LINE), .Slots(8)) u_dw (
+  ctnn_accel_dw #(.RamBase(RamBase), .RamSize(RamSize), .KMax(DW_KMAX), .SMax(DW_SMAX), .Line(DW_LINE),
+                  .Slots(8)) u_dw (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .run_i        (run),

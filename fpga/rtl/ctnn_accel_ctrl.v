@@ -18,7 +18,8 @@ module ctnn_accel_ctrl #(
   parameter [31:0]  RamBase  = 32'd0,       // the RAM window of the DMA: ctnn_accel passes its own
   parameter [31:0]  RamSize  = 32'd0,
   parameter integer DwKMax   = 5,           // ctnn_accel_dw: largest KH and KW
-  parameter integer DwLine   = 256          // ctnn_accel_dw: largest W (bytes of a line buffer row)
+  parameter integer DwLine   = 256,         // ctnn_accel_dw: largest W (bytes of a line buffer row)
+  parameter integer DwSMax   = 3            // ctnn_accel_dw: largest SW (its window's width)
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
@@ -141,6 +142,7 @@ module ctnn_accel_ctrl #(
   localparam [31:0] DIM32 = Dim;
   localparam [7:0]  DW_KMAX = DwKMax[7:0];
   localparam [15:0] DW_LINE = DwLine[15:0];
+  localparam [7:0]  DW_SMAX = DwSMax[7:0];
 
   reg         busy_q, done_set_q, err_set_q;
   reg  [3:0]  err_code_q;
@@ -169,12 +171,12 @@ module ctnn_accel_ctrl #(
   wire        bad_pool = (j_pool != CTNN_ACCEL_CFG_POOL_NONE) &&
                          (j_raw || !j_conv || (j_pool != CTNN_ACCEL_CFG_POOL_MAX && j_pool != CTNN_ACCEL_CFG_POOL_AVG));
   // CFG.DW (ctnn_accel_dw): a CFG.CONV job with an int8 C, nothing after the requantization,
-  // per-channel vectors (M entries without ROW_PARAMS), K = KH x KW, a kernel within DwKMax and
-  // rows within the line buffer
+  // per-channel vectors (M entries without ROW_PARAMS), K = KH x KW, a kernel within DwKMax, SW
+  // within DwSMax (the window's width) and rows within the line buffer
   wire [15:0] dw_k = {8'd0, j_cv_kernel[7:0]} * {8'd0, j_cv_kernel[15:8]};
   wire        bad_dw = j_dw && (!j_conv || j_raw || j_res || j_rowp || j_pool != CTNN_ACCEL_CFG_POOL_NONE ||
                                 j_k != dw_k || j_cv_kernel[7:0] > DW_KMAX || j_cv_kernel[15:8] > DW_KMAX ||
-                                j_cv_in[31:16] > DW_LINE);
+                                j_cv_kernel[31:24] > DW_SMAX || j_cv_in[31:16] > DW_LINE);
   wire [15:0] cv_h = j_cv_in[15:0], cv_w = j_cv_in[31:16], cv_ow = j_cv_out[15:0];
   wire [7:0]  cv_kh = j_cv_kernel[7:0], cv_kw = j_cv_kernel[15:8];
   wire [7:0]  cv_sh = j_cv_kernel[23:16], cv_sw = j_cv_kernel[31:24];

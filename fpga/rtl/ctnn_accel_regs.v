@@ -9,7 +9,8 @@ module ctnn_accel_regs #(
   parameter integer NbTiles  = 8,
   parameter integer Log2KMax = 12,
   parameter integer DwKMax   = 5,
-  parameter integer DwLine   = 256
+  parameter integer DwLine   = 256,
+  parameter integer DwSMax   = 3
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
@@ -63,6 +64,7 @@ module ctnn_accel_regs #(
   localparam [11:0] NB12 = NB[11:0];
   localparam [7:0] DW_KMAX8 = DwKMax[7:0];
   localparam [15:0] DW_LINE16 = DwLine[15:0];
+  localparam [7:0] DW_SMAX8 = DwSMax[7:0];
 
   reg       done_q, error_q;
   reg [3:0] cause_q;
@@ -100,6 +102,7 @@ module ctnn_accel_regs #(
       CTNN_ACCEL_DWCFG_OFFSET: begin
         rdata[CTNN_ACCEL_DWCFG_KMAX_MSB:CTNN_ACCEL_DWCFG_KMAX_LSB] = DW_KMAX8;
         rdata[CTNN_ACCEL_DWCFG_LINE_MSB:CTNN_ACCEL_DWCFG_LINE_LSB] = DW_LINE16;
+        rdata[CTNN_ACCEL_DWCFG_SMAX_MSB:CTNN_ACCEL_DWCFG_SMAX_LSB] = DW_SMAX8;
         writable = 1'b0;
       end
       CTNN_ACCEL_CTRL_OFFSET: rdata = 32'd0;  // write only

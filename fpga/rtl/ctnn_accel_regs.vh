@@ -289,8 +289,10 @@ localparam integer CTNN_ACCEL_POOL_ADDR_VALUE_MSB = 31;
 
 // DWCFG: Build parameters of the depthwise unit (CFG.DW): a job beyond them stops with ERR_CAUSE DW
 localparam [11:0] CTNN_ACCEL_DWCFG_OFFSET = 12'h094;
-localparam [31:0] CTNN_ACCEL_DWCFG_RESET = 32'h00010005;
+localparam [31:0] CTNN_ACCEL_DWCFG_RESET = 32'h03010005;
 localparam integer CTNN_ACCEL_DWCFG_KMAX_LSB = 0;  // ro, bits 7:0
 localparam integer CTNN_ACCEL_DWCFG_KMAX_MSB = 7;
 localparam integer CTNN_ACCEL_DWCFG_LINE_LSB = 8;  // ro, bits 23:8
 localparam integer CTNN_ACCEL_DWCFG_LINE_MSB = 23;
+localparam integer CTNN_ACCEL_DWCFG_SMAX_LSB = 24;  // ro, bits 31:24
+localparam integer CTNN_ACCEL_DWCFG_SMAX_MSB = 31;

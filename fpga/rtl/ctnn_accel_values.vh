@@ -15,7 +15,7 @@ localparam [3:0] CTNN_ACCEL_ERR_CAUSE_CODE_ROWS = 4'd8;  // CFG.ROW_PARAMS with 
 localparam [3:0] CTNN_ACCEL_ERR_CAUSE_CODE_CONV_GEOM = 4'd9;  // CFG.CONV with a zero kernel size, stride, output width, H or W
 localparam [3:0] CTNN_ACCEL_ERR_CAUSE_CODE_RES_RAW = 4'd10;  // CFG.RES_ADD with CFG.OUT_RAW: the residual add needs an int8 C
 localparam [3:0] CTNN_ACCEL_ERR_CAUSE_CODE_POOL = 4'd11;  // CFG.POOL with CFG.OUT_RAW, without CFG.CONV, or the reserved mode 3
-localparam [3:0] CTNN_ACCEL_ERR_CAUSE_CODE_DW = 4'd12;  // CFG.DW without CFG.CONV, with CFG.OUT_RAW, RES_ADD, POOL or ROW_PARAMS, K not KH x KW, KH or KW above DWCFG.KMAX, or W above DWCFG.LINE
+localparam [3:0] CTNN_ACCEL_ERR_CAUSE_CODE_DW = 4'd12;  // CFG.DW without CFG.CONV, with CFG.OUT_RAW, RES_ADD, POOL or ROW_PARAMS, K not KH x KW, KH or KW above DWCFG.KMAX, SW above DWCFG.SMAX, or W above DWCFG.LINE
 
 // CFG.POOL: 2x2 stride-2 pool of the int8 CHW C (CFG.CONV, C row = channel of OUT_W-wide rows, N = OH x OUT_W) after the GEMM (and RES_ADD): the accelerator reads C back (DMA stream 3) and writes the pooled M x floor(OH/2) x floor(OUT_W/2) CHW tensor, dense, at POOL_ADDR (ctnn::ref::max_pool2d / avg_pool2d_s8 without padding, bit-exact)
 localparam [1:0] CTNN_ACCEL_CFG_POOL_NONE = 2'd0;  // no pool

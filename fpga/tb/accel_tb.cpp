@@ -724,6 +724,7 @@ void test_errors(accel_sim& sim, std::mt19937& rng) {
     { gemm_job j = d; j.K = 8; expect_error(sim, j, cause::dw, "dw with K not KH x KW"); }
     { gemm_job j = d; j.kh = 7; j.K = 21; j.lda = 21; expect_error(sim, j, cause::dw, "dw with a 7-row kernel"); }
     { gemm_job j = d; j.w = 257; j.cstride = 6u * 257u; expect_error(sim, j, cause::dw, "dw with W above the line buffer"); }
+    { gemm_job j = d; j.sw = 4; j.ow = 3; j.N = 18; expect_error(sim, j, cause::dw, "dw with SW above DWCFG.SMAX"); }
     {
       gemm_job j = d; j.per_channel = true;
       const int32_t bad = 31;

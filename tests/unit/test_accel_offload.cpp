@@ -50,7 +50,7 @@ struct fake_accel {
   static inline int res_jobs = 0;    ///< jobs with CFG.RES_ADD
   static inline int pool_jobs = 0;   ///< jobs with CFG.POOL
   static inline int dw_jobs = 0;     ///< jobs with CFG.DW
-  static inline uint32_t dw_kmax = 5, dw_line = 256;   ///< DWCFG
+  static inline uint32_t dw_kmax = 5, dw_line = 256, dw_smax = 3;   ///< DWCFG
   static inline uint32_t log2_kmax = 12, block_cols = 64;
   static inline int jobs = 0;
   static inline int fail_job = -1;   ///< this job stops with ERROR ...
@@ -74,6 +74,7 @@ struct fake_accel {
     dw_jobs = 0;
     dw_kmax = 5;
     dw_line = 256;
+    dw_smax = 3;
     fail_job = -1;
     fail_cause = 0;
     hang = false;
@@ -98,7 +99,7 @@ struct fake_accel {
     REQUIRE(addr - r::base < sizeof regs);
     if (addr == r::id::address) return r::id::reset;
     if (addr == r::hwcfg::address) return 8u | log2_kmax << 8 | 4u << 16 | block_cols << 20;
-    if (addr == r::dwcfg::address) return dw_kmax | dw_line << 8;
+    if (addr == r::dwcfg::address) return dw_kmax | dw_line << 8 | dw_smax << 24;
     if (addr == r::status::address) {
       ++status_reads;
       if (pending) run_pending();
@@ -169,7 +170,7 @@ struct fake_accel {
     // CFG.DW: channel m of C from channel m of the input and row m of A, one vector entry per channel
     const bool dw = get<r::cfg::dw>() != 0;
     if (dw && (!conv || row || get<r::cfg::res_add>() != 0 || get<r::cfg::pool>() != 0 ||
-               K != static_cast<int>(KH * KW) || KH > dw_kmax || KW > dw_kmax || W > dw_line))
+               K != static_cast<int>(KH * KW) || KH > dw_kmax || KW > dw_kmax || SW > dw_smax || W > dw_line))
       return finish(r::err_cause::code::dw);
     dw_jobs += dw ? 1 : 0;
     const auto* A = reinterpret_cast<const int8_t*>(window::at(get<r::a_addr::value>()));
@@ -523,10 +524,11 @@ TEST_CASE("the mix network declines its dilated convolution and cuts 10 rows int
   CHECK(fake_accel::dw_jobs == 1);
 }
 
-TEST_CASE("a depthwise leaf beyond DWCFG (kernel or width) is a job per channel, still bit-exact") {
-  for (int narrow_line : {0, 1}) {
+TEST_CASE("a depthwise leaf beyond DWCFG (kernel, width or stride) is a job per channel, still bit-exact") {
+  for (int beyond : {0, 1, 2}) {
     fake_accel::reset();
-    if (narrow_line != 0) fake_accel::dw_line = 2;   // the depthwise input is 3 wide
+    if (beyond == 1) fake_accel::dw_line = 2;        // the depthwise input is 3 wide
+    else if (beyond == 2) fake_accel::dw_smax = 0;   // its stride is 1
     else fake_accel::dw_kmax = 2;                    // its kernel is 3x3
     setup<net_mix> s;
     hook h;

@@ -126,9 +126,10 @@ struct driver {
   static uint32_t dim() { return ctnn::mmio::read<Bus, ctnn::regs::accel::hwcfg::dim>(); }
   static uint32_t k_max() { return uint32_t{1} << ctnn::mmio::read<Bus, ctnn::regs::accel::hwcfg::log2_kmax>(); }
   static uint32_t max_row_params() { return 2u * ctnn::mmio::read<Bus, ctnn::regs::accel::hwcfg::block_cols>(); }
-  /// Largest kernel side and input width of a depthwise (CFG.DW) job (DWCFG).
+  /// Largest kernel side, input width and horizontal stride of a depthwise (CFG.DW) job (DWCFG).
   static uint32_t dw_kmax() { return ctnn::mmio::read<Bus, ctnn::regs::accel::dwcfg::kmax>(); }
   static uint32_t dw_line() { return ctnn::mmio::read<Bus, ctnn::regs::accel::dwcfg::line>(); }
+  static uint32_t dw_smax() { return ctnn::mmio::read<Bus, ctnn::regs::accel::dwcfg::smax>(); }
 
   /// Runs g and waits at most max_polls status reads for it. A value that does not fit its
   /// register field (a negative or too large size, stride, zero point, ...) is not cut to the

@@ -65,6 +65,7 @@ struct offloader {
   uint32_t max_rows = 0;         ///< HWCFG: largest M of a ROW_PARAMS job
   uint32_t dw_kmax = 0;          ///< DWCFG: largest kernel side of a CFG.DW job
   uint32_t dw_line = 0;          ///< DWCFG: largest input width of a CFG.DW job
+  uint32_t dw_smax = 0;          ///< DWCFG: largest horizontal stride of a CFG.DW job
   uint32_t poll_base = 100'000;  ///< poll budget of a job: poll_base + polls_per_mac * MACs
   uint32_t polls_per_mac = 2;
   // counters since the last clear_counters()
@@ -80,6 +81,7 @@ struct offloader {
     max_rows = drv::max_row_params();
     dw_kmax = drv::dw_kmax();
     dw_line = drv::dw_line();
+    dw_smax = drv::dw_smax();
   }
   void clear_counters() {
     jobs = leaves = fused = 0;
@@ -323,7 +325,8 @@ struct offloader {
     if constexpr (Grouped) {
       if (cin_g == 1 && m == 1 && groups > 1 && res_r == nullptr && pool_out_ == nullptr &&
           g.kernel.h <= static_cast<int64_t>(dw_kmax) && g.kernel.w <= static_cast<int64_t>(dw_kmax) &&
-          r.in.w <= static_cast<int64_t>(dw_line) && f::m::value::fits(groups)) {
+          g.stride.w <= static_cast<int64_t>(dw_smax) && r.in.w <= static_cast<int64_t>(dw_line) &&
+          f::m::value::fits(groups)) {
         // depthwise: one CFG.DW job for every channel, the vectors one entry per channel
         j.dw = true;
         j.row_params = false;

@@ -41,6 +41,7 @@ struct config {
   int bus_bytes = 4;    ///< bytes per bus word
   int dw_kmax = 5;      ///< depthwise unit: largest kernel side (DWCFG.KMAX)
   int dw_line = 256;    ///< depthwise unit: largest input width (DWCFG.LINE)
+  int dw_smax = 3;      ///< depthwise unit: largest horizontal stride (DWCFG.SMAX)
 };
 
 /// @brief One GEMM job.
@@ -303,13 +304,33 @@ inline constexpr uint64_t dw_lanes = 4;
 /// first response, the requantization pipeline and the last write, the done detection.
 inline constexpr uint64_t dw_latency = 13;
 
+/// @brief Cycles the window adds at the end of a CFG.DW job. The window's reader reads one word
+/// of each input row per cycle: a row of G groups takes a priming read and (G - 1) x SW + Need
+/// chunk reads (Need = ceil((3 x SW + KW) / 4), the chunks of one group), and a chunk reaches the
+/// products two cycles after its read. While input rows still arrive this hides under the bus;
+/// the output rows that wait for the job's last input row run after it, so each adds its reads
+/// beyond its G issue cycles, plus the two cycles of the first chunk.
+constexpr uint64_t dw_window_tail(const depthwise& v) {
+  const int64_t oh = v.out_h(), ow = v.out_w(), n = oh * ow, ch = v.channels - 1;
+  const int64_t need = (3 * v.sw + v.kw + 3) / 4;
+  int64_t extra = 2;
+  for (int64_t oy = 0; oy < oh; ++oy) {
+    if (oy * v.sh - v.pt + v.kh - 1 < v.in_h - 1) continue;   // its rows are all in before the last
+    const int64_t a = ch * n + oy * ow;                          // C byte of the row's first output
+    const int64_t groups = (a + ow - 1) / 4 - a / 4 + 1;
+    extra += 1 + (groups - 1) * v.sw + need - groups;
+  }
+  return static_cast<uint64_t>(extra);
+}
+
 /// @brief Predicted cycles of a CFG.DW job. Its three streams share the bus, one word per cycle:
 /// per channel the weight words and the bias, multiplier and shift; every input row once (its
 /// words, any alignment); one C word per group of 4 output pixels of a row (a group per word
 /// of C, so a row that does not start on a word has a partial first group). The compute issues
-/// a group per cycle and writes it three cycles later with the writes first on the bus, and the
-/// fetcher runs up to 8 rows ahead of the rows in use, so the bus never waits: the job takes its
-/// bus words plus a constant latency. compute = groups issued (cycles the MAC lanes work).
+/// a group per cycle (stride 1; SW cycles with stride SW: the window's reads) and writes it
+/// three cycles later with the writes first on the bus, and the fetcher runs up to 8 rows ahead
+/// of the rows in use, so the bus never waits: the job takes its bus words plus a latency, the
+/// window's tail included (dw_window_tail). compute = groups issued (cycles the MAC lanes work).
 constexpr prediction predict_dw(const config& c, const depthwise& v) {
   using detail::cdiv;
   prediction p;
@@ -319,7 +340,7 @@ constexpr prediction predict_dw(const config& c, const depthwise& v) {
                  Wd = static_cast<uint64_t>(v.in_w), K = static_cast<uint64_t>(v.kh) * static_cast<uint64_t>(v.kw),
                  OH = static_cast<uint64_t>(v.out_h()), OW = static_cast<uint64_t>(v.out_w()), N = OH * OW;
   p.macs = C * N * K;
-  p.fits = v.kh <= c.dw_kmax && v.kw <= c.dw_kmax && v.in_w <= c.dw_line;
+  p.fits = v.kh <= c.dw_kmax && v.kw <= c.dw_kmax && v.sw <= c.dw_smax && v.in_w <= c.dw_line;
   if (C == 0 || N == 0) return p;
   uint64_t params = 0, rows = 0, groups = 0;
   const uint64_t vec = (v.bias ? 1u : 0u) + (v.per_channel ? 2u : 0u);
@@ -331,8 +352,8 @@ constexpr prediction predict_dw(const config& c, const depthwise& v) {
   p.bus_words = params + rows + groups;
   p.compute = groups;
   p.startup = words(0, K) + vec + (static_cast<uint64_t>(v.kh - v.pt) < H ? static_cast<uint64_t>(v.kh - v.pt) : H) * cdiv(Wd, W);
-  p.tail = dw_latency;
-  p.cycles = p.bus_words + dw_latency;
+  p.tail = dw_latency + dw_window_tail(v);
+  p.cycles = p.bus_words + p.tail;
   return p;
 }
 

@@ -90,7 +90,7 @@ struct err_cause : mmio::reg<err_cause, "accel.ERR_CAUSE", base + 0x010u, 0x0000
       conv_geom = 9,  ///< CFG.CONV with a zero kernel size, stride, output width, H or W
       res_raw = 10,  ///< CFG.RES_ADD with CFG.OUT_RAW: the residual add needs an int8 C
       pool = 11,  ///< CFG.POOL with CFG.OUT_RAW, without CFG.CONV, or the reserved mode 3
-      dw = 12,  ///< CFG.DW without CFG.CONV, with CFG.OUT_RAW, RES_ADD, POOL or ROW_PARAMS, K not KH x KW, KH or KW above DWCFG.KMAX, or W above DWCFG.LINE
+      dw = 12,  ///< CFG.DW without CFG.CONV, with CFG.OUT_RAW, RES_ADD, POOL or ROW_PARAMS, K not KH x KW, KH or KW above DWCFG.KMAX, SW above DWCFG.SMAX, or W above DWCFG.LINE
     };
     /// The name of a value as in fpga/regs/ctnn.toml, "?" for an unnamed one.
     static constexpr const char* name_of(uint32_t v) {
@@ -515,7 +515,7 @@ struct pool_addr : mmio::reg<pool_addr, "accel.POOL_ADDR", base + 0x090u, 0x0000
 };
 
 /// @brief DWCFG (+0x094): Build parameters of the depthwise unit (CFG.DW): a job beyond them stops with ERR_CAUSE DW
-struct dwcfg : mmio::reg<dwcfg, "accel.DWCFG", base + 0x094u, 0x00010005u> {
+struct dwcfg : mmio::reg<dwcfg, "accel.DWCFG", base + 0x094u, 0x03010005u> {
   /// KMAX [7:0] ro, reset 0x5: Largest KH and KW
   struct kmax : mmio::field<dwcfg, kmax, "accel.DWCFG.KMAX", 7, 0, mmio::access::ro, 0x5u> {
     using field::field;   // min_value, max_value: [0, 255]
@@ -524,7 +524,11 @@ struct dwcfg : mmio::reg<dwcfg, "accel.DWCFG", base + 0x094u, 0x00010005u> {
   struct line : mmio::field<dwcfg, line, "accel.DWCFG.LINE", 23, 8, mmio::access::ro, 0x100u> {
     using field::field;   // min_value, max_value: [0, 65535]
   };
-  using fields = mmio::field_list<kmax, line>;
+  /// SMAX [31:24] ro, reset 0x3: Largest horizontal stride SW (the window holds 3 x SMAX + KMAX input columns)
+  struct smax : mmio::field<dwcfg, smax, "accel.DWCFG.SMAX", 31, 24, mmio::access::ro, 0x3u> {
+    using field::field;   // min_value, max_value: [0, 255]
+  };
+  using fields = mmio::field_list<kmax, line, smax>;
 };
 
 /// Every register in offset order, as data: the RTL/C++ agreement test walks it.
