@@ -25,8 +25,9 @@
 // Depthwise (job::dw with job::conv, CFG.DW): the depthwise unit runs M channels in one job:
 //   C[m][oy][ox] = requant(sum over ky, kx of (A[m][ky*KW + kx] - a_zp') * (x[m][iy][ix] - b_zp') + bias[m])
 // with K = KH x KW, A's rows LDA apart, the input's channels cstride apart, one bias, multiplier and
-// shift per channel (M entries, row_params off), int8 C only, KH, KW at most DWCFG.KMAX and W at
-// most DWCFG.LINE (else ERR_CAUSE DW): ctnn::ref::conv2d_s8 with groups = channels exactly.
+// shift per channel (M entries, row_params off), int8 C only, KH, KW at most DWCFG.KMAX, SW at most
+// DWCFG.SMAX and W at most DWCFG.LINE (else ERR_CAUSE DW): ctnn::ref::conv2d_s8 with groups =
+// channels exactly.
 //
 // Addresses: Addr::of(pointer) gives the bus address the DMA uses (the pointer itself on the
 // target; a host test maps its buffers into a 32-bit window).

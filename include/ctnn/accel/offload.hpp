@@ -9,7 +9,8 @@
 //     2 x HWCFG.BLOCK_COLS rows
 //   linear: the same with H = W = KH = KW = 1, N = 1 (A = W[out][in], B = the input vector)
 //   depthwise conv2d (one input and one output channel per group, KH and KW within DWCFG.KMAX,
-//     W within DWCFG.LINE, nothing fused but a clamp): one CFG.DW job for all its channels
+//     SW within DWCFG.SMAX, W within DWCFG.LINE, nothing fused but a clamp): one CFG.DW job for
+//     all its channels
 //     (M = channels, K = KH * KW, the per-channel vectors as they are)
 //
 // Fused with the leaves after it (offload_fused, runtime::fused_offload_hook, the chain that
