@@ -584,7 +584,7 @@ inline void micro_s8(int kq, const uint8_t* __restrict ap, const int8_t* __restr
   }
 #elif CTNN_KERNELS_AVX2_S8
   if constexpr (NR % 8 == 0) {
-    // Row blocks of at most 6 (12 accumulators of 8 lanes), each over the panel's 8-column quarters.
+    // Row blocks of at most 4 (8 accumulators of 8 lanes), each over the panel's 8-column quarters.
     micro_s8_avx2<MR, NR, Rows>(kq, ap, bp, out, n_valid);
     return;
   }
