@@ -3,18 +3,19 @@
 // blob in .rodata, a static arena of exactly plan_of<Net, int8>.arena_bytes (checked against the
 // budget at compile time), and the data header CTNN_FW_DATA_HEADER written on the host by
 // ctnn-fw-model-data from the same model header: quantized test inputs, labels, every image's
-// host int8 output and the per-leaf CRC-32 of all images.
+// host int8 output and the per-leaf CRC-32 of all images and of the first accel_images.
 //
-// Every image runs once: on the accelerator when one answers at its address (the SoC), else on the
-// CPU (QEMU). Its output bytes must equal the host's; the per-leaf CRCs, continued over all images,
-// must equal the host's table. On the SoC the first CTNN_FW_CPU_IMAGES images also run on the CPU
+// Every image runs once on the CPU when no accelerator answers at its address (QEMU); when one does
+// (the SoC), the first data::accel_images (ctnn_add_firmware's ACCEL_IMAGES) run on it. Each output's
+// bytes must equal the host's; the per-leaf CRCs, continued over the images run, must equal the
+// host's table for those images. On the SoC the first CTNN_FW_CPU_IMAGES images also run on the CPU
 // alone, for the cycle comparison (outputs checked too). Cycles of a run are the counter's advance
-// over runtime::run minus the cycles spent in the CRC callback. On the accelerator every image runs
+// over runtime::run minus the cycles spent in the CRC callback. On the accelerator each image runs
 // with the CRC callback (every leaf's output exists, so no leaf is fused); the images that also
 // ran on the CPU run once more without it, where a conv2d/linear leaf and the leaves fused after it
 // (ReLU-like clamp, add, 2x2 pool) run as its jobs (runtime::fused_offload_hook). Every output must equal the host's;
 // cycles_accel is the average of the fused runs (over the same images as cycles_cpu), and
-// cycles_accel_unfused the average of the runs with the callback over all images.
+// cycles_accel_unfused the average of the runs with the callback over the accelerated images.
 //
 // Output: the first CTNN_FW_SHOW_IMAGES images with their true and predicted label; one line per
 // image "<tag>: out <i> <label> <predicted> <output bytes, hex>" (the bytes a host script compares);
@@ -168,11 +169,17 @@ int run_model() {
   if (has_accel) {
     accel.init();
     put_accel_found(tag, accel);
+    put(tag);
+    put(": the accelerator runs images 0 to ");
+    put_dec(static_cast<uint32_t>(data::accel_images - 1));
+    ctnn_console_putc('\n');
   } else {
     put(tag);
     put(": no accelerator: every image on the CPU\n");
   }
-  const int32_t cpu_images = has_accel ? (CTNN_FW_CPU_IMAGES < data::images ? CTNN_FW_CPU_IMAGES : data::images)
+  // the images this run covers: all on the CPU alone, the first accel_images with an accelerator
+  const int32_t run_images = has_accel ? data::accel_images : data::images;
+  const int32_t cpu_images = has_accel ? (CTNN_FW_CPU_IMAGES < run_images ? CTNN_FW_CPU_IMAGES : run_images)
                                        : data::images;
   profiler on_cpu{nullptr, cpu_samples};
   profiler on_accel{&accel, acc_samples};
@@ -182,7 +189,7 @@ int run_model() {
   int32_t fused_images = 0;
   uint32_t correct = 0, equal = 0;
   bool match = true;
-  for (int32_t img = 0; img < data::images; ++img) {
+  for (int32_t img = 0; img < run_images; ++img) {
     uint64_t c_cpu = 0, c_acc = 0;
     bool ok_cpu = true;
     if (img < cpu_images) {
@@ -252,14 +259,15 @@ int run_model() {
     return 3;
   }
 
-  // ---- per-leaf table: cycles per image; CRCs over all images (the CPU's when it ran them all) ----
+  // ---- per-leaf table: cycles per image; CRCs over the images run (the CPU's when it ran them all) ----
   const sample* checked = has_accel ? acc_samples : cpu_samples;
+  const uint32_t* want_crc = has_accel ? data::leaf_crc_accel : data::leaf_crc;
   put(tag);
   put(": leaf name                              type              cycles_cpu/img cycles_accel/img accel_busy/img crc        match\n");
   for (int32_t i = 0; i < leaves; ++i) {
     const ctnn::row& r = Net::layer(i);
     const auto ui = static_cast<size_t>(i);
-    const bool ok = checked[ui].crc == data::leaf_crc[ui];
+    const bool ok = checked[ui].crc == want_crc[ui];
     match = match && ok;
     put(tag);
     put(": ");
@@ -270,13 +278,13 @@ int run_model() {
     put_text(r.type, 17);
     put_dec(cpu_samples[ui].cycles / static_cast<uint64_t>(cpu_images), 15);
     if (has_accel) {
-      put_dec(acc_samples[ui].cycles / static_cast<uint64_t>(data::images), 17);
-      put_dec(acc_samples[ui].busy / static_cast<uint64_t>(data::images), 15);
+      put_dec(acc_samples[ui].cycles / static_cast<uint64_t>(run_images), 17);
+      put_dec(acc_samples[ui].busy / static_cast<uint64_t>(run_images), 15);
     } else {
       put("                -              -");
     }
     put(" ");
-    put_crc(data::leaf_crc[ui]);
+    put_crc(want_crc[ui]);
     put(ok ? " yes" : " NO");
     if (!ok) {
       put(" got=");
@@ -302,29 +310,29 @@ int run_model() {
   put(": outputs equal to host int8 on ");
   put_dec(equal);
   put("/");
-  put_dec(static_cast<uint32_t>(data::images));
+  put_dec(static_cast<uint32_t>(run_images));
   put(" images\n");
   if (data::has_labels) {
     put(tag);
     put(": accuracy ");
     put_dec(correct);
     put("/");
-    put_dec(static_cast<uint32_t>(data::images));
+    put_dec(static_cast<uint32_t>(run_images));
     put(" = ");
-    put_percent(correct, static_cast<uint64_t>(data::images));
+    put_percent(correct, static_cast<uint64_t>(run_images));
     ctnn_console_putc('\n');
   }
   if (has_accel) {
     put(tag);
     put(": cycles_accel_unfused=");
-    put_dec(cycles_unfused / static_cast<uint64_t>(data::images));
+    put_dec(cycles_unfused / static_cast<uint64_t>(run_images));
     put(" (per image, every leaf on its own)\n");
   }
   put(tag);
   put(": match=");
   put(match ? "yes" : "no");
   put(" images=");
-  put_dec(static_cast<uint32_t>(data::images));
+  put_dec(static_cast<uint32_t>(run_images));
   const uint64_t per_cpu = cycles_cpu / static_cast<uint64_t>(cpu_images);
   put(" cycles_cpu=");
   put_dec(per_cpu);

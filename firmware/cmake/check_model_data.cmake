@@ -1,6 +1,6 @@
 # ctnn-fw-model-data refuses bad input with one line on stderr, a non-zero exit and nothing written:
 # samples of another size, fewer samples than --images, NaN in a sample, labels of a float dtype or
-# out of the model's classes, a wrong number of class names, a bad --images, an unwritable output.
+# out of the model's classes, a wrong number of class names, a bad --images or --accel-images, an unwritable output.
 # cmake -DTOOL=<fmnist_lenet5-data> -DPYTHON=<python3 with numpy> -DINPUTS=<lenet5.test.npy>
 #       -DOTHER=<dscnn.test.npy> -DLABELS=<test.labels.npy> -DWORK=<dir> -P check_model_data.cmake
 file(REMOVE_RECURSE ${WORK})
@@ -47,15 +47,28 @@ refused(2 "--class-names: 3 names, fmnist_lenet5 has 10 outputs"
 refused(2 "--images needs a decimal integer from 1 to 1000000, got '0'" --inputs ${WORK}/four.npy --images 0 --out ${out})
 refused(2 "--inputs, --images and --out are required \\([^\n]*\\)" --inputs ${WORK}/four.npy --out ${out})
 refused(2 "[^\n]*missing.npy: cannot open the file" --inputs ${WORK}/missing.npy --images 1 --out ${out})
+refused(2 "--accel-images 5 is more than --images 4" --inputs ${WORK}/four.npy --images 4 --accel-images 5 --out ${out})
+refused(2 "--accel-images needs a decimal integer from 1 to 1000000, got 'x'"
+        --inputs ${WORK}/four.npy --images 4 --accel-images x --out ${out})
 refused(1 "cannot write /nonexistent-dir/data.hpp" --inputs ${WORK}/four.npy --images 4 --out /nonexistent-dir/data.hpp)
 
-# the control: the same files, valid, give a header with the four images and their labels
-execute_process(COMMAND ${TOOL} --inputs ${WORK}/four.npy --images 4 --labels ${LABELS} --out ${out}
+# the control: the same files, valid, give a header with the four images and their labels, the
+# accelerator's CRC table over the first three
+execute_process(COMMAND ${TOOL} --inputs ${WORK}/four.npy --images 4 --accel-images 3 --labels ${LABELS} --out ${out}
                 RESULT_VARIABLE rc ERROR_VARIABLE e)
 if(NOT rc EQUAL 0 OR NOT EXISTS ${out})
   message(FATAL_ERROR "the valid control failed (exit ${rc}): ${e}")
 endif()
 file(READ ${out} text)
-if(NOT text MATCHES "inline constexpr int32_t images = 4;" OR NOT text MATCHES "has_labels = true")
+if(NOT text MATCHES "inline constexpr int32_t images = 4;" OR NOT text MATCHES "accel_images = 3;"
+   OR NOT text MATCHES "has_labels = true")
   message(FATAL_ERROR "the control's header lacks its facts:\n${text}")
+endif()
+# leaf 0's CRC over the four images and over the accelerator's three differ
+string(REGEX MATCH "leaf_crc\\[[0-9]+\\] = {\n    (0x[0-9a-f]+u)" m "${text}")
+set(crc_all "${CMAKE_MATCH_1}")
+string(REGEX MATCH "leaf_crc_accel\\[[0-9]+\\] = {\n    (0x[0-9a-f]+u)" m "${text}")
+if(crc_all STREQUAL "" OR CMAKE_MATCH_1 STREQUAL "" OR crc_all STREQUAL CMAKE_MATCH_1)
+  message(FATAL_ERROR "leaf 0's CRC over 4 images ('${crc_all}') and over the first 3 ('${CMAKE_MATCH_1}') "
+                      "should be two different values")
 endif()

@@ -5,7 +5,8 @@ include(ExternalProject)
 
 #[=======================================================================[
 ctnn_add_firmware(<target> MODEL <model target> INPUTS <file.npy> [IMAGES <n>] [LABELS <file.npy>]
-                  [CLASS_NAMES <name>...] [ARENA_BUDGET <bytes>] [CPU_IMAGES <n>] [SHOW_IMAGES <n>])
+                  [CLASS_NAMES <name>...] [ARENA_BUDGET <bytes>] [ACCEL_IMAGES <n>] [CPU_IMAGES <n>]
+                  [SHOW_IMAGES <n>])
 
 Builds <binary dir>/<target>.elf (and .hex, .map): an RV32IM image, linked for the SoC map (QEMU
 virt alike), that runs the model of <model target> (ctnn_add_model(... DTYPE int8 ...)) on the
@@ -17,7 +18,8 @@ with the header's quantize_input, runs them with the reference kernels and write
 CLASS_NAMES, the host's outputs and the per-leaf CRC table. The image holds the weights in .rodata
 (the model's .incbin), a static arena of exactly plan_of<Net, int8>.arena_bytes and, with
 ARENA_BUDGET, a static_assert(ctnn::fits<Net, int8_t>(<bytes>)) that names the peak layer when the
-plan exceeds it. On the SoC the accelerator runs every image and the CPU alone the first CPU_IMAGES
+plan exceeds it. On the SoC the accelerator runs the first ACCEL_IMAGES (default: all IMAGES; an
+RTL simulation runs a few hundred thousand cycles a second) and the CPU alone the first CPU_IMAGES
 (default 2) for the cycle comparison; without an accelerator (QEMU) the CPU runs them all. The
 first SHOW_IMAGES (default 5) print their true and predicted label. Output and exit codes:
 firmware/apps/model_app.cpp. Needs riscv64-unknown-elf-gcc (Debian gcc-riscv64-unknown-elf).
@@ -26,7 +28,7 @@ CTNN_FIRMWARE_IMAGES lists every <target> (ctnn's firmware/CMakeLists.txt runs t
 ctnn-soc-sim as tests).
 #]=======================================================================]
 function(ctnn_add_firmware target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "MODEL;INPUTS;LABELS;IMAGES;ARENA_BUDGET;CPU_IMAGES;SHOW_IMAGES"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "MODEL;INPUTS;LABELS;IMAGES;ARENA_BUDGET;ACCEL_IMAGES;CPU_IMAGES;SHOW_IMAGES"
                         "CLASS_NAMES")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "ctnn_add_firmware(${target}): unexpected arguments '${arg_UNPARSED_ARGUMENTS}'")
@@ -56,11 +58,16 @@ function(ctnn_add_firmware target)
   if(NOT DEFINED arg_IMAGES)
     set(arg_IMAGES 200)
   endif()
-  foreach(opt IMAGES ARENA_BUDGET CPU_IMAGES SHOW_IMAGES)
+  foreach(opt IMAGES ARENA_BUDGET ACCEL_IMAGES CPU_IMAGES SHOW_IMAGES)
     if(DEFINED arg_${opt} AND NOT arg_${opt} MATCHES "^[1-9][0-9]*$")
       message(FATAL_ERROR "ctnn_add_firmware(${target}): ${opt} '${arg_${opt}}' is not a positive integer")
     endif()
   endforeach()
+  if(NOT DEFINED arg_ACCEL_IMAGES)
+    set(arg_ACCEL_IMAGES ${arg_IMAGES})
+  elseif(arg_ACCEL_IMAGES GREATER arg_IMAGES)
+    message(FATAL_ERROR "ctnn_add_firmware(${target}): ACCEL_IMAGES ${arg_ACCEL_IMAGES} is more than IMAGES ${arg_IMAGES}")
+  endif()
   find_program(CTNN_RISCV_ELF_GCC riscv64-unknown-elf-gcc)
   if(NOT CTNN_RISCV_ELF_GCC)
     message(FATAL_ERROR "ctnn_add_firmware(${target}): riscv64-unknown-elf-gcc not found "
@@ -76,7 +83,7 @@ function(ctnn_add_firmware target)
   add_executable(${target}-data ${ctnn_source}/firmware/host/ctnn_fw_model_data.cpp)
   target_compile_definitions(${target}-data PRIVATE CTNN_MODEL_HEADER="${header}" CTNN_MODEL=${ns}::${name}_model)
   target_link_libraries(${target}-data PRIVATE ${arg_MODEL})
-  set(data_args --inputs ${inputs} --images ${arg_IMAGES} --out ${data_header})
+  set(data_args --inputs ${inputs} --images ${arg_IMAGES} --accel-images ${arg_ACCEL_IMAGES} --out ${data_header})
   set(data_depends ${inputs})
   if(arg_LABELS)
     get_filename_component(labels "${arg_LABELS}" ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})

@@ -6,10 +6,12 @@
 // and writes one header with
 //   - the quantized inputs (N x input elements, int8), the labels and the class names,
 //   - every image's output bytes (the host int8 result the target must reproduce byte for byte),
-//   - per leaf, the CRC-32 of its output over all N images in order (crc32_update chained), and of
-//     the parameter blob, with the facts that tie the table to the model (leaves, arena, blob size).
+//   - per leaf, the CRC-32 of its output over all N images in order (crc32_update chained), the
+//     same over the first M images (the ones an accelerator runs, --accel-images, default N), and
+//     of the parameter blob, with the facts that tie the table to the model (leaves, arena, blob size).
 //
-//   ctnn-fw-model-data --inputs X.npy --images N --out F.hpp [--labels Y.npy] [--class-names a,b,...]
+//   ctnn-fw-model-data --inputs X.npy --images N --out F.hpp [--accel-images M] [--labels Y.npy]
+//                      [--class-names a,b,...]
 //
 // Exit status: 0 written (or unchanged), 1 a run failed or the file cannot be written, 2 bad
 // arguments or input files (one line naming the file and the fault).
@@ -78,9 +80,10 @@ std::string quoted(const std::string& s) {
 
 int run(int argc, char** argv) {
   std::string inputs_path, labels_path, out_path, names_arg;
-  int64_t images = -1;
+  int64_t images = -1, accel_images = -1;
   const char* usage =
-      "usage: ctnn-fw-model-data --inputs X.npy --images N --out F.hpp [--labels Y.npy] [--class-names a,b,...]";
+      "usage: ctnn-fw-model-data --inputs X.npy --images N --out F.hpp [--accel-images M] [--labels Y.npy] "
+      "[--class-names a,b,...]";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -96,11 +99,20 @@ int run(int argc, char** argv) {
       const std::string fault = ctnn::cli::number_option("--images", value(), 1, 1000000, n);
       if (!fault.empty()) throw std::runtime_error(fault);
       images = static_cast<int64_t>(n);
+    } else if (a == "--accel-images") {
+      uint64_t n = 0;
+      const std::string fault = ctnn::cli::number_option("--accel-images", value(), 1, 1000000, n);
+      if (!fault.empty()) throw std::runtime_error(fault);
+      accel_images = static_cast<int64_t>(n);
     }
     else throw std::runtime_error("unknown argument '" + a + "' (" + usage + ")");
   }
   if (inputs_path.empty() || out_path.empty() || images < 1)
     throw std::runtime_error(std::string("--inputs, --images and --out are required (") + usage + ")");
+  if (accel_images > images)
+    throw std::runtime_error("--accel-images " + std::to_string(accel_images) + " is more than --images " +
+                             std::to_string(images));
+  if (accel_images < 0) accel_images = images;
 
   constexpr int64_t in_elems = net::input_shape.elems();
   constexpr int64_t out_elems = net::output_shape.elems();
@@ -152,6 +164,7 @@ int run(int argc, char** argv) {
   std::vector<int8_t> q_inputs(static_cast<size_t>(images * in_elems));
   std::vector<int8_t> outputs(static_cast<size_t>(images * out_elems));
   std::vector<uint32_t> leaf_crc(static_cast<size_t>(net::leaf_count), 0u);
+  std::vector<uint32_t> leaf_crc_accel;  // leaf_crc after the first accel_images images
   ctnn::host::layer_recorder rec;
   for (int64_t img = 0; img < images; ++img) {
     int8_t* q = q_inputs.data() + img * in_elems;
@@ -167,6 +180,7 @@ int run(int argc, char** argv) {
     }
     for (size_t l = 0; l < leaf_crc.size(); ++l)
       leaf_crc[l] = ctnn::crc32_update(leaf_crc[l], rec.outputs[l].data(), rec.outputs[l].size());
+    if (img + 1 == accel_images) leaf_crc_accel = leaf_crc;
     std::memcpy(outputs.data() + img * out_elems, arena.data + plan.offset_of(net::output_tensor),
                 static_cast<size_t>(out_elems));
   }
@@ -178,6 +192,8 @@ int run(int argc, char** argv) {
     << "#pragma once\n#include <stdint.h>\n\nnamespace ctnn_fw_model_data {\n\n"
     << "inline constexpr const char* model = \"" << model::name << "\";\n"
     << "inline constexpr int32_t images = " << images << ";\n"
+    << "/// the images an accelerator runs (the first ones); leaf_crc_accel covers them\n"
+    << "inline constexpr int32_t accel_images = " << accel_images << ";\n"
     << "inline constexpr int32_t input_elems = " << in_elems << ";\n"
     << "inline constexpr int32_t output_elems = " << out_elems << ";\n"
     << "inline constexpr int32_t leaf_count = " << net::leaf_count << ";\n"
@@ -187,11 +203,17 @@ int run(int argc, char** argv) {
     << "inline constexpr uint32_t params_crc = " << hex32(ctnn::crc32(model::params(), model::params_bytes)) << ";\n"
     << "/// CRC-32 of each leaf's output over images 0 .. images - 1, in order\n"
     << "inline constexpr uint32_t leaf_crc[" << net::leaf_count << "] = {\n";
-  for (int32_t i = 0; i < net::leaf_count; ++i) {
-    const ctnn::row& r = net::layer(i);
-    o << "    " << hex32(leaf_crc[static_cast<size_t>(i)]) << ",  // " << i << " " << (r.name != nullptr ? r.name : "-")
-      << " " << r.type << "\n";
-  }
+  auto put_crcs = [&](const std::vector<uint32_t>& crc) {
+    for (int32_t i = 0; i < net::leaf_count; ++i) {
+      const ctnn::row& r = net::layer(i);
+      o << "    " << hex32(crc[static_cast<size_t>(i)]) << ",  // " << i << " " << (r.name != nullptr ? r.name : "-")
+        << " " << r.type << "\n";
+    }
+  };
+  put_crcs(leaf_crc);
+  o << "};\n/// CRC-32 of each leaf's output over images 0 .. accel_images - 1, in order\n"
+    << "inline constexpr uint32_t leaf_crc_accel[" << net::leaf_count << "] = {\n";
+  put_crcs(leaf_crc_accel);
   o << "};\n/// the quantized inputs, image after image\n";
   put_int8(o, "inputs", q_inputs, "alignas(16) ");
   o << "/// the host's int8 output of every image\n";

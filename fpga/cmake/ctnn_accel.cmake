@@ -70,7 +70,7 @@ if(verilator_FOUND)
   ctnn_accel_verilated("" ${CTNN_ACCEL_DIM} 1)
   ctnn_accel_tb_target(ctnn-accel-tb ${CMAKE_CURRENT_SOURCE_DIR}/tb/accel_tb.cpp "" ${CTNN_ACCEL_DIM})
   add_test(NAME accel.verilator_10k_gemms COMMAND ctnn-accel-tb 10000 1)
-  set_tests_properties(accel.verilator_10k_gemms PROPERTIES LABELS "accel" TIMEOUT 900)
+  set_tests_properties(accel.verilator_10k_gemms PROPERTIES LABELS "accel" TIMEOUT 900 COST 45)
   if(COMMAND ctnn_tool_test)  # its two numbers: decimal, in range, or one line and status 2
     ctnn_tool_test(accel_tb_count_not_a_number ctnn-accel-tb 2
                    "^ctnn-accel-tb: random_gemms needs a decimal integer from 0 to 10000000, got '12abc'" ONE_LINE ARGS 12abc)

@@ -20,21 +20,42 @@ constexpr uint64_t guard = 64;
 constexpr uint8_t canary = 0xC5;
 constexpr uint8_t scratch_fill = 0xEE;
 
-/// Executes the plan of Net in dtype T; returns the number of checked bytes.
-template <class Net, dtype T>
-uint64_t run_plan() {
-  constexpr const auto& p = memory::plan_of<Net, T>;
-  CHECK(p.arena_bytes >= p.lower_bound_bytes);
-  CHECK(p.arena_bytes <= p.baseline_bytes);
-  std::vector<uint8_t> mem(p.arena_bytes + 2 * guard, canary);
+/// A constant plan seen through pointers, so that one compiled checker serves every network
+/// (a template per network made this file the slowest of the sanitizer builds: 270 s at -O1).
+struct plan_ref {
+  const memory::plan_summary& sum;
+  const memory::tensor_plan* tensors;
+  const memory::buffer_plan* buffers;
+  const uint64_t* scratch_bytes;
+  const uint64_t* scratch_offset;
+  const int32_t* panel_rows;
+  const int32_t* scratch_buffer;
+
+  [[nodiscard]] uint64_t offset_of(int32_t t) const { return tensors[static_cast<size_t>(t)].offset; }
+  [[nodiscard]] bool shares_input_buffer(int32_t leaf, int32_t input_tensor) const {
+    return tensors[static_cast<size_t>(leaf + 1)].buffer == tensors[static_cast<size_t>(input_tensor)].buffer;
+  }
+};
+
+template <size_t Tensors, size_t Leaves>
+plan_ref ref_of(const memory::arena_plan<Tensors, Leaves>& p) {
+  return {p, p.tensors.data(), p.buffers.data(), p.scratch_bytes.data(), p.scratch_offset.data(), p.panel_rows.data(),
+          p.scratch_buffer.data()};
+}
+
+/// Executes plan p of the network v with elements of elem_bytes; returns the number of checked bytes.
+uint64_t run_plan(const rows_view& v, const plan_ref& p, uint64_t elem_bytes) {
+  CHECK(p.sum.arena_bytes >= p.sum.lower_bound_bytes);
+  CHECK(p.sum.arena_bytes <= p.sum.baseline_bytes);
+  std::vector<uint8_t> mem(p.sum.arena_bytes + 2 * guard, canary);
   uint8_t* arena = mem.data() + guard;
   uint64_t checked = 0;
 
   // The byte a tensor holds at position i: its own pattern, or for an alias its input's, or for a
   // concat the byte of the input whose channel slice contains i.
-  auto content = [](auto&& self, int32_t t, uint64_t i) -> uint8_t {
+  auto content = [&v, &p](auto&& self, int32_t t, uint64_t i) -> uint8_t {
     if (t > 0) {
-      const row& r = Net::layer(t - 1);
+      const row& r = v.layer(t - 1);
       if (r.reuse.alias) return self(self, r.inputs[0], i);
       if (r.kind == op::concat) {
         uint64_t start = 0;
@@ -52,7 +73,7 @@ uint64_t run_plan() {
   };
   auto verify = [&](int32_t t, int32_t step) {
     const memory::tensor_plan& tp = p.tensors[static_cast<size_t>(t)];
-    REQUIRE(tp.offset + tp.bytes <= p.arena_bytes);
+    REQUIRE(tp.offset + tp.bytes <= p.sum.arena_bytes);
     // Every 8th byte and the last is exact here: every buffer, slice and scratch starts at a
     // multiple of the alignment (>= 16), so a write that overlaps this tensor either covers its first
     // byte or starts at a multiple of 8 bytes into it. Sampling keeps the memcheck run short.
@@ -65,21 +86,21 @@ uint64_t run_plan() {
   auto overlaps = [](uint64_t a, uint64_t an, uint64_t b, uint64_t bn) { return a < b + bn && b < a + an; };
 
   write(0, p.offset_of(0), p.tensors[0].bytes, 0);
-  for (int32_t i = 0; i < Net::leaf_count; ++i) {
-    const row& r = Net::layer(i);
+  for (int32_t i = 0; i < v.leaf_count; ++i) {
+    const row& r = v.layer(i);
     const int32_t t = i + 1;
     const memory::tensor_plan& out = p.tensors[static_cast<size_t>(t)];
     for (int32_t k = 0; k < r.n_inputs; ++k) verify(r.inputs[k], i);
     const uint64_t sb = p.scratch_bytes[static_cast<size_t>(i)];
     if (sb > 0) {
       const uint64_t so = p.scratch_offset[static_cast<size_t>(i)];
-      REQUIRE(so + sb <= p.arena_bytes);
+      REQUIRE(so + sb <= p.sum.arena_bytes);
       for (int32_t k = 0; k < r.n_inputs; ++k)
         CHECK(!overlaps(so, sb, p.offset_of(r.inputs[k]), p.tensors[static_cast<size_t>(r.inputs[k])].bytes));
       CHECK(!overlaps(so, sb, out.offset, out.bytes));
       std::memset(arena + so, scratch_fill, sb);
       for (int32_t k = 0; k < r.n_inputs; ++k) verify(r.inputs[k], i);
-      CHECK(r.scratch.elems(p.panel_rows[static_cast<size_t>(i)]) * size_of(T) == sb);
+      CHECK(r.scratch.elems(p.panel_rows[static_cast<size_t>(i)]) * elem_bytes == sb);
     }
     if (r.reuse.alias) {
       CHECK(out.offset == p.offset_of(r.inputs[0]));
@@ -106,18 +127,24 @@ uint64_t run_plan() {
       write(t, out.offset, out.bytes, 0);
     }
   }
-  verify(Net::output_tensor, Net::leaf_count);
+  verify(v.output_tensor, v.leaf_count);
   for (uint64_t g = 0; g < guard; ++g) {
     CHECK(mem[g] == canary);
-    CHECK(mem[guard + p.arena_bytes + g] == canary);
+    CHECK(mem[guard + p.sum.arena_bytes + g] == canary);
   }
   // every root buffer is aligned and inside the arena
-  for (int32_t b = 0; b < p.n_buffers; ++b) {
+  for (int32_t b = 0; b < p.sum.n_buffers; ++b) {
     const memory::buffer_plan& bb = p.buffers[static_cast<size_t>(b)];
-    if (bb.parent < 0) CHECK(bb.offset % p.alignment == 0);
-    CHECK(bb.offset + bb.bytes <= p.arena_bytes);
+    if (bb.parent < 0) CHECK(bb.offset % p.sum.alignment == 0);
+    CHECK(bb.offset + bb.bytes <= p.sum.arena_bytes);
   }
   return checked;
+}
+
+/// The checker on the constant plan of Net in dtype T.
+template <class Net, dtype T>
+uint64_t run_plan() {
+  return run_plan(Net::view(), ref_of(memory::plan_of<Net, T>), size_of(T));
 }
 
 // ---- randomized graphs, generated as types from a seed ---------------------
@@ -189,34 +216,38 @@ void run_random(uint64_t& checked, int& graphs) {
 }
 
 /// The run-time planner (host::plan_rows over Net::view(), as for a model read from a file)
-/// gives the constant plan_of field by field.
-template <class Net, dtype T, uint64_t Align = memory::default_alignment>
-void same_plan_at_run_time() {
-  constexpr const auto& c = memory::plan_of<Net, T, Align>;
-  const host::dynamic_plan d = host::plan_rows(Net::view(), size_of(T), Align);
-  CHECK(d.arena_bytes == c.arena_bytes);
-  CHECK(d.lower_bound_bytes == c.lower_bound_bytes);
-  CHECK(d.peak_step == c.peak_step);
-  CHECK(d.baseline_bytes == c.baseline_bytes);
-  CHECK(d.plain_liveness_bytes == c.plain_liveness_bytes);
-  CHECK(d.scratch_total_bytes == c.scratch_total_bytes);
-  CHECK(d.chosen == c.chosen);
-  CHECK(d.n_buffers == c.n_buffers);
-  REQUIRE(d.tensors.size() == c.tensors.size());
+/// gives the constant plan c of the network v field by field.
+void same_plan_at_run_time(const rows_view& v, const plan_ref& c, uint64_t elem_bytes, uint64_t align) {
+  const host::dynamic_plan d = host::plan_rows(v, elem_bytes, align);
+  CHECK(d.arena_bytes == c.sum.arena_bytes);
+  CHECK(d.lower_bound_bytes == c.sum.lower_bound_bytes);
+  CHECK(d.peak_step == c.sum.peak_step);
+  CHECK(d.baseline_bytes == c.sum.baseline_bytes);
+  CHECK(d.plain_liveness_bytes == c.sum.plain_liveness_bytes);
+  CHECK(d.scratch_total_bytes == c.sum.scratch_total_bytes);
+  CHECK(d.chosen == c.sum.chosen);
+  CHECK(d.n_buffers == c.sum.n_buffers);
+  REQUIRE(d.tensors.size() == static_cast<size_t>(v.tensor_count()));
+  REQUIRE(d.scratch_bytes.size() == static_cast<size_t>(v.leaf_count));
   bool same = true;
-  for (size_t t = 0; t < c.tensors.size(); ++t) {
+  for (size_t t = 0; t < d.tensors.size(); ++t) {
     const memory::tensor_plan &a = d.tensors[t], &b = c.tensors[t];
     same = same && a.bytes == b.bytes && a.first == b.first && a.last == b.last && a.buffer == b.buffer && a.offset == b.offset;
   }
-  for (int32_t b = 0; b < c.n_buffers; ++b) {
+  for (int32_t b = 0; b < c.sum.n_buffers; ++b) {
     const memory::buffer_plan &x = d.buffers[static_cast<size_t>(b)], &y = c.buffers[static_cast<size_t>(b)];
     same = same && x.bytes == y.bytes && x.first == y.first && x.last == y.last && x.parent == y.parent &&
            x.offset == y.offset && x.scratch_of == y.scratch_of;
   }
-  for (size_t i = 0; i < c.scratch_bytes.size(); ++i)
+  for (size_t i = 0; i < d.scratch_bytes.size(); ++i)
     same = same && d.scratch_bytes[i] == c.scratch_bytes[i] && d.scratch_offset[i] == c.scratch_offset[i] &&
            d.panel_rows[i] == c.panel_rows[i] && d.scratch_buffer[i] == c.scratch_buffer[i];
   CHECK(same);
+}
+
+template <class Net, dtype T, uint64_t Align = memory::default_alignment>
+void same_plan_at_run_time() {
+  same_plan_at_run_time(Net::view(), ref_of(memory::plan_of<Net, T, Align>), size_of(T), Align);
 }
 
 template <int... Seeds>
