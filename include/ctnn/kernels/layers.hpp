@@ -1304,17 +1304,18 @@ inline status add_s8(int64_t n, const int8_t* a, const int8_t* b, int8_t* y, con
   }
 #elif CTNN_KERNELS_AVX2_S8
   const __m256i a_zp = _mm256_set1_epi32(p.a_zp), b_zp = _mm256_set1_epi32(p.b_zp);
-  const __m256i am = _mm256_set1_epi32(p.a.multiplier), as = _mm256_set1_epi32(p.a.shift);
-  const __m256i bm = _mm256_set1_epi32(p.b.multiplier), bs = _mm256_set1_epi32(p.b.shift);
-  const __m256i om = _mm256_set1_epi32(p.out.multiplier), os = _mm256_set1_epi32(p.out.shift);
+  const detail::requant8 ra = detail::make_requant8(_mm256_set1_epi32(p.a.multiplier), _mm256_set1_epi32(p.a.shift));
+  const detail::requant8 rb = detail::make_requant8(_mm256_set1_epi32(p.b.multiplier), _mm256_set1_epi32(p.b.shift));
+  const detail::requant8 ro =
+      detail::make_requant8(_mm256_set1_epi32(p.out.multiplier), _mm256_set1_epi32(p.out.shift));
   const __m256i ozp = _mm256_set1_epi32(p.out_zp), lo = _mm256_set1_epi32(p.act_min), hi = _mm256_set1_epi32(p.act_max);
   const __m128i left = _mm_cvtsi32_si128(p.left_shift);
   for (; i + 8 <= n; i += 8) {
     const __m256i va = _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(a + i)));
     const __m256i vb = _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(b + i)));
-    const __m256i sa = detail::mbqm8(_mm256_sll_epi32(_mm256_sub_epi32(va, a_zp), left), am, as);
-    const __m256i sb = detail::mbqm8(_mm256_sll_epi32(_mm256_sub_epi32(vb, b_zp), left), bm, bs);
-    __m256i v = _mm256_add_epi32(detail::mbqm8(_mm256_add_epi32(sa, sb), om, os), ozp);
+    const __m256i sa = detail::mbqm8(_mm256_sll_epi32(_mm256_sub_epi32(va, a_zp), left), ra);
+    const __m256i sb = detail::mbqm8(_mm256_sll_epi32(_mm256_sub_epi32(vb, b_zp), left), rb);
+    __m256i v = _mm256_add_epi32(detail::mbqm8(_mm256_add_epi32(sa, sb), ro), ozp);
     v = _mm256_min_epi32(_mm256_max_epi32(v, lo), hi);
     _mm_storel_epi64(reinterpret_cast<__m128i*>(y + i), detail::narrow8(v));
   }
@@ -1343,13 +1344,14 @@ inline status mul_s8(int64_t n, const int8_t* a, const int8_t* b, int8_t* y, con
   }
 #elif CTNN_KERNELS_AVX2_S8
   const __m256i a_zp = _mm256_set1_epi32(p.a_zp), b_zp = _mm256_set1_epi32(p.b_zp);
-  const __m256i om = _mm256_set1_epi32(p.out.multiplier), os = _mm256_set1_epi32(p.out.shift);
+  const detail::requant8 ro =
+      detail::make_requant8(_mm256_set1_epi32(p.out.multiplier), _mm256_set1_epi32(p.out.shift));
   const __m256i ozp = _mm256_set1_epi32(p.out_zp), lo = _mm256_set1_epi32(p.act_min), hi = _mm256_set1_epi32(p.act_max);
   for (; i + 8 <= n; i += 8) {
     const __m256i va = _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(a + i)));
     const __m256i vb = _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(b + i)));
     const __m256i prod = _mm256_mullo_epi32(_mm256_sub_epi32(va, a_zp), _mm256_sub_epi32(vb, b_zp));
-    __m256i v = _mm256_add_epi32(detail::mbqm8(prod, om, os), ozp);
+    __m256i v = _mm256_add_epi32(detail::mbqm8(prod, ro), ozp);
     v = _mm256_min_epi32(_mm256_max_epi32(v, lo), hi);
     _mm_storel_epi64(reinterpret_cast<__m128i*>(y + i), detail::narrow8(v));
   }

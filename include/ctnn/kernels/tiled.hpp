@@ -704,25 +704,43 @@ inline void finalize_row(const int32_t* raw, int32_t rowsum_u, const int32_t* co
 #endif
 
 #if CTNN_KERNELS_AVX2_S8
+/// The fields of 8 lanes of multipliers and shifts that mbqm8 needs, made once where a row's
+/// multiplier is one value (per-tensor, or per-channel with channels on rows).
+struct requant8 {
+  __m256i mult, mult_odd, left, right, mask, half;
+};
+
+inline requant8 make_requant8(__m256i mult, __m256i shift) {
+  const __m256i zero = _mm256_setzero_si256();
+  requant8 r;
+  r.mult = mult;
+  r.mult_odd = _mm256_srli_epi64(mult, 32);
+  r.left = _mm256_max_epi32(shift, zero);
+  r.right = _mm256_max_epi32(_mm256_sub_epi32(zero, shift), zero);
+  r.mask = _mm256_sub_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), r.right), _mm256_set1_epi32(1));
+  r.half = _mm256_srli_epi32(r.mask, 1);
+  return r;
+}
+
 /// 8 lanes of quant::multiply_by_quantized_multiplier (AVX2), bit-exact for multipliers >= 0
 /// (quant::valid), as mbqm16. AVX2 has no 64-bit arithmetic shift, but only bits 31..62 of
-/// (p + 2^30) are kept, and a logical shift gives the same low 32 bits.
-inline __m256i mbqm8(__m256i x, __m256i mult, __m256i shift) {
+/// (p + 2^30) are kept, and a logical shift gives the same low 32 bits (the odd lanes' bits
+/// 31..62 are the high half of the sum shifted left by one).
+inline __m256i mbqm8(__m256i x, const requant8& r) {
   const __m256i zero = _mm256_setzero_si256();
-  const __m256i left = _mm256_max_epi32(shift, zero);
-  const __m256i right = _mm256_max_epi32(_mm256_sub_epi32(zero, shift), zero);
-  x = _mm256_sllv_epi32(x, left);
+  x = _mm256_sllv_epi32(x, r.left);
   const __m256i nudge = _mm256_set1_epi64x(int64_t{1} << 30);
-  const __m256i even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(x, mult), nudge), 31);
-  const __m256i odd = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(mult, 32)), nudge);
-  const __m256i high = _mm256_blend_epi32(even, _mm256_slli_epi64(_mm256_srli_epi64(odd, 31), 32), 0xAA);
+  const __m256i even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(x, r.mult), nudge), 31);
+  const __m256i odd = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(x, 32), r.mult_odd), nudge);
+  const __m256i high = _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 1), 0xAA);
   // rounding divide by 2^right, ties away from zero: q + (rem > (mask >> 1) + (high < 0))
-  const __m256i mask = _mm256_sub_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), right), _mm256_set1_epi32(1));
-  const __m256i rem = _mm256_and_si256(high, mask);
-  const __m256i thr = _mm256_sub_epi32(_mm256_srli_epi32(mask, 1), _mm256_cmpgt_epi32(zero, high));
-  const __m256i q = _mm256_srav_epi32(high, right);
+  const __m256i rem = _mm256_and_si256(high, r.mask);
+  const __m256i thr = _mm256_sub_epi32(r.half, _mm256_cmpgt_epi32(zero, high));
+  const __m256i q = _mm256_srav_epi32(high, r.right);
   return _mm256_sub_epi32(q, _mm256_cmpgt_epi32(rem, thr));
 }
+
+inline __m256i mbqm8(__m256i x, __m256i mult, __m256i shift) { return mbqm8(x, make_requant8(mult, shift)); }
 
 /// The low byte of each of 8 int32 lanes (values already in [-128, 127]) as 8 bytes.
 inline __m128i narrow8(__m256i v) {
@@ -738,38 +756,42 @@ inline __m256i lane_mask8(int n) {
 }
 
 /// finalize_row of the AVX-512 build in 8 lanes (AVX2): corrects and (int8 output) requantizes
-/// the first n_valid values of one row of a raw tile; an edge vector is masked.
+/// the first n_valid values of one row of a raw tile; an edge vector is masked. azp_colsum: the
+/// column sums already times a_zp_u (gemm_s8_impl scales a block's once), so that no lane
+/// multiply is left for the correction; a row's requantization fields are made once per row.
 template <int NR, class Out, bool ChannelRows>
-inline void finalize_row(const int32_t* raw, int32_t rowsum_u, const int32_t* colsum, uint32_t k_term, int32_t a_zp_u,
+inline void finalize_row(const int32_t* raw, int32_t rowsum_u, const int32_t* azp_colsum, uint32_t k_term,
                          int32_t b_zp, const int32_t* bias, int row, int col0, const ref::gemm_s8_params* p, Out* out,
                          int n_valid) {
   const __m256i row_term = _mm256_set1_epi32(static_cast<int32_t>(
       k_term - static_cast<uint32_t>(b_zp) * static_cast<uint32_t>(rowsum_u) +
       ((ChannelRows && bias != nullptr) ? static_cast<uint32_t>(bias[row]) : 0u)));
-  const __m256i azp = _mm256_set1_epi32(a_zp_u);
-  __m256i mult = _mm256_setzero_si256(), shift = mult;
+  requant8 rq{};
+  __m256i out_zp = _mm256_setzero_si256(), lo = out_zp, hi = out_zp;
   if constexpr (!is_same_v<Out, int32_t>) {
     if (ChannelRows || !p->per_channel) {
       const int i = p->per_channel ? row : 0;
-      mult = _mm256_set1_epi32(p->multiplier[i]);
-      shift = _mm256_set1_epi32(p->shift[i]);
+      rq = make_requant8(_mm256_set1_epi32(p->multiplier[i]), _mm256_set1_epi32(p->shift[i]));
     }
+    out_zp = _mm256_set1_epi32(p->out_zp);
+    lo = _mm256_set1_epi32(p->act_min);
+    hi = _mm256_set1_epi32(p->act_max);
   }
   for (int j = 0; j < n_valid; j += 8) {
     const bool full = n_valid - j >= 8;
     const __m256i m = full ? _mm256_set1_epi32(-1) : lane_mask8(n_valid - j);
     __m256i acc = _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(raw + j)), row_term);
-    acc = _mm256_sub_epi32(acc, _mm256_mullo_epi32(azp, _mm256_maskload_epi32(colsum + j, m)));
+    acc = _mm256_sub_epi32(acc, _mm256_maskload_epi32(azp_colsum + j, m));
     if (!ChannelRows && bias != nullptr) acc = _mm256_add_epi32(acc, _mm256_maskload_epi32(bias + col0 + j, m));
     if constexpr (is_same_v<Out, int32_t>) {
       _mm256_maskstore_epi32(out + j, m, acc);
     } else {
-      if (!ChannelRows && p->per_channel) {
-        mult = _mm256_maskload_epi32(p->multiplier + col0 + j, m);
-        shift = _mm256_maskload_epi32(p->shift + col0 + j, m);
-      }
-      __m256i v = _mm256_add_epi32(mbqm8(acc, mult, shift), _mm256_set1_epi32(p->out_zp));
-      v = _mm256_min_epi32(_mm256_max_epi32(v, _mm256_set1_epi32(p->act_min)), _mm256_set1_epi32(p->act_max));
+      __m256i v;
+      if (!ChannelRows && p->per_channel)
+        v = mbqm8(acc, _mm256_maskload_epi32(p->multiplier + col0 + j, m), _mm256_maskload_epi32(p->shift + col0 + j, m));
+      else
+        v = mbqm8(acc, rq);
+      v = _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(v, out_zp), lo), hi);
       const __m128i bytes = narrow8(v);
       if (full) {
         _mm_storel_epi64(reinterpret_cast<__m128i*>(out + j), bytes);
@@ -852,16 +874,30 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
       }
       for (int jr = 0; jr < nc; jr += NR) {
         const int n_valid = min(NR, nc - jr);
+#if CTNN_KERNELS_AVX2_S8
+        // the 8-lane finalize_row subtracts a_zp_u x colsum: scaled once per panel, for all its rows
+        // (on the stack: a prepacked B's sums may be the caller's, or lie in this workspace)
+        alignas(32) int32_t azp_cs[NR];
+        if constexpr (NR % 8 == 0)
+          for (int j = 0; j < n_valid; ++j)
+            azp_cs[j] = static_cast<int32_t>(static_cast<uint32_t>(a_zp_u) * static_cast<uint32_t>(cs[jr + j]));
+#endif
         for (int ir = 0; ir < mc; ir += MR) {
           const int m_valid = min(MR, mc - ir);
           int32_t tile[MR][NR];
           micro_s8_rows<MR, NR>(m_valid, static_cast<int>(kq), ablk + ir * kq * AB, bblk + jr * kq, tile, n_valid);
           for (int i = 0; i < m_valid; ++i) {
             Out* crow = C + static_cast<ptrdiff_t>(ic + ir + i) * ldc + jc + jr;
-#if CTNN_KERNELS_VNNI || CTNN_KERNELS_AVX2_S8
-            if constexpr (NR % (CTNN_KERNELS_VNNI ? 16 : 8) == 0) {  // 16 / 8 lanes at a time, the edge masked
+#if CTNN_KERNELS_VNNI
+            if constexpr (NR % 16 == 0) {  // 16 lanes at a time, the edge masked
               finalize_row<NR, Out, ChannelRows>(tile[i], rs[ir + i], cs + jr, k_term, a_zp_u, b_zp, bias,
                                                  ic + ir + i, jc + jr, p, crow, n_valid);
+              continue;
+            }
+#elif CTNN_KERNELS_AVX2_S8
+            if constexpr (NR % 8 == 0) {  // 8 lanes at a time, the edge masked
+              finalize_row<NR, Out, ChannelRows>(tile[i], rs[ir + i], azp_cs, k_term, b_zp, bias, ic + ir + i,
+                                                 jc + jr, p, crow, n_valid);
               continue;
             }
 #endif
