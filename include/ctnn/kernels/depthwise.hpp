@@ -211,33 +211,70 @@ inline void deinterleave(float* e, float* o, const float* src, int64_t n) {
   }
 }
 
-/// Stride 2's float row: e[j] = P[2j], o[j] = P[2j + 1] for j < n, P the padded row of
-/// fill_padded, straight from the input (whole vectors where 2L inputs lie inside the row).
-inline void fill_deinterleaved(float* e, float* o, int64_t n, const float* src, int64_t in_w, int64_t pl) {
+/// int8's stride-2 row split in one step where the target has it (AVX2 without AVX-512: the even
+/// and odd bytes of 16 inputs by one byte shuffle, each half widened to 8 floats); elsewhere the
+/// row is widened whole into the ring's tmp, then split in float lanes (deinterleave).
+#if CTNN_DW_WIDEN_X86 && !defined(__AVX512F__)
+#define CTNN_DW_SPLIT_S8 1
+#else
+#define CTNN_DW_SPLIT_S8 0
+#endif
+
+/// e[j0 .. j0 + L) = P[2j] and o[...] = P[2j + 1] from the 2L values at src (all inside the row).
+inline void split_lanes(float* e, float* o, const float* src) {
   using seq = make_index_sequence<static_cast<size_t>(lanes)>;
-  auto one = [&](int64_t i) { return i >= 0 && i < in_w ? src[i] : 0.0f; };
+  const auto a = simd::load<simd::vf32>(src), b = simd::load<simd::vf32>(src + lanes);
+  simd::store(e, every_other<0>(a, b, seq{}));
+  simd::store(o, every_other<1>(a, b, seq{}));
+}
+#if CTNN_DW_SPLIT_S8
+inline void split_lanes(float* e, float* o, const int8_t* src, __m256i zp) {
+  static_assert(lanes == 8, "AVX2: 8 float lanes");
+  const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src));
+  const __m128i eo = _mm_shuffle_epi8(x, _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15));
+  const __m256i ev = _mm256_sub_epi32(_mm256_cvtepi8_epi32(eo), zp);
+  const __m256i od = _mm256_sub_epi32(_mm256_cvtepi8_epi32(_mm_unpackhi_epi64(eo, eo)), zp);
+  _mm256_storeu_ps(e, _mm256_cvtepi32_ps(ev));
+  _mm256_storeu_ps(o, _mm256_cvtepi32_ps(od));
+}
+#endif
+
+/// Stride 2's row: e[j] = P[2j], o[j] = P[2j + 1] for j < n, P the padded row of fill_padded,
+/// straight from the input (whole vectors where 2L inputs lie inside the row). int8 only where
+/// CTNN_DW_SPLIT_S8.
+template <class T>
+inline void fill_deinterleaved(float* e, float* o, int64_t n, const T* src, int64_t in_w, int64_t pl, int32_t zp) {
+  auto one = [&](int64_t i) -> float {
+    if (i < 0 || i >= in_w) return 0.0f;
+    if constexpr (is_same_v<T, float>)
+      return src[i];
+    else
+      return static_cast<float>(src[i] - zp);
+  };
+  auto split = [&](int64_t j) {
+    if constexpr (is_same_v<T, float>) {
+      split_lanes(e + j, o + j, src + 2 * j - pl);
+    } else {
+#if CTNN_DW_SPLIT_S8
+      split_lanes(e + j, o + j, src + 2 * j - pl, _mm256_set1_epi32(zp));
+#endif
+    }
+  };
   int64_t j = 0;
   for (; j < n && 2 * j < pl; ++j) {
     e[j] = one(2 * j - pl);
     o[j] = one(2 * j + 1 - pl);
   }
-  for (; j + lanes <= n && 2 * j - pl + 2 * lanes <= in_w; j += lanes) {
-    const auto a = simd::load<simd::vf32>(src + 2 * j - pl), b = simd::load<simd::vf32>(src + 2 * j - pl + lanes);
-    simd::store(e + j, every_other<0>(a, b, seq{}));
-    simd::store(o + j, every_other<1>(a, b, seq{}));
-  }
+  for (; j + lanes <= n && 2 * j - pl + 2 * lanes <= in_w; j += lanes) split(j);
   // the last whole vector inside the row, overlapping the previous one (same values again)
   const int64_t j_last = (in_w + pl) / 2 - lanes;
   if (j < n && 2 * j_last >= pl && j_last + lanes <= n && j_last + lanes > j) {
-    const auto a = simd::load<simd::vf32>(src + 2 * j_last - pl);
-    const auto b = simd::load<simd::vf32>(src + 2 * j_last - pl + lanes);
-    simd::store(e + j_last, every_other<0>(a, b, seq{}));
-    simd::store(o + j_last, every_other<1>(a, b, seq{}));
+    split(j_last);
     j = j_last + lanes;
   }
   for (; j < n && 2 * j + 1 - pl < in_w; ++j) {  // both inside the row (2 j >= pl past the head)
-    e[j] = src[2 * j - pl];
-    o[j] = src[2 * j + 1 - pl];
+    e[j] = one(2 * j - pl);
+    o[j] = one(2 * j + 1 - pl);
   }
   for (; j < n; ++j) {  // the right padding and the lanes' reach
     e[j] = one(2 * j - pl);
@@ -331,8 +368,8 @@ inline void plane_lanes(const conv_geometry& g, ring<K, S>& rg, const T* plane, 
         if constexpr (S == 1) {
           fill_padded(dst, len, src, g.in_w, g.pl, zp);
         } else {
-          if constexpr (is_same_v<T, float>) {
-            fill_deinterleaved(dst, dst + half, half, src, g.in_w, g.pl);
+          if constexpr (is_same_v<T, float> || CTNN_DW_SPLIT_S8) {
+            fill_deinterleaved(dst, dst + half, half, src, g.in_w, g.pl, zp);
           } else {
             fill_padded(rg.tmp, len, src, g.in_w, g.pl, zp);
             deinterleave(dst, dst + half, rg.tmp, half);
