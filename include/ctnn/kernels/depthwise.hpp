@@ -239,27 +239,11 @@ inline void split_lanes(float* e, float* o, const int8_t* src, __m256i zp) {
 }
 #endif
 
-/// Stride 2's row: e[j] = P[2j], o[j] = P[2j + 1] for j < n, P the padded row of fill_padded,
-/// straight from the input (whole vectors where 2L inputs lie inside the row). int8 only where
-/// CTNN_DW_SPLIT_S8.
-template <class T>
-inline void fill_deinterleaved(float* e, float* o, int64_t n, const T* src, int64_t in_w, int64_t pl, int32_t zp) {
-  auto one = [&](int64_t i) -> float {
-    if (i < 0 || i >= in_w) return 0.0f;
-    if constexpr (is_same_v<T, float>)
-      return src[i];
-    else
-      return static_cast<float>(src[i] - zp);
-  };
-  auto split = [&](int64_t j) {
-    if constexpr (is_same_v<T, float>) {
-      split_lanes(e + j, o + j, src + 2 * j - pl);
-    } else {
-#if CTNN_DW_SPLIT_S8
-      split_lanes(e + j, o + j, src + 2 * j - pl, _mm256_set1_epi32(zp));
-#endif
-    }
-  };
+/// Stride 2's float row: e[j] = P[2j], o[j] = P[2j + 1] for j < n, P the padded row of
+/// fill_padded, straight from the input (whole vectors where 2L inputs lie inside the row).
+inline void fill_deinterleaved(float* e, float* o, int64_t n, const float* src, int64_t in_w, int64_t pl) {
+  auto one = [&](int64_t i) { return i >= 0 && i < in_w ? src[i] : 0.0f; };
+  auto split = [&](int64_t j) { split_lanes(e + j, o + j, src + 2 * j - pl); };
   int64_t j = 0;
   for (; j < n && 2 * j < pl; ++j) {
     e[j] = one(2 * j - pl);
@@ -282,13 +266,37 @@ inline void fill_deinterleaved(float* e, float* o, int64_t n, const T* src, int6
   }
 }
 
+#if CTNN_DW_SPLIT_S8
+/// Whether fill_split_s8 may run: its whole vectors of e and o (each n rounded up to L) fit the
+/// row buffer (row_cap floats).
+constexpr bool split_s8_fits(int64_t n) { return 2 * ((n + lanes - 1) / lanes * lanes) <= row_cap; }
+
+/// int8's stride-2 row in whole vectors, no element loop: the input row is copied into `bytes`
+/// (at least 2 n + 2 L) between the input zero point (0 once widened), then each 2 L bytes give
+/// L floats of e and of o. The vectors run from the row's end: the last one of e reaches into
+/// o's first floats, which the first step writes after it.
+inline void fill_split_s8(float* e, float* o, int64_t n, const int8_t* src, int64_t in_w, int64_t pl, int32_t zp,
+                          int8_t* bytes) {
+  const int64_t end = 2 * ((n + lanes - 1) / lanes * lanes);
+  const auto z = static_cast<int8_t>(zp);
+  const int64_t copy = min(in_w, end - pl);  // inputs the lanes reach
+  for (int64_t i = 0; i < pl; ++i) bytes[i] = z;
+  for (int64_t i = 0; i < copy; ++i) bytes[pl + i] = src[i];
+  for (int64_t i = pl + copy; i < end; ++i) bytes[i] = z;
+  const __m256i zpv = _mm256_set1_epi32(zp);
+  for (int64_t j = end / 2 - lanes; j >= 0; j -= lanes) split_lanes(e + j, o + j, bytes + 2 * j, zpv);
+}
+#endif
+
 /// The ring of K + S padded input rows of one plane (two output rows' windows), the zero row,
-/// and int8's stride-2 row before its split (widened into it by widen_lanes, then split in lanes).
+/// and int8's stride-2 row before its split (widened into tmp by widen_lanes, then split in lanes;
+/// or with CTNN_DW_SPLIT_S8 copied into bytes with the zero point around it and split from there).
 template <int K, int S>
 struct ring {
   alignas(64) float row[K + S][row_cap];
   alignas(64) float zero[row_cap];
   alignas(64) float tmp[S == 2 ? row_cap : 1];
+  alignas(64) int8_t bytes[S == 2 ? row_cap + 2 * lanes : 1];  // fill_split_s8's padded input row
   int64_t tag[K + S];  // input row held by each slot, -1: none
 };
 
@@ -368,11 +376,18 @@ inline void plane_lanes(const conv_geometry& g, ring<K, S>& rg, const T* plane, 
         if constexpr (S == 1) {
           fill_padded(dst, len, src, g.in_w, g.pl, zp);
         } else {
-          if constexpr (is_same_v<T, float> || CTNN_DW_SPLIT_S8) {
-            fill_deinterleaved(dst, dst + half, half, src, g.in_w, g.pl, zp);
+          if constexpr (is_same_v<T, float>) {
+            fill_deinterleaved(dst, dst + half, half, src, g.in_w, g.pl);
           } else {
-            fill_padded(rg.tmp, len, src, g.in_w, g.pl, zp);
-            deinterleave(dst, dst + half, rg.tmp, half);
+#if CTNN_DW_SPLIT_S8
+            if (split_s8_fits(half)) {
+              fill_split_s8(dst, dst + half, half, src, g.in_w, g.pl, zp, rg.bytes);
+            } else
+#endif
+            {
+              fill_padded(rg.tmp, len, src, g.in_w, g.pl, zp);
+              deinterleave(dst, dst + half, rg.tmp, half);
+            }
           }
         }
         rg.tag[slot] = iy;
