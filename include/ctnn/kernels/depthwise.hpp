@@ -423,9 +423,9 @@ inline void store_n(T* dst, const V& v, int64_t n, const T* end) {
 struct requant_lanes {
   simd::vs64_lanes mult;
   simd::vs32 half, mask, lo, hi, zp;
+  simd::vs32 mult_v, left_v, right_v;  // the multiplier and the shifts in every lane (AVX2's path)
   uint32_t left;
   int32_t right;
-  int32_t mult32;
 };
 
 inline requant_lanes make_requant_lanes(const scalar::requant32& r) {
@@ -436,38 +436,52 @@ inline requant_lanes make_requant_lanes(const scalar::requant32& r) {
   q.lo = simd::vs32{} + r.lo;
   q.hi = simd::vs32{} + r.hi;
   q.zp = simd::vs32{} + r.zp;
+  q.mult_v = simd::vs32{} + r.mult;
+  q.left_v = simd::vs32{} + static_cast<int32_t>(r.left);
+  q.right_v = simd::vs32{} + static_cast<int32_t>(r.right);
   q.left = r.left;
   q.right = static_cast<int32_t>(r.right);
-  q.mult32 = r.mult;
   return q;
 }
 
 /// L lanes of scalar::requantize (ref::requantize's arithmetic, in scalar::mbqm's steps).
 inline simd::vs32 requantize_lanes(const simd::vs32& x, const requant_lanes& r) {
   using simd::vs32;
-  const simd::vu32 s = __builtin_convertvector(x, simd::vu32) << r.left;  // wraps, as TFLite on hardware
-#if CTNN_DW_WIDEN_X86 && !defined(__AVX512F__)
-  // AVX2 has no 64-bit lane multiply: vpmuldq on the even and the odd lanes, and bits 31..62 of
-  // (s m + 2^30) are the low half of its logical shift by 31
+#if CTNN_DW_SPLIT_S8
+  // AVX2 in intrinsics (the vector-extension form below compiles its clamps to compare-and-blend
+  // pairs and broadcasts the multiplier again per vector): no 64-bit lane multiply, so vpmuldq on
+  // the even and the odd lanes, and bits 31..62 of (s m + 2^30) are the low half of its logical
+  // shift by 31 (for the odd lanes, the high half of the sum shifted left by one)
   static_assert(lanes == 8, "AVX2: 8 int32 lanes");
-  __m256i sv;
-  __builtin_memcpy(&sv, &s, sizeof sv);
-  const __m256i m = _mm256_set1_epi32(r.mult32), nudge = _mm256_set1_epi64x(int64_t{1} << 30);
+  const auto v256 = [](const vs32& a) {
+    __m256i t;
+    __builtin_memcpy(&t, &a, sizeof t);
+    return t;
+  };
+  const __m256i zero = _mm256_setzero_si256(), nudge = _mm256_set1_epi64x(int64_t{1} << 30);
+  const __m256i m = v256(r.mult_v), right = v256(r.right_v);
+  const __m256i sv = _mm256_sllv_epi32(v256(x), v256(r.left_v));  // wraps, as TFLite on hardware
   const __m256i even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(sv, m), nudge), 31);
-  const __m256i odd = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(sv, 32), m), nudge), 31);
-  const __m256i high = _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
-  vs32 v;
-  __builtin_memcpy(&v, &high, sizeof v);
+  const __m256i odd = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(sv, 32), m), nudge);
+  const __m256i high = _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 1), 0xAA);
+  const __m256i thr = _mm256_sub_epi32(v256(r.half), _mm256_cmpgt_epi32(zero, high));
+  __m256i q = _mm256_sub_epi32(_mm256_srav_epi32(high, right),
+                               _mm256_cmpgt_epi32(_mm256_and_si256(high, v256(r.mask)), thr));
+  q = _mm256_add_epi32(_mm256_min_epi32(_mm256_max_epi32(q, v256(r.lo)), v256(r.hi)), v256(r.zp));
+  vs32 out;
+  __builtin_memcpy(&out, &q, sizeof out);
+  return out;
 #else
+  const simd::vu32 s = __builtin_convertvector(x, simd::vu32) << r.left;  // wraps, as TFLite on hardware
   const simd::vs64_lanes prod = __builtin_convertvector(__builtin_convertvector(s, vs32), simd::vs64_lanes) * r.mult;
   const vs32 v = __builtin_convertvector((prod + (int64_t{1} << 30)) >> 31, vs32);
-#endif
   const vs32 thr = r.half - (v < 0);                      // (v < 0) is -1 where true
   vs32 q = (v >> r.right) - ((v & r.mask) > thr);         // + 1 above the threshold
   const vs32 below = q < r.lo, above = q > r.hi;
   q = (q & ~below) | (r.lo & below);
   q = (q & ~above) | (r.hi & above);
   return q + r.zp;
+#endif
 }
 
 #if defined(__GNUC__) && !defined(__clang__)
