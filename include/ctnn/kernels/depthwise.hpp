@@ -29,6 +29,7 @@
 #include "ctnn/kernels/geometry.hpp"
 #include "ctnn/kernels/quant.hpp"
 #include "ctnn/kernels/reference.hpp"
+#include "ctnn/kernels/requant_avx2.hpp"
 #include "ctnn/kernels/scalar.hpp"
 #include "ctnn/kernels/simd.hpp"
 #include "ctnn/kernels/status.hpp"
@@ -211,13 +212,14 @@ inline void deinterleave(float* e, float* o, const float* src, int64_t n) {
   }
 }
 
-/// int8's stride-2 row split in one step where the target has it (AVX2 without AVX-512: the even
-/// and odd bytes of 16 inputs by one byte shuffle, each half widened to 8 floats); elsewhere the
-/// row is widened whole into the ring's tmp, then split in float lanes (deinterleave).
+/// The int8 paths of AVX2 without AVX-512 (8 lanes): the stride-2 row split in one step (the even
+/// and odd bytes of 16 inputs by one byte shuffle, each half widened to 8 floats; elsewhere the
+/// row is widened whole into the ring's tmp, then split in float lanes by deinterleave), and the
+/// requantization and narrowing of requant_avx2.hpp.
 #if CTNN_DW_WIDEN_X86 && !defined(__AVX512F__)
-#define CTNN_DW_SPLIT_S8 1
+#define CTNN_DW_AVX2_S8 1
 #else
-#define CTNN_DW_SPLIT_S8 0
+#define CTNN_DW_AVX2_S8 0
 #endif
 
 /// e[j0 .. j0 + L) = P[2j] and o[...] = P[2j + 1] from the 2L values at src (all inside the row).
@@ -227,7 +229,7 @@ inline void split_lanes(float* e, float* o, const float* src) {
   simd::store(e, every_other<0>(a, b, seq{}));
   simd::store(o, every_other<1>(a, b, seq{}));
 }
-#if CTNN_DW_SPLIT_S8
+#if CTNN_DW_AVX2_S8
 inline void split_lanes(float* e, float* o, const int8_t* src, __m256i zp) {
   static_assert(lanes == 8, "AVX2: 8 float lanes");
   const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src));
@@ -257,8 +259,8 @@ inline void fill_deinterleaved(float* e, float* o, int64_t n, const float* src, 
     j = j_last + lanes;
   }
   for (; j < n && 2 * j + 1 - pl < in_w; ++j) {  // both inside the row (2 j >= pl past the head)
-    e[j] = one(2 * j - pl);
-    o[j] = one(2 * j + 1 - pl);
+    e[j] = src[2 * j - pl];
+    o[j] = src[2 * j + 1 - pl];
   }
   for (; j < n; ++j) {  // the right padding and the lanes' reach
     e[j] = one(2 * j - pl);
@@ -266,7 +268,7 @@ inline void fill_deinterleaved(float* e, float* o, int64_t n, const float* src, 
   }
 }
 
-#if CTNN_DW_SPLIT_S8
+#if CTNN_DW_AVX2_S8
 /// Whether fill_split_s8 may run: its whole vectors of e and o (each n rounded up to L) fit the
 /// row buffer (row_cap floats).
 constexpr bool split_s8_fits(int64_t n) { return 2 * ((n + lanes - 1) / lanes * lanes) <= row_cap; }
@@ -290,7 +292,7 @@ inline void fill_split_s8(float* e, float* o, int64_t n, const int8_t* src, int6
 
 /// The ring of K + S padded input rows of one plane (two output rows' windows), the zero row,
 /// and int8's stride-2 row before its split (widened into tmp by widen_lanes, then split in lanes;
-/// or with CTNN_DW_SPLIT_S8 copied into bytes with the zero point around it and split from there).
+/// or with CTNN_DW_AVX2_S8 copied into bytes with the zero point around it and split from there).
 template <int K, int S>
 struct ring {
   alignas(64) float row[K + S][row_cap];
@@ -379,7 +381,7 @@ inline void plane_lanes(const conv_geometry& g, ring<K, S>& rg, const T* plane, 
           if constexpr (is_same_v<T, float>) {
             fill_deinterleaved(dst, dst + half, half, src, g.in_w, g.pl);
           } else {
-#if CTNN_DW_SPLIT_S8
+#if CTNN_DW_AVX2_S8
             if (split_s8_fits(half)) {
               fill_split_s8(dst, dst + half, half, src, g.in_w, g.pl, zp, rg.bytes);
             } else
@@ -423,7 +425,9 @@ inline void store_n(T* dst, const V& v, int64_t n, const T* end) {
 struct requant_lanes {
   simd::vs64_lanes mult;
   simd::vs32 half, mask, lo, hi, zp;
-  simd::vs32 mult_v, left_v, right_v;  // the multiplier and the shifts in every lane (AVX2's path)
+#if CTNN_DW_AVX2_S8
+  detail::requant8 r8;  // the multiplier and the shifts in AVX2's lanes (requant_avx2.hpp)
+#endif
   uint32_t left;
   int32_t right;
 };
@@ -436,9 +440,10 @@ inline requant_lanes make_requant_lanes(const scalar::requant32& r) {
   q.lo = simd::vs32{} + r.lo;
   q.hi = simd::vs32{} + r.hi;
   q.zp = simd::vs32{} + r.zp;
-  q.mult_v = simd::vs32{} + r.mult;
-  q.left_v = simd::vs32{} + static_cast<int32_t>(r.left);
-  q.right_v = simd::vs32{} + static_cast<int32_t>(r.right);
+#if CTNN_DW_AVX2_S8
+  q.r8 = detail::make_requant8(_mm256_set1_epi32(r.mult),
+                               _mm256_set1_epi32(static_cast<int32_t>(r.left) - static_cast<int32_t>(r.right)));
+#endif
   q.left = r.left;
   q.right = static_cast<int32_t>(r.right);
   return q;
@@ -447,26 +452,16 @@ inline requant_lanes make_requant_lanes(const scalar::requant32& r) {
 /// L lanes of scalar::requantize (ref::requantize's arithmetic, in scalar::mbqm's steps).
 inline simd::vs32 requantize_lanes(const simd::vs32& x, const requant_lanes& r) {
   using simd::vs32;
-#if CTNN_DW_SPLIT_S8
-  // AVX2 in intrinsics (the vector-extension form below compiles its clamps to compare-and-blend
-  // pairs and broadcasts the multiplier again per vector): no 64-bit lane multiply, so vpmuldq on
-  // the even and the odd lanes, and bits 31..62 of (s m + 2^30) are the low half of its logical
-  // shift by 31 (for the odd lanes, the high half of the sum shifted left by one)
+#if CTNN_DW_AVX2_S8
+  // AVX2 in intrinsics (requant_avx2.hpp's mbqm8; the vector-extension form below compiles its
+  // clamps to compare-and-blend pairs and broadcasts the multiplier again per vector)
   static_assert(lanes == 8, "AVX2: 8 int32 lanes");
   const auto v256 = [](const vs32& a) {
     __m256i t;
     __builtin_memcpy(&t, &a, sizeof t);
     return t;
   };
-  const __m256i zero = _mm256_setzero_si256(), nudge = _mm256_set1_epi64x(int64_t{1} << 30);
-  const __m256i m = v256(r.mult_v), right = v256(r.right_v);
-  const __m256i sv = _mm256_sllv_epi32(v256(x), v256(r.left_v));  // wraps, as TFLite on hardware
-  const __m256i even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(sv, m), nudge), 31);
-  const __m256i odd = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(sv, 32), m), nudge);
-  const __m256i high = _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 1), 0xAA);
-  const __m256i thr = _mm256_sub_epi32(v256(r.half), _mm256_cmpgt_epi32(zero, high));
-  __m256i q = _mm256_sub_epi32(_mm256_srav_epi32(high, right),
-                               _mm256_cmpgt_epi32(_mm256_and_si256(high, v256(r.mask)), thr));
+  __m256i q = detail::mbqm8(v256(x), r.r8);
   q = _mm256_add_epi32(_mm256_min_epi32(_mm256_max_epi32(q, v256(r.lo)), v256(r.hi)), v256(r.zp));
   vs32 out;
   __builtin_memcpy(&out, &q, sizeof out);
@@ -488,15 +483,14 @@ inline simd::vs32 requantize_lanes(const simd::vs32& x, const requant_lanes& r) 
 #pragma GCC diagnostic pop
 #endif
 
-/// int32 lanes already in [-128, 127] as int8 lanes: AVX2 packs them (two saturating packs, exact
-/// here; GCC 12 lowers __builtin_convertvector's narrowing lane by lane without AVX-512's vpmovdb).
+/// int32 lanes already in [-128, 127] as int8 lanes: AVX2 picks their low bytes (narrow8; GCC 12
+/// lowers __builtin_convertvector's narrowing lane by lane without AVX-512's vpmovdb).
 inline simd::vs8_lanes narrow_s8(const simd::vs32& q) {
-#if CTNN_DW_WIDEN_X86 && !defined(__AVX512F__)
+#if CTNN_DW_AVX2_S8
   static_assert(lanes == 8, "AVX2: 8 int32 lanes");
   __m256i v;
   __builtin_memcpy(&v, &q, sizeof v);
-  const __m128i p16 = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-  const __m128i p8 = _mm_packs_epi16(p16, p16);
+  const __m128i p8 = detail::narrow8(v);
   simd::vs8_lanes b;
   __builtin_memcpy(&b, &p8, sizeof b);
   return b;
