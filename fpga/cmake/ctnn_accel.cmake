@@ -45,6 +45,7 @@ if(verilator_FOUND)
              PREFIX Vctnn_accel
              DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/accel_model${suffix}
              INCLUDE_DIRS ${CTNN_FPGA_RTL}
+             ${CTNN_VERILATED_OPT}
              VERILATOR_ARGS -O3 --x-assign fast --x-initial fast -Wno-fatal
                             -GDim=${dim} -GTileDim=${tile_dim} -GLog2KMax=${CTNN_ACCEL_LOG2_KMAX}
                             -GRamSize=${CTNN_ACCEL_RAM_BYTES})

@@ -74,6 +74,7 @@ verilate(ctnn_soc_model
   DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/ctnn_soc_model
   INCLUDE_DIRS ${CTNN_FPGA_RTL}
   TRACE
+  ${CTNN_VERILATED_OPT}
   VERILATOR_ARGS -O3 --x-assign fast --x-initial fast)
 target_compile_options(ctnn_soc_model PRIVATE -w)
 
@@ -93,6 +94,7 @@ verilate(ctnn_core_model
   PREFIX Vctnn_core
   DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/ctnn_core_model
   INCLUDE_DIRS ${CTNN_FPGA_RTL}
+  ${CTNN_VERILATED_OPT}
   VERILATOR_ARGS -O3 --x-assign fast --x-initial fast)
 target_compile_options(ctnn_core_model PRIVATE -w)
 
