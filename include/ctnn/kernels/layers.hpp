@@ -296,17 +296,22 @@ inline void direct_conv_rows(const conv_geometry& g, const T* in, const T* w, co
               // vectorizer, which does not version a loop for aliasing) runs it as fast as -O3
               if (step == 1) {
                 constexpr int64_t lanes = simd::f32_lanes;
+                simd::vf32 wb[OB];
+                CTNN_UNROLL_VECTOR_LOOP(4)
+                for (int o = 0; o < OB; ++o) wb[o] = simd::vf32{} + wv[o];
                 for (; x + lanes <= n; x += lanes) {
                   const simd::vf32 v = simd::load<simd::vf32>(src + x);
+                  CTNN_UNROLL_VECTOR_LOOP(4)
                   for (int o = 0; o < OB; ++o) {
                     float* a = &acc[o][x_lo + x];
-                    simd::store(a, simd::load<simd::vf32>(a) + v * wv[o]);
+                    simd::store(a, simd::load<simd::vf32>(a) + v * wb[o]);
                   }
                 }
               }
             }
             for (; x < n; ++x) {
               const Tap v = static_cast<Tap>(src[x * step]) - static_cast<Tap>(a_zp);
+              CTNN_UNROLL_VECTOR_LOOP(4)
               for (int o = 0; o < OB; ++o) acc[o][x_lo + x] += static_cast<Acc>(v * wv[o]);
             }
           }
