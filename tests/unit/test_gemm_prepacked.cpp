@@ -257,3 +257,73 @@ TEST_CASE("conv2d int8 packed: dilation, stride 3, K not a multiple of 4, rows w
     for (const int64_t rows : {int64_t{0}, int64_t{1}, g.out_h()}) CHECK(check_packed_conv(g, r, rows) == !CTNN_KERNELS_SCALAR);
   }
 }
+
+namespace {
+
+/// One int8 conv with packed weights against ref::conv2d_s8 with the weights' zero point wzp,
+/// per-channel or per-tensor requantization and a caller workspace of ws_bytes (0: the static
+/// one); true when the slab path (AVX-512 VNNI: the implicit im2col) ran it.
+bool check_slab_conv(const k::conv_geometry& g, ctnn_test::rng& r, int32_t wzp, bool per_channel, size_t ws_bytes) {
+  const auto in = r.s8(size_t(g.in_c * g.in_h * g.in_w));
+  const auto w = r.s8(size_t(g.out_c * g.gemm_k()));
+  const auto bias = r.s32(size_t(g.out_c), -30000, 30000);
+  const requant q(r, int(g.out_c));
+  const int32_t in_zp = r.range(-128, 127), out_zp = r.range(-128, 127);
+  const ctnn::ref::gemm_s8_params p{in_zp, wzp, out_zp, q.mult.data(), q.shift.data(), per_channel, -100, 110};
+  const size_t out_n = size_t(g.out_c * g.out_h() * g.out_w());
+  std::vector<int8_t> want(out_n, 1), got(out_n, 2);
+  REQUIRE(ctnn::ref::conv2d_s8(g, in.data(), w.data(), bias.data(), want.data(), p) == status::ok);
+  const size_t pbytes = k::conv2d_s8_packed_bytes(g);
+  aligned_bytes packed(pbytes), ws(ws_bytes);
+  REQUIRE(k::pack_conv2d_s8_weights(g, w.data(), packed.data(), packed.size()) == status::ok);
+  std::vector<int8_t> panel(size_t(k::conv_scratch_elems(g, g.out_h())) + 1);
+  INFO("in " << g.in_c << "x" << g.in_h << "x" << g.in_w << " out_c " << g.out_c << " k " << g.kh << "x" << g.kw
+             << " s " << g.sh << "x" << g.sw << " d " << g.dh << "x" << g.dw << " groups " << g.groups << " wzp "
+             << wzp << " per_channel " << per_channel << " ws " << ws_bytes);
+  REQUIRE(k::conv2d_s8(g, in.data(), w.data(), bias.data(), got.data(), p, g.out_h(), panel.data(), panel.size(),
+                       ws_bytes != 0 ? ws.data() : nullptr, ws_bytes, pbytes != 0 ? packed.data() : nullptr) ==
+          status::ok);
+  REQUIRE(got == want);
+  using T = k::default_s8_tiling;
+  const size_t avail = ws_bytes != 0 ? ws_bytes : sizeof(k::detail::static_workspace_s8<T>::buf);
+  return k::detail::conv_s8_slab_applies<T>(g) && wzp == 0 && k::detail::conv_s8_slab_rows<T::nr>(g, avail) > 0;
+}
+
+}  // namespace
+
+TEST_CASE("conv2d int8 slab path (implicit im2col): strides, dilation, groups, padded channels, panels, fallbacks") {
+  ctnn_test::rng r(79);
+  using T = k::default_s8_tiling;
+  // {in_c, in_h, in_w, out_c, kh, kw, sh, sw, pt, pb, pl, pr, dh, dw, groups}
+  const k::conv_geometry shapes[] = {{64, 9, 11, 70, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},   // M edge 70 = 5 x 12 + 10
+                                     {16, 14, 14, 20, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1},  // stride 2: 4 phases
+                                     {3, 17, 30, 8, 7, 7, 2, 2, 3, 3, 3, 3, 1, 1, 1},    // a stem: in_c 3 -> 4
+                                     {8, 10, 12, 13, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 1},   // dilation 2
+                                     {12, 9, 9, 18, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 3},    // 3 groups of 4 channels
+                                     {6, 8, 9, 5, 3, 2, 2, 1, 1, 0, 0, 1, 1, 1, 1},      // 3x2, stride (2, 1)
+                                     {32, 7, 7, 36, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},    // 7x7 map: wq 9
+                                     {4, 11, 13, 7, 3, 3, 1, 1, 2, 0, 1, 2, 1, 1, 1},    // asymmetric padding
+                                     {7, 6, 40, 9, 5, 5, 1, 1, 2, 2, 2, 2, 1, 1, 1},     // in_c 7 -> 8, 5x5
+                                     {5, 8, 8, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},      // in_c 5: not on the slab
+                                     {8, 40, 70, 10, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},   // panels in a K-sized workspace
+                                     {4, 6, 200, 200, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}}; // no slab panel fits it
+  int slab_runs = 0;
+  for (const auto& g : shapes) {
+    REQUIRE(g.valid());
+    // the static workspace, and one of the im2col path's size (Tiling::workspace_bytes(K))
+    for (const int32_t wzp : {0, 3})
+      for (const bool per_channel : {true, false})
+        for (const size_t ws : {size_t{0}, size_t(T::workspace_bytes(g.gemm_k()))})
+          slab_runs += check_slab_conv(g, r, wzp, per_channel, ws) ? 1 : 0;
+  }
+#if CTNN_KERNELS_VNNI && !CTNN_KERNELS_SCALAR
+  // 11 shapes on the slab with the weights' zero point 0: both workspaces, but the last's K-sized one
+  CHECK(slab_runs == (11 * 2 - 1) * 2);
+  const auto& split = shapes[10];
+  const int64_t rows = k::detail::conv_s8_slab_rows<T::nr>(split, T::workspace_bytes(split.gemm_k()));
+  CHECK(rows > 0);
+  CHECK(rows < split.out_h());
+#else
+  CHECK(slab_runs == 0);
+#endif
+}

@@ -384,7 +384,7 @@ struct conv_slab {
   int64_t wq = 0, rows = 0;  ///< phase width, output rows per panel (0: not applicable)
 };
 
-inline int64_t conv_slab_hq(const conv_geometry& g, int64_t rows) { return rows + ((g.kh - 1) * g.dh) / g.sh; }
+constexpr int64_t conv_slab_hq(const conv_geometry& g, int64_t rows) { return rows + ((g.kh - 1) * g.dh) / g.sh; }
 constexpr int64_t conv_slab_wq(const conv_geometry& g) { return g.out_w() + ((g.kw - 1) * g.dw) / g.sw; }
 
 /// Floats of the slab of a panel of `rows` output rows (with the slack the last windows read).
@@ -406,7 +406,7 @@ constexpr uint64_t conv_slab_elems(const conv_geometry& g, int64_t rows) {
 /// True when g runs on the slab path given scratch for one panel row or more.
 constexpr bool conv_slab_applies(const conv_geometry& g) {
   if (CTNN_KERNELS_SCALAR || !conv_uses_panels(g) || g.gemm_k() > conv_slab_max_k) return false;
-  if (g.pointwise() && (g.sh != 1 || g.sw != 1)) return false;
+  if (g.kh == 1 && g.kw == 1 && (g.sh != 1 || g.sw != 1)) return false;  // strided 1x1: a subsample
   return 4 * g.out_w() >= 3 * conv_slab_wq(g);
 }
 
@@ -595,9 +595,107 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
   return clamped(status::ok);
 }
 
-/// Bytes of one group's packed weights, rounded up to 64 (the next group's boundary).
+namespace detail {
+
+/// The int8 slab (conv2d_s8 with weights packed once, AVX-512 VNNI builds): the float slab's
+/// phases (conv_slab) with 4 input channels in each cell, as u8 (x + 128; padding zp + 128):
+///
+///   slab: [c4][py][px][hq][wq] cells of 4 bytes, channels 4 c4 .. 4 c4 + 3 (past in_c: zp + 128)
+///
+/// K runs in 4-value groups g = (c4, ky, kx), the 4 channels of one tap, so B's group of output
+/// pixel p = oy wq + ox is the cell at boff[g] + p: the micro-kernel loads 16 of them per vector
+/// straight from the slab (tiled's gemm_s8_offsets_impl), no im2col, no packing. The weights are
+/// packed once in that k order (s8, 0 past in_c). The zero-point correction is then per output
+/// channel only, -(zp + 128) sum w, which needs the weights' zero point to be 0 (TFLite's
+/// symmetric int8 weights); a convolution with another runs the im2col path, its weights packed
+/// per call. Used where the float slab is (conv_slab_applies), when rounding in_c up to 4 adds
+/// at most a third (in_c 3, 4, 6, 7, 8, ...: yes; 1, 2, 5: no) and 4 kg <= Tiling::kmax.
+constexpr int64_t conv_s8_slab_c4(const conv_geometry& g) { return ceil_div(g.in_c_per_group(), 4); }
+constexpr int64_t conv_s8_slab_kg(const conv_geometry& g) { return conv_s8_slab_c4(g) * g.kh * g.kw; }
+
+template <class Tiling>
+constexpr bool conv_s8_slab_applies(const conv_geometry& g) {
+  if (!CTNN_KERNELS_VNNI || CTNN_KERNELS_SCALAR || Tiling::nr % 16 != 0) return false;
+  if (!g.valid() || g.depthwise() || !conv_slab_applies(g)) return false;
+  return 3 * conv_s8_slab_c4(g) <= g.in_c_per_group() && 4 * conv_s8_slab_kg(g) <= Tiling::kmax;
+}
+
+/// Bytes of the int8 slab of `rows` output rows: its cells, the slack the last windows read
+/// (as conv_slab_only_elems) and 32 cells the last row's interleave writes past its end.
+template <int NR>
+constexpr uint64_t conv_s8_slab_bytes(const conv_geometry& g, int64_t rows) {
+  const int64_t wq = conv_slab_wq(g);
+  const auto np = static_cast<int64_t>(round_up(static_cast<uint64_t>(rows * wq), NR));
+  const int64_t cells = conv_s8_slab_c4(g) * g.sh * g.sw * conv_slab_hq(g, rows) * wq + (np - rows * wq) +
+                        ((g.kw - 1) * g.dw) / g.sw + 32;
+  return round_up(static_cast<uint64_t>(4 * cells), 64);
+}
+
+/// Bytes of one staging row of the slab's construction (a phase row of one channel).
+constexpr uint64_t conv_s8_slab_row_bytes(const conv_geometry& g) {
+  return round_up(static_cast<uint64_t>(conv_slab_wq(g)), 32) + 32;
+}
+
+/// Workspace bytes of the slab path for `rows` output rows: slab, 4 staging rows, the M x Np
+/// int8 product (compacted to the output width afterwards).
+template <int NR>
+constexpr uint64_t conv_s8_slab_workspace_bytes(const conv_geometry& g, int64_t rows) {
+  const auto np = round_up(static_cast<uint64_t>(rows * conv_slab_wq(g)), NR);
+  return conv_s8_slab_bytes<NR>(g, rows) + 4 * conv_s8_slab_row_bytes(g) +
+         static_cast<uint64_t>(g.out_c_per_group()) * np;
+}
+
+/// Output rows per slab panel in a workspace of `bytes`: as many as fit, 0 (the im2col path)
+/// when none fits or a partial panel is under 4 NR-column tiles (as conv_slab_of).
+template <int NR>
+constexpr int64_t conv_s8_slab_rows(const conv_geometry& g, uint64_t bytes) {
+  const int64_t oh = g.out_h();
+  int64_t rows = 0;
+  while (rows < oh && conv_s8_slab_workspace_bytes<NR>(g, rows + 1) <= bytes) ++rows;
+  if (rows < oh && rows * conv_slab_wq(g) < 4 * NR) return 0;
+  return rows;
+}
+
+/// Bytes of one group's weights packed for the slab path: rowsum[Mp], then MR-row panels of
+/// kg groups of 4 s8 values; rounded up to 64.
+template <class Tiling>
+constexpr size_t conv_s8_slab_group_bytes(const conv_geometry& g) {
+  const auto mp = round_up(static_cast<uint64_t>(g.out_c_per_group()), Tiling::mr);
+  return static_cast<size_t>(round_up(4 * mp + mp * 4 * static_cast<uint64_t>(conv_s8_slab_kg(g)), 64));
+}
+
+/// Packs one group's OIHW weights (M x K) for the slab path (layout above); rowsum[m] = sum of
+/// row m's weights.
+template <class Tiling>
+inline void pack_conv_s8_slab_weights(const conv_geometry& g, const int8_t* w, uint8_t* dst) {
+  constexpr int MR = Tiling::mr;
+  const int64_t M = g.out_c_per_group(), K = g.gemm_k(), icg = g.in_c_per_group(), taps = g.kh * g.kw;
+  const int64_t c4n = conv_s8_slab_c4(g), kg = conv_s8_slab_kg(g);
+  const auto mp = static_cast<int64_t>(round_up(static_cast<uint64_t>(M), MR));
+  auto* rowsum = reinterpret_cast<int32_t*>(dst);
+  auto* panels = reinterpret_cast<int8_t*>(rowsum + mp);
+  for (int64_t m = 0; m < mp; ++m) {
+    int32_t sum = 0;
+    int8_t* row = panels + (m / MR) * kg * MR * 4 + (m % MR) * 4;
+    for (int64_t c4 = 0; c4 < c4n; ++c4)
+      for (int64_t t = 0; t < taps; ++t)
+        for (int64_t q = 0; q < 4; ++q) {
+          const int64_t ic = 4 * c4 + q;
+          const int8_t v = (m < M && ic < icg) ? w[m * K + ic * taps + t] : int8_t{0};
+          row[(c4 * taps + t) * MR * 4 + q] = v;
+          sum += v;
+        }
+    rowsum[m] = sum;
+  }
+}
+
+}  // namespace detail
+
+/// Bytes of one group's packed weights, rounded up to 64 (the next group's boundary): the slab
+/// path's layout where it applies, else tiled::pack_a_s8_once's.
 template <class Tiling = default_s8_tiling>
 constexpr size_t conv2d_s8_packed_group_bytes(const conv_geometry& g) {
+  if (detail::conv_s8_slab_applies<Tiling>(g)) return detail::conv_s8_slab_group_bytes<Tiling>(g);
   return (tiled::packed_a_s8_bytes<Tiling>(g.out_c_per_group(), g.gemm_k()) + 63u) & ~size_t{63};
 }
 
@@ -621,6 +719,13 @@ inline status pack_conv2d_s8_weights(const conv_geometry& g, const int8_t* w, vo
   if (dst_bytes < need) return status::scratch_too_small;
   const int M = static_cast<int>(g.out_c_per_group()), K = static_cast<int>(g.gemm_k());
   const size_t stride = conv2d_s8_packed_group_bytes<Tiling>(g);
+  if (detail::conv_s8_slab_applies<Tiling>(g)) {
+    if (!detail::aligned4(dst)) return status::bad_size;
+    for (int64_t grp = 0; grp < g.groups; ++grp)
+      detail::pack_conv_s8_slab_weights<Tiling>(g, w + grp * M * K,
+                                                static_cast<uint8_t*>(dst) + static_cast<size_t>(grp) * stride);
+    return status::ok;
+  }
   for (int64_t grp = 0; grp < g.groups; ++grp)
     if (const status s = tiled::pack_a_s8_once<Tiling>(M, K, w + grp * M * K, K,
                                                       static_cast<uint8_t*>(dst) + static_cast<size_t>(grp) * stride,
@@ -732,6 +837,96 @@ inline void im2col_packed_s8(const conv_geometry& g, const int8_t* in_group, int
 }
 #endif
 
+#if CTNN_KERNELS_VNNI
+/// conv2d_s8's slab path (conv_s8_slab_applies): per panel of `panel_rows` output rows and per
+/// group, the slab is built in the workspace (each phase row of 4 channels staged as bytes with
+/// its padding, then interleaved into cells, + 128 on the way), multiplied by
+/// gemm_s8_offsets_impl into an M x Np int8 product past it, which is compacted to the output
+/// width (the wq - ow extra columns of each row dropped).
+template <class Tiling>
+inline status conv2d_s8_slab(const conv_geometry& g, int64_t panel_rows, const int8_t* in, const int32_t* bias,
+                             int8_t* out, const ref::gemm_s8_params& p, const uint8_t* packed, size_t packed_stride,
+                             void* workspace) {
+  constexpr int NR = Tiling::nr;
+  const int64_t oh = g.out_h(), ow = g.out_w(), wq = conv_slab_wq(g), icg = g.in_c_per_group();
+  const int64_t c4n = conv_s8_slab_c4(g), phases = g.sh * g.sw;
+  const int M = static_cast<int>(g.out_c_per_group()), kg = static_cast<int>(conv_s8_slab_kg(g));
+  const auto pad = static_cast<int8_t>(p.a_zp);
+  const auto row_bytes = static_cast<int64_t>(conv_s8_slab_row_bytes(g));
+  const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
+  int32_t boff[Tiling::kmax / 4];
+  for (int64_t r0 = 0; r0 < oh; r0 += panel_rows) {
+    const int64_t rows = min(panel_rows, oh - r0), hq = conv_slab_hq(g, rows), plane = hq * wq;
+    const auto np = static_cast<int64_t>(round_up(static_cast<uint64_t>(rows * wq), NR));
+    const auto slab_bytes = static_cast<int64_t>(conv_s8_slab_bytes<NR>(g, rows));
+    auto* slab = static_cast<uint8_t*>(workspace);
+    int8_t* stage = reinterpret_cast<int8_t*>(slab + slab_bytes);
+    int8_t* prod = stage + 4 * row_bytes;
+    for (int64_t c4 = 0; c4 < c4n; ++c4)
+      for (int64_t ky = 0; ky < g.kh; ++ky)
+        for (int64_t kx = 0; kx < g.kw; ++kx) {
+          const int64_t ty = ky * g.dh, tx = kx * g.dw, phase = (ty % g.sh) * g.sw + tx % g.sw;
+          boff[(c4 * g.kh + ky) * g.kw + kx] =
+              static_cast<int32_t>((c4 * phases + phase) * plane + (ty / g.sh) * wq + tx / g.sw);
+        }
+    for (int64_t grp = 0; grp < g.groups; ++grp) {
+      const int8_t* in_g = in + grp * icg * g.in_h * g.in_w;
+      for (int64_t c4 = 0; c4 < c4n; ++c4)
+        for (int64_t py = 0; py < g.sh; ++py)
+          for (int64_t px = 0; px < g.sw; ++px) {
+            // columns x whose input ix = sw x + px - pl lies in [0, in_w): [x_lo, x_hi)
+            const int64_t x_lo = min(wq, ceil_div(max(int64_t{0}, g.pl - px), g.sw));
+            const int64_t x_hi = max(x_lo, min(wq, ceil_div(max(int64_t{0}, g.in_w + g.pl - px), g.sw)));
+            for (int64_t y = 0; y < hq; ++y) {
+              const int64_t iy = g.sh * (r0 + y) + py - g.pt;
+              for (int64_t q = 0; q < 4; ++q) {
+                int8_t* d = stage + q * row_bytes;
+                const int64_t ic = 4 * c4 + q;
+                if (ic >= icg || iy < 0 || iy >= g.in_h) {
+                  __builtin_memset(d, pad, static_cast<size_t>(wq));
+                  continue;
+                }
+                const int8_t* src = in_g + (ic * g.in_h + iy) * g.in_w + px - g.pl;  // + sw x
+                __builtin_memset(d, pad, static_cast<size_t>(x_lo));
+                if (g.sw == 1)
+                  copy_run(d + x_lo, src + x_lo, static_cast<size_t>(x_hi - x_lo));
+                else if (g.sw == 2)
+                  gather_even_bytes(d + x_lo, src + 2 * x_lo, x_hi - x_lo);
+                else
+                  for (int64_t x = x_lo; x < x_hi; ++x) d[x] = src[x * g.sw];
+                __builtin_memset(d + x_hi, pad, static_cast<size_t>(wq - x_hi));
+              }
+              // 32 cells at a time; the last step's extra cells land in the next row, written later
+              uint8_t* cells = slab + (((c4 * phases + py * g.sw + px) * hq + y) * wq) * 4;
+              for (int64_t x = 0; x < wq; x += 32) {
+                __m256i r[4], o[4];
+                for (int q = 0; q < 4; ++q)
+                  r[q] = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(stage + q * row_bytes + x)),
+                                          flip);
+                interleave4x32(r[0], r[1], r[2], r[3], cells + 4 * x, o);
+              }
+            }
+          }
+      // the slack the last windows read (columns past the panel's pixels: results dropped)
+      const int64_t used = c4n * phases * plane * 4;
+      __builtin_memset(slab + used, 0, static_cast<size_t>(slab_bytes - used));
+      ref::gemm_s8_params pg = p;
+      if (p.per_channel) {
+        pg.multiplier = p.multiplier + grp * M;
+        pg.shift = p.shift + grp * M;
+      }
+      gemm_s8_offsets_impl<Tiling>(M, static_cast<int>(np), kg, packed + static_cast<size_t>(grp) * packed_stride, slab,
+                                   boff, bias != nullptr ? bias + grp * M : nullptr, p.a_zp + 128, pg, prod,
+                                   static_cast<int>(np));
+      for (int64_t m = 0; m < M; ++m)
+        for (int64_t y = 0; y < rows; ++y)
+          copy_run(out + ((grp * M + m) * oh + r0 + y) * ow, prod + m * np + y * wq, static_cast<size_t>(ow));
+    }
+  }
+  return status::ok;
+}
+#endif
+
 }  // namespace detail
 
 /// Output rows per int8 im2col panel: at most the caller's, and about one B block of the GEMM
@@ -796,6 +991,15 @@ inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* 
   // packed weights exist only where the GEMM runs (conv2d_s8_packed_bytes > 0)
   const auto* packed = conv2d_s8_packed_bytes<Tiling>(g) != 0 ? static_cast<const uint8_t*>(packed_w) : nullptr;
   const size_t packed_stride = conv2d_s8_packed_group_bytes<Tiling>(g);
+#if CTNN_KERNELS_VNNI
+  if (packed != nullptr && detail::conv_s8_slab_applies<Tiling>(g)) {
+    // the weights are in the slab path's order: it runs when the weights' zero point is 0 and a
+    // panel fits the workspace; otherwise the im2col path below packs w per call
+    const int64_t rows = p.b_zp == 0 ? detail::conv_s8_slab_rows<Tiling::nr>(g, workspace_bytes) : 0;
+    if (rows > 0) return detail::conv2d_s8_slab<Tiling>(g, rows, in, bias, out, p, packed, packed_stride, workspace);
+    packed = nullptr;
+  }
+#endif
   if (!conv_uses_panels(g) && (ws_fits || panel_rows > 0) && packed != nullptr)
     return tiled::gemm_s8_row_channels_prepacked<Tiling>(M, NT, K, packed, in, NT, bias, out, NT, p.b_zp, p.a_zp, p,
                                                          workspace, workspace_bytes);

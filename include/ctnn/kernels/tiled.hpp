@@ -322,12 +322,25 @@ inline void pack_a_s8(int mc, int K, const int8_t* a, int lda, uint8_t* ap, int3
 }
 
 #if CTNN_KERNELS_X86 && defined(__AVX2__)
-/// The full 4-k groups of one 32-column panel of B (AVX2): four rows of 32 bytes become 32 words
-/// by two rounds of unpacking and a lane swap; colsum[j] += the word's four bytes (vpmaddubsw by
-/// ones, exact: |b0 + b1| <= 256, then vpmaddwd by ones). Returns the k where the groups end.
+/// Four rows of 32 bytes as the 32 words of their columns, word j = (r0[j], r1[j], r2[j], r3[j])
+/// little-endian, stored at dst (128 bytes): two rounds of unpacking and a lane swap.
 ///
 ///   rows a, b, c, d (32 bytes)  -> unpack8 (a,b), (c,d) -> unpack16 -> per 128-bit lane
 ///   words of columns 0-3 | 16-19, 4-7 | 20-23, 8-11 | 24-27, 12-15 | 28-31 -> lane swaps
+inline void interleave4x32(__m256i a0, __m256i a1, __m256i a2, __m256i a3, void* dst, __m256i (&o)[4]) {
+  const __m256i t01l = _mm256_unpacklo_epi8(a0, a1), t01h = _mm256_unpackhi_epi8(a0, a1);
+  const __m256i t23l = _mm256_unpacklo_epi8(a2, a3), t23h = _mm256_unpackhi_epi8(a2, a3);
+  const __m256i w0 = _mm256_unpacklo_epi16(t01l, t23l), w1 = _mm256_unpackhi_epi16(t01l, t23l);
+  const __m256i w2 = _mm256_unpacklo_epi16(t01h, t23h), w3 = _mm256_unpackhi_epi16(t01h, t23h);
+  o[0] = _mm256_permute2x128_si256(w0, w1, 0x20), o[1] = _mm256_permute2x128_si256(w2, w3, 0x20);
+  o[2] = _mm256_permute2x128_si256(w0, w1, 0x31), o[3] = _mm256_permute2x128_si256(w2, w3, 0x31);
+  auto* d = static_cast<__m256i*>(dst);
+  for (int i = 0; i < 4; ++i) _mm256_storeu_si256(d + i, o[i]);
+}
+
+/// The full 4-k groups of one 32-column panel of B (AVX2): four rows of 32 bytes become 32 words
+/// (interleave4x32); colsum[j] += the word's four bytes (vpmaddubsw by ones, exact:
+/// |b0 + b1| <= 256, then vpmaddwd by ones). Returns the k where the groups end.
 inline int pack_b_s8_panel32(int K, const int8_t* b, int ldb, int8_t* bp, int32_t* colsum) {
   const __m256i ones8 = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1);
   __m256i s0 = _mm256_setzero_si256(), s1 = s0, s2 = s0, s3 = s0;
@@ -338,17 +351,9 @@ inline int pack_b_s8_panel32(int K, const int8_t* b, int ldb, int8_t* bp, int32_
     const __m256i a1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r + ldb));
     const __m256i a2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r + 2 * static_cast<ptrdiff_t>(ldb)));
     const __m256i a3 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r + 3 * static_cast<ptrdiff_t>(ldb)));
-    const __m256i t01l = _mm256_unpacklo_epi8(a0, a1), t01h = _mm256_unpackhi_epi8(a0, a1);
-    const __m256i t23l = _mm256_unpacklo_epi8(a2, a3), t23h = _mm256_unpackhi_epi8(a2, a3);
-    const __m256i w0 = _mm256_unpacklo_epi16(t01l, t23l), w1 = _mm256_unpackhi_epi16(t01l, t23l);
-    const __m256i w2 = _mm256_unpacklo_epi16(t01h, t23h), w3 = _mm256_unpackhi_epi16(t01h, t23h);
-    const __m256i o0 = _mm256_permute2x128_si256(w0, w1, 0x20), o1 = _mm256_permute2x128_si256(w2, w3, 0x20);
-    const __m256i o2 = _mm256_permute2x128_si256(w0, w1, 0x31), o3 = _mm256_permute2x128_si256(w2, w3, 0x31);
-    auto* dst = reinterpret_cast<__m256i*>(bp + static_cast<ptrdiff_t>(k4) * 32);
-    _mm256_storeu_si256(dst, o0);
-    _mm256_storeu_si256(dst + 1, o1);
-    _mm256_storeu_si256(dst + 2, o2);
-    _mm256_storeu_si256(dst + 3, o3);
+    __m256i o[4];
+    interleave4x32(a0, a1, a2, a3, bp + static_cast<ptrdiff_t>(k4) * 32, o);
+    const __m256i o0 = o[0], o1 = o[1], o2 = o[2], o3 = o[3];
     s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones8, o0), ones16));
     s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones8, o1), ones16));
     s2 = _mm256_add_epi32(s2, _mm256_madd_epi16(_mm256_maddubs_epi16(ones8, o2), ones16));
@@ -872,6 +877,86 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
   }
   return status::ok;
 }
+
+#if CTNN_KERNELS_VNNI
+/// Raw int32 tile of an implicit im2col (conv2d_s8's slab path): out[i][j] = the sum over kg
+/// groups g of row i's 4 s8 values at ap[g][i] times column j's 4 u8 values at
+/// b + 4 (boff[g] + j), wrapping. The u8 operand is the activations (x + 128), loaded straight
+/// from the slab; the s8 one the weights, broadcast. The first Rows rows of the MR-row panel.
+template <int MR, int NR, int Rows>
+inline void micro_s8_offsets(int kg, const int8_t* __restrict ap, const uint8_t* __restrict b,
+                             const int32_t* __restrict boff, int32_t (&out)[MR][NR]) {
+  static_assert(NR % 16 == 0 && Rows > 0 && Rows <= MR, "micro_s8_offsets: whole vectors, 1..MR rows");
+  constexpr int nv = NR / 16;
+  __m512i acc[Rows][nv];
+#pragma GCC unroll 32
+  for (int i = 0; i < Rows; ++i)
+#pragma GCC unroll 8
+    for (int j = 0; j < nv; ++j) acc[i][j] = _mm512_setzero_si512();
+  for (int g = 0; g < kg; ++g) {
+    const uint8_t* bg = b + static_cast<ptrdiff_t>(boff[g]) * 4;
+    __m512i bv[nv];
+#pragma GCC unroll 8
+    for (int j = 0; j < nv; ++j) bv[j] = _mm512_loadu_si512(bg + j * 64);
+#pragma GCC unroll 32
+    for (int i = 0; i < Rows; ++i) {
+      int32_t a4;
+      __builtin_memcpy(&a4, ap + i * 4, 4);
+      const __m512i a = _mm512_set1_epi32(a4);
+#pragma GCC unroll 8
+      for (int j = 0; j < nv; ++j) acc[i][j] = _mm512_dpbusd_epi32(acc[i][j], bv[j], a);
+    }
+    ap += MR * 4;
+  }
+#pragma GCC unroll 32
+  for (int i = 0; i < Rows; ++i)
+#pragma GCC unroll 8
+    for (int j = 0; j < nv; ++j) _mm512_storeu_si512(&out[i][j * 16], acc[i][j]);
+}
+
+/// Bytes of A's row panels that one column sweep of gemm_s8_offsets_impl re-reads: blocks of
+/// rows this large stay in L2 while every NR-column tile passes over them (ResNet-18's 512 x 4608
+/// weights are 2.4 MB: swept per column tile they came from L3 twice).
+inline constexpr int s8_offsets_a_block_bytes = 256 * 1024;
+
+/// int8 GEMM of conv2d_s8's slab path, requantized per row (output channel) m:
+/// C[m][n] = requantize(sum_g A[m][g] . B_g[n] - b_zp_u rowsum[m] + bias[m]) for N columns (a
+/// multiple of NR) where a_packed = [ int32 rowsum[Mp] | s8 MR-row panels of kg 4-value groups ]
+/// and B's group g of column n is the 4 u8 values at b + 4 (boff[g] + n); b_zp_u = B's zero
+/// point + 128 (B is x + 128), so that (x - zp) w sums to A . B - b_zp_u rowsum. A's own zero
+/// point is 0 (no column sums). Edge row panels run on 4 or 8 rows (MR = 12).
+template <class Tiling>
+inline void gemm_s8_offsets_impl(int M, int N, int kg, const uint8_t* a_packed, const uint8_t* b, const int32_t* boff,
+                                 const int32_t* bias, int32_t b_zp_u, const ref::gemm_s8_params& p, int8_t* C,
+                                 int ldc) {
+  constexpr int MR = Tiling::mr, NR = Tiling::nr;
+  const auto mp = static_cast<ptrdiff_t>(round_up_to_tile<MR>(M));
+  const auto* rowsum = reinterpret_cast<const int32_t*>(a_packed);
+  const auto* panels = reinterpret_cast<const int8_t*>(rowsum + mp);
+  const int32_t no_colsum[NR] = {};
+  const int mb = max(MR, s8_offsets_a_block_bytes / max(1, kg * 4) / MR * MR);
+  for (int m0 = 0; m0 < M; m0 += mb)
+    for (int jr = 0; jr < N; jr += NR)
+      for (int ir = m0; ir < min(M, m0 + mb); ir += MR) {
+        const int m_valid = min(MR, M - ir);
+        const int8_t* ap = panels + static_cast<ptrdiff_t>(ir) * kg * 4;
+        int32_t tile[MR][NR];
+        if constexpr (MR >= 6 && MR % 3 == 0) {
+          if (m_valid <= MR / 3)
+            micro_s8_offsets<MR, NR, MR / 3>(kg, ap, b + static_cast<ptrdiff_t>(jr) * 4, boff, tile);
+          else if (m_valid <= 2 * MR / 3)
+            micro_s8_offsets<MR, NR, 2 * MR / 3>(kg, ap, b + static_cast<ptrdiff_t>(jr) * 4, boff, tile);
+          else
+            micro_s8_offsets<MR, NR, MR>(kg, ap, b + static_cast<ptrdiff_t>(jr) * 4, boff, tile);
+        } else {
+          micro_s8_offsets<MR, NR, MR>(kg, ap, b + static_cast<ptrdiff_t>(jr) * 4, boff, tile);
+        }
+        for (int i = 0; i < m_valid; ++i)
+          finalize_row<NR, int8_t, true>(tile[i], rowsum[ir + i], no_colsum, 0u, 0, b_zp_u, bias, ir + i, jr, &p,
+                                         C + static_cast<ptrdiff_t>(ir + i) * ldc + jr, NR);
+      }
+}
+#endif
 
 /// A block is packed when the B block has at least this many NR-panels (or is a whole NC block
 /// of fewer): below, reading A's rows in place measured as fast or faster (AVX-512, NR = 32:
