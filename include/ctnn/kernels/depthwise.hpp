@@ -427,6 +427,8 @@ struct requant_lanes {
   simd::vs32 half, mask, lo, hi, zp;
 #if CTNN_DW_AVX2_S8
   detail::requant8 r8;  // the multiplier and the shifts in AVX2's lanes (requant_avx2.hpp)
+#elif CTNN_DW_WIDEN_X86 && defined(__AVX512F__)
+  detail::requant16 r16;  // in AVX-512's lanes
 #endif
   uint32_t left;
   int32_t right;
@@ -443,6 +445,9 @@ inline requant_lanes make_requant_lanes(const scalar::requant32& r) {
 #if CTNN_DW_AVX2_S8
   q.r8 = detail::make_requant8(_mm256_set1_epi32(r.mult),
                                _mm256_set1_epi32(static_cast<int32_t>(r.left) - static_cast<int32_t>(r.right)));
+#elif CTNN_DW_WIDEN_X86 && defined(__AVX512F__)
+  q.r16 = detail::make_requant16(_mm512_set1_epi32(r.mult),
+                                 _mm512_set1_epi32(static_cast<int32_t>(r.left) - static_cast<int32_t>(r.right)));
 #endif
   q.left = r.left;
   q.right = static_cast<int32_t>(r.right);
@@ -466,6 +471,20 @@ inline simd::vs32 requantize_lanes(const simd::vs32& x, const requant_lanes& r) 
   vs32 out;
   __builtin_memcpy(&out, &q, sizeof out);
   return out;
+#elif CTNN_DW_WIDEN_X86 && defined(__AVX512F__)
+  // AVX-512 likewise (mbqm16): the vector-extension form's 64-bit products compiled to vpmullq
+  // (3 uops on Intel) after sign-extending both halves; _mm512_mul_epi32 takes the even lanes
+  static_assert(lanes == 16, "AVX-512: 16 int32 lanes");
+  const auto v512 = [](const vs32& a) {
+    __m512i t;
+    __builtin_memcpy(&t, &a, sizeof t);
+    return t;
+  };
+  __m512i q = detail::mbqm16(v512(x), r.r16);
+  q = _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(q, v512(r.lo)), v512(r.hi)), v512(r.zp));
+  vs32 out;
+  __builtin_memcpy(&out, &q, sizeof out);
+  return out;
 #else
   const simd::vu32 s = __builtin_convertvector(x, simd::vu32) << r.left;  // wraps, as TFLite on hardware
   const simd::vs64_lanes prod = __builtin_convertvector(__builtin_convertvector(s, vs32), simd::vs64_lanes) * r.mult;
@@ -484,13 +503,23 @@ inline simd::vs32 requantize_lanes(const simd::vs32& x, const requant_lanes& r) 
 #endif
 
 /// int32 lanes already in [-128, 127] as int8 lanes: AVX2 picks their low bytes (narrow8; GCC 12
-/// lowers __builtin_convertvector's narrowing lane by lane without AVX-512's vpmovdb).
+/// lowers __builtin_convertvector's narrowing lane by lane without AVX-512's vpmovdb), AVX-512
+/// narrows with vpmovdb.
 inline simd::vs8_lanes narrow_s8(const simd::vs32& q) {
 #if CTNN_DW_AVX2_S8
   static_assert(lanes == 8, "AVX2: 8 int32 lanes");
   __m256i v;
   __builtin_memcpy(&v, &q, sizeof v);
   const __m128i p8 = detail::narrow8(v);
+  simd::vs8_lanes b;
+  __builtin_memcpy(&b, &p8, sizeof b);
+  return b;
+#elif CTNN_DW_WIDEN_X86 && defined(__AVX512F__)
+  // vpmovdb (the lanes of requantize_lanes' intrinsics: GCC 12 narrows them element by element)
+  static_assert(lanes == 16, "AVX-512: 16 int32 lanes");
+  __m512i v;
+  __builtin_memcpy(&v, &q, sizeof v);
+  const __m128i p8 = _mm512_cvtepi32_epi8(v);
   simd::vs8_lanes b;
   __builtin_memcpy(&b, &p8, sizeof b);
   return b;

@@ -1512,17 +1512,18 @@ inline status add_s8(int64_t n, const int8_t* a, const int8_t* b, int8_t* y, con
   int64_t i = 0;
 #if CTNN_KERNELS_VNNI
   const __m512i a_zp = _mm512_set1_epi32(p.a_zp), b_zp = _mm512_set1_epi32(p.b_zp);
-  const __m512i am = _mm512_set1_epi32(p.a.multiplier), as = _mm512_set1_epi32(p.a.shift);
-  const __m512i bm = _mm512_set1_epi32(p.b.multiplier), bs = _mm512_set1_epi32(p.b.shift);
-  const __m512i om = _mm512_set1_epi32(p.out.multiplier), os = _mm512_set1_epi32(p.out.shift);
+  const detail::requant16 ra = detail::make_requant16(_mm512_set1_epi32(p.a.multiplier), _mm512_set1_epi32(p.a.shift));
+  const detail::requant16 rb = detail::make_requant16(_mm512_set1_epi32(p.b.multiplier), _mm512_set1_epi32(p.b.shift));
+  const detail::requant16 ro =
+      detail::make_requant16(_mm512_set1_epi32(p.out.multiplier), _mm512_set1_epi32(p.out.shift));
   const __m512i ozp = _mm512_set1_epi32(p.out_zp), lo = _mm512_set1_epi32(p.act_min), hi = _mm512_set1_epi32(p.act_max);
   const __m128i left = _mm_cvtsi32_si128(p.left_shift);
   for (; i + 16 <= n; i += 16) {
     const __m512i va = _mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i)));
     const __m512i vb = _mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i)));
-    const __m512i sa = detail::mbqm16(_mm512_sll_epi32(_mm512_sub_epi32(va, a_zp), left), am, as);
-    const __m512i sb = detail::mbqm16(_mm512_sll_epi32(_mm512_sub_epi32(vb, b_zp), left), bm, bs);
-    __m512i v = _mm512_add_epi32(detail::mbqm16(_mm512_add_epi32(sa, sb), om, os), ozp);
+    const __m512i sa = detail::mbqm16(_mm512_sll_epi32(_mm512_sub_epi32(va, a_zp), left), ra);
+    const __m512i sb = detail::mbqm16(_mm512_sll_epi32(_mm512_sub_epi32(vb, b_zp), left), rb);
+    __m512i v = _mm512_add_epi32(detail::mbqm16(_mm512_add_epi32(sa, sb), ro), ozp);
     v = _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), _mm512_cvtepi32_epi8(v));
   }
@@ -1556,13 +1557,14 @@ inline status mul_s8(int64_t n, const int8_t* a, const int8_t* b, int8_t* y, con
   int64_t i = 0;
 #if CTNN_KERNELS_VNNI
   const __m512i a_zp = _mm512_set1_epi32(p.a_zp), b_zp = _mm512_set1_epi32(p.b_zp);
-  const __m512i om = _mm512_set1_epi32(p.out.multiplier), os = _mm512_set1_epi32(p.out.shift);
+  const detail::requant16 ro =
+      detail::make_requant16(_mm512_set1_epi32(p.out.multiplier), _mm512_set1_epi32(p.out.shift));
   const __m512i ozp = _mm512_set1_epi32(p.out_zp), lo = _mm512_set1_epi32(p.act_min), hi = _mm512_set1_epi32(p.act_max);
   for (; i + 16 <= n; i += 16) {
     const __m512i va = _mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i)));
     const __m512i vb = _mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i)));
     const __m512i prod = _mm512_mullo_epi32(_mm512_sub_epi32(va, a_zp), _mm512_sub_epi32(vb, b_zp));
-    __m512i v = _mm512_add_epi32(detail::mbqm16(prod, om, os), ozp);
+    __m512i v = _mm512_add_epi32(detail::mbqm16(prod, ro), ozp);
     v = _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), _mm512_cvtepi32_epi8(v));
   }

@@ -1,8 +1,8 @@
-// The TFLite requantization in 8 int32 lanes with AVX2, shared by the int8 GEMM's
-// epilogue and the int8 add and multiply (tiled.hpp, layers.hpp) and the depthwise kernel
-// (depthwise.hpp): quant::multiply_by_quantized_multiplier bit-exact, and the narrowing of
-// lanes already in [-128, 127] to bytes. Defined only where the target has AVX2 (x86.hpp);
-// elsewhere this header declares nothing.
+// The TFLite requantization in 8 int32 lanes with AVX2 and 16 with AVX-512F, shared by the
+// int8 GEMM's epilogue and the int8 add and multiply (tiled.hpp, layers.hpp) and the depthwise
+// kernel (depthwise.hpp): quant::multiply_by_quantized_multiplier bit-exact, and AVX2's
+// narrowing of lanes already in [-128, 127] to bytes. Defined only where the target has AVX2
+// (x86.hpp), the 16 lanes where it has AVX-512F; elsewhere this header declares nothing.
 #pragma once
 #include <stdint.h>
 
@@ -30,7 +30,7 @@ inline requant8 make_requant8(__m256i mult, __m256i shift) {
 }
 
 /// 8 lanes of quant::multiply_by_quantized_multiplier (AVX2), bit-exact for multipliers >= 0
-/// (quant::valid), as tiled.hpp's mbqm16 (AVX-512). AVX2 has no 64-bit arithmetic shift, but only bits 31..62 of
+/// (quant::valid), as mbqm16 (AVX-512). AVX2 has no 64-bit arithmetic shift, but only bits 31..62 of
 /// (p + 2^30) are kept, and a logical shift gives the same low 32 bits (the odd lanes' bits
 /// 31..62 are the high half of the sum shifted left by one).
 inline __m256i mbqm8(__m256i x, const requant8& r) {
@@ -56,6 +56,55 @@ inline __m128i narrow8(__m256i v) {
   const __m256i b = _mm256_shuffle_epi8(v, pick);
   return _mm_unpacklo_epi32(_mm256_castsi256_si128(b), _mm256_extracti128_si256(b, 1));
 }
+
+#if defined(__AVX512F__)
+// GCC 12.2's AVX-512 headers build unmasked results from _mm512_undefined_epi32(), which
+// -Wuninitialized flags once inlined at -O3 (GCC bug 105593, fixed in 12.3 and 13): a false positive.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+/// requant8's fields in 16 lanes (AVX-512F), for mbqm16.
+struct requant16 {
+  __m512i mult, mult_odd, left, right, mask, half;
+};
+
+inline requant16 make_requant16(__m512i mult, __m512i shift) {
+  const __m512i zero = _mm512_setzero_si512();
+  requant16 r;
+  r.mult = mult;
+  r.mult_odd = _mm512_srli_epi64(mult, 32);
+  r.left = _mm512_max_epi32(shift, zero);
+  r.right = _mm512_max_epi32(_mm512_sub_epi32(zero, shift), zero);
+  r.mask = _mm512_sub_epi32(_mm512_sllv_epi32(_mm512_set1_epi32(1), r.right), _mm512_set1_epi32(1));
+  r.half = _mm512_srli_epi32(r.mask, 1);
+  return r;
+}
+
+/// 16 lanes of quant::multiply_by_quantized_multiplier (AVX-512F), bit-exact for multipliers
+/// >= 0 (quant::valid), where the a == b == INT32_MIN saturation cannot occur.
+inline __m512i mbqm16(__m512i x, const requant16& r) {
+  const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
+  x = _mm512_sllv_epi32(x, r.left);
+  // doubling high multiply on even and odd lanes as 64-bit products p. The nudge (2^30, or
+  // 1 - 2^30 when p < 0) and the division truncating toward zero equal one floor:
+  // (p + 2^30) >> 31, an arithmetic shift (for p < 0 both are -floor((2^30 - 1 - p) / 2^31)).
+  const __m512i nudge = _mm512_set1_epi64(int64_t{1} << 30);
+  const __m512i even = _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(x, r.mult), nudge), 31);
+  const __m512i odd =
+      _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(x, 32), r.mult_odd), nudge), 31);
+  const __m512i high = _mm512_mask_blend_epi32(0xAAAA, even, _mm512_slli_epi64(odd, 32));
+  // rounding divide by 2^right, ties away from zero: q + (rem > (mask >> 1) + (high < 0))
+  const __m512i rem = _mm512_and_si512(high, r.mask);
+  const __m512i thr = _mm512_mask_add_epi32(r.half, _mm512_cmplt_epi32_mask(high, zero), r.half, one);
+  const __m512i q = _mm512_srav_epi32(high, r.right);
+  return _mm512_mask_add_epi32(q, _mm512_cmpgt_epi32_mask(rem, thr), q, one);
+}
+inline __m512i mbqm16(__m512i x, __m512i mult, __m512i shift) { return mbqm16(x, make_requant16(mult, shift)); }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#endif
 
 }  // namespace ctnn::kernels::detail
 #endif

@@ -640,39 +640,6 @@ inline int32_t corrected(int32_t raw, int32_t rowsum_u, int32_t colsum, uint32_t
 }
 
 #if CTNN_KERNELS_VNNI
-// GCC 12.2's AVX-512 headers build unmasked results from _mm512_undefined_epi32(), which
-// -Wuninitialized flags once inlined at -O3 (GCC bug 105593, fixed in 12.3 and 13): a false positive.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
-/// 16 lanes of quant::multiply_by_quantized_multiplier (AVX-512F), bit-exact for multipliers
-/// >= 0 (quant::valid), where the a == b == INT32_MIN saturation cannot occur.
-inline __m512i mbqm16(__m512i x, __m512i mult, __m512i shift) {
-  const __m512i zero = _mm512_setzero_si512();
-  const __m512i left = _mm512_max_epi32(shift, zero);
-  const __m512i right = _mm512_max_epi32(_mm512_sub_epi32(zero, shift), zero);
-  x = _mm512_sllv_epi32(x, left);
-  // doubling high multiply on even and odd lanes as 64-bit products p. The nudge (2^30, or
-  // 1 - 2^30 when p < 0) and the division truncating toward zero equal one floor:
-  // (p + 2^30) >> 31, an arithmetic shift (for p < 0 both are -floor((2^30 - 1 - p) / 2^31)).
-  const __m512i nudge = _mm512_set1_epi64(int64_t{1} << 30);
-  const __m512i even = _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(x, mult), nudge), 31);
-  const __m512i odd = _mm512_srai_epi64(
-      _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(x, 32), _mm512_srli_epi64(mult, 32)), nudge), 31);
-  const __m512i high = _mm512_mask_blend_epi32(0xAAAA, even, _mm512_slli_epi64(odd, 32));
-  // rounding divide by 2^right, ties away from zero
-  const __m512i mask = _mm512_sub_epi32(_mm512_sllv_epi32(_mm512_set1_epi32(1), right), _mm512_set1_epi32(1));
-  const __m512i rem = _mm512_and_si512(high, mask);
-  const __m512i thr = _mm512_mask_add_epi32(_mm512_srli_epi32(mask, 1), _mm512_cmplt_epi32_mask(high, zero),
-                                            _mm512_srli_epi32(mask, 1), _mm512_set1_epi32(1));
-  const __m512i q = _mm512_srav_epi32(high, right);
-  return _mm512_mask_add_epi32(q, _mm512_cmpgt_epi32_mask(rem, thr), q, _mm512_set1_epi32(1));
-}
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-
 /// Corrects and (for int8 output) requantizes the first n_valid (<= NR, NR % 16 == 0) values of
 /// one row of a raw tile, 16 lanes at a time; the last vector of an edge tile (N = 49: 17 of
 /// 32) is masked, so colsum, bias and the multipliers are not read past n_valid either.
