@@ -642,7 +642,10 @@ inline int32_t corrected(int32_t raw, int32_t rowsum_u, int32_t colsum, uint32_t
 #if CTNN_KERNELS_VNNI
 /// Corrects and (for int8 output) requantizes the first n_valid (<= NR, NR % 16 == 0) values of
 /// one row of a raw tile, 16 lanes at a time; the last vector of an edge tile (N = 49: 17 of
-/// 32) is masked, so colsum, bias and the multipliers are not read past n_valid either.
+/// 32) is masked, so colsum, bias and the multipliers are not read past n_valid either. colsum
+/// null: no column correction (conv2d_s8's slab path). A row's requantization fields are made
+/// once per row; int8 outputs narrow with signed saturation (vpmovsdb), which is the clamp to
+/// [-128, 127], so the activation's clamp runs only where it is narrower (ReLU: the lower bound).
 template <int NR, class Out, bool ChannelRows>
 inline void finalize_row(const int32_t* raw, int32_t rowsum_u, const int32_t* colsum, uint32_t k_term, int32_t a_zp_u,
                          int32_t b_zp, const int32_t* bias, int row, int col0, const ref::gemm_s8_params* p, Out* out,
@@ -651,26 +654,36 @@ inline void finalize_row(const int32_t* raw, int32_t rowsum_u, const int32_t* co
       k_term - static_cast<uint32_t>(b_zp) * static_cast<uint32_t>(rowsum_u) +
       ((ChannelRows && bias != nullptr) ? static_cast<uint32_t>(bias[row]) : 0u)));
   const __m512i azp = _mm512_set1_epi32(a_zp_u);
+  requant16 rq{};
+  __m512i out_zp = _mm512_setzero_si512(), lo = out_zp, hi = out_zp;
+  bool row_rq = false, clamp_lo = false, clamp_hi = false;
+  if constexpr (!is_same_v<Out, int32_t>) {
+    row_rq = ChannelRows || !p->per_channel;
+    if (row_rq) {
+      const int i = p->per_channel ? row : 0;
+      rq = make_requant16(_mm512_set1_epi32(p->multiplier[i]), _mm512_set1_epi32(p->shift[i]));
+    }
+    out_zp = _mm512_set1_epi32(p->out_zp);
+    lo = _mm512_set1_epi32(p->act_min);
+    hi = _mm512_set1_epi32(p->act_max);
+    clamp_lo = p->act_min > -128;
+    clamp_hi = p->act_max < 127;
+  }
   for (int j = 0; j < n_valid; j += 16) {
     const __mmask16 m = n_valid - j >= 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1u << (n_valid - j)) - 1u);
     __m512i acc = _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, raw + j), row_term);
-    acc = _mm512_sub_epi32(acc, _mm512_mullo_epi32(azp, _mm512_maskz_loadu_epi32(m, colsum + j)));
+    if (colsum != nullptr) acc = _mm512_sub_epi32(acc, _mm512_mullo_epi32(azp, _mm512_maskz_loadu_epi32(m, colsum + j)));
     if (!ChannelRows && bias != nullptr) acc = _mm512_add_epi32(acc, _mm512_maskz_loadu_epi32(m, bias + col0 + j));
     if constexpr (is_same_v<Out, int32_t>) {
       _mm512_mask_storeu_epi32(out + j, m, acc);
     } else {
-      __m512i mult, shift;
-      if (ChannelRows || !p->per_channel) {
-        const int i = p->per_channel ? row : 0;
-        mult = _mm512_set1_epi32(p->multiplier[i]);
-        shift = _mm512_set1_epi32(p->shift[i]);
-      } else {
-        mult = _mm512_maskz_loadu_epi32(m, p->multiplier + col0 + j);
-        shift = _mm512_maskz_loadu_epi32(m, p->shift + col0 + j);
-      }
-      __m512i v = _mm512_add_epi32(mbqm16(acc, mult, shift), _mm512_set1_epi32(p->out_zp));
-      v = _mm512_min_epi32(_mm512_max_epi32(v, _mm512_set1_epi32(p->act_min)), _mm512_set1_epi32(p->act_max));
-      _mm512_mask_cvtepi32_storeu_epi8(out + j, m, v);
+      const __m512i q = row_rq ? mbqm16(acc, rq)
+                               : mbqm16(acc, _mm512_maskz_loadu_epi32(m, p->multiplier + col0 + j),
+                                        _mm512_maskz_loadu_epi32(m, p->shift + col0 + j));
+      __m512i v = _mm512_add_epi32(q, out_zp);
+      if (clamp_lo) v = _mm512_max_epi32(v, lo);
+      if (clamp_hi) v = _mm512_min_epi32(v, hi);
+      _mm512_mask_cvtsepi32_storeu_epi8(out + j, m, v);
     }
   }
 }
@@ -900,7 +913,6 @@ inline void gemm_s8_offsets_impl(int M, int N, int kg, const uint8_t* a_packed, 
   const auto mp = static_cast<ptrdiff_t>(round_up_to_tile<MR>(M));
   const auto* rowsum = reinterpret_cast<const int32_t*>(a_packed);
   const auto* panels = reinterpret_cast<const int8_t*>(rowsum + mp);
-  const int32_t no_colsum[NR] = {};
   const int mb = max(MR, s8_offsets_a_block_bytes / max(1, kg * 4) / MR * MR);
   for (int m0 = 0; m0 < M; m0 += mb)
     for (int jr = 0; jr < N; jr += NR)
@@ -919,7 +931,7 @@ inline void gemm_s8_offsets_impl(int M, int N, int kg, const uint8_t* a_packed, 
           micro_s8_offsets<MR, NR, MR>(kg, ap, b + static_cast<ptrdiff_t>(jr) * 4, boff, tile);
         }
         for (int i = 0; i < m_valid; ++i)
-          finalize_row<NR, int8_t, true>(tile[i], rowsum[ir + i], no_colsum, 0u, 0, b_zp_u, bias, ir + i, jr, &p,
+          finalize_row<NR, int8_t, true>(tile[i], rowsum[ir + i], nullptr, 0u, 0, b_zp_u, bias, ir + i, jr, &p,
                                          C + static_cast<ptrdiff_t>(ir + i) * ldc + jr, NR);
       }
 }
