@@ -642,18 +642,18 @@ inline int32_t corrected(int32_t raw, int32_t rowsum_u, int32_t colsum, uint32_t
 #if CTNN_KERNELS_VNNI
 /// Corrects and (for int8 output) requantizes the first n_valid (<= NR, NR % 16 == 0) values of
 /// one row of a raw tile, 16 lanes at a time; the last vector of an edge tile (N = 49: 17 of
-/// 32) is masked, so colsum, bias and the multipliers are not read past n_valid either. colsum
-/// null: no column correction (conv2d_s8's slab path). A row's requantization fields are made
+/// 32) is masked, so the column sums, bias and the multipliers are not read past n_valid either.
+/// azp_colsum: the column sums already times a_zp_u (gemm_s8_impl scales a panel's once, as for
+/// AVX2 below), null for no column correction (conv2d_s8's slab path). A row's requantization fields are made
 /// once per row; int8 outputs narrow with signed saturation (vpmovsdb), which is the clamp to
 /// [-128, 127], so the activation's clamp runs only where it is narrower (ReLU: the lower bound).
 template <int NR, class Out, bool ChannelRows>
-inline void finalize_row(const int32_t* raw, int32_t rowsum_u, const int32_t* colsum, uint32_t k_term, int32_t a_zp_u,
+inline void finalize_row(const int32_t* raw, int32_t rowsum_u, const int32_t* azp_colsum, uint32_t k_term,
                          int32_t b_zp, const int32_t* bias, int row, int col0, const ref::gemm_s8_params* p, Out* out,
                          int n_valid) {
   const __m512i row_term = _mm512_set1_epi32(static_cast<int32_t>(
       k_term - static_cast<uint32_t>(b_zp) * static_cast<uint32_t>(rowsum_u) +
       ((ChannelRows && bias != nullptr) ? static_cast<uint32_t>(bias[row]) : 0u)));
-  const __m512i azp = _mm512_set1_epi32(a_zp_u);
   requant16 rq{};
   __m512i out_zp = _mm512_setzero_si512(), lo = out_zp, hi = out_zp;
   bool row_rq = false, clamp_lo = false, clamp_hi = false;
@@ -672,7 +672,7 @@ inline void finalize_row(const int32_t* raw, int32_t rowsum_u, const int32_t* co
   for (int j = 0; j < n_valid; j += 16) {
     const __mmask16 m = n_valid - j >= 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1u << (n_valid - j)) - 1u);
     __m512i acc = _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, raw + j), row_term);
-    if (colsum != nullptr) acc = _mm512_sub_epi32(acc, _mm512_mullo_epi32(azp, _mm512_maskz_loadu_epi32(m, colsum + j)));
+    if (azp_colsum != nullptr) acc = _mm512_sub_epi32(acc, _mm512_maskz_loadu_epi32(m, azp_colsum + j));
     if (!ChannelRows && bias != nullptr) acc = _mm512_add_epi32(acc, _mm512_maskz_loadu_epi32(m, bias + col0 + j));
     if constexpr (is_same_v<Out, int32_t>) {
       _mm512_mask_storeu_epi32(out + j, m, acc);
@@ -814,10 +814,10 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
       }
       for (int jr = 0; jr < nc; jr += NR) {
         const int n_valid = min(NR, nc - jr);
-#if CTNN_KERNELS_AVX2_S8
-        // the 8-lane finalize_row subtracts a_zp_u x colsum: scaled once per panel, for all its rows
+#if CTNN_KERNELS_VNNI || CTNN_KERNELS_AVX2_S8
+        // the lane finalize_row subtracts a_zp_u x colsum: scaled once per panel, for all its rows
         // (on the stack: a prepacked B's sums may be the caller's, or lie in this workspace)
-        alignas(32) int32_t azp_cs[NR];
+        alignas(64) int32_t azp_cs[NR];
         if constexpr (NR % 8 == 0)
           for (int j = 0; j < n_valid; ++j)
             azp_cs[j] = static_cast<int32_t>(static_cast<uint32_t>(a_zp_u) * static_cast<uint32_t>(cs[jr + j]));
@@ -828,14 +828,8 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
           micro_s8_rows<MR, NR>(m_valid, static_cast<int>(kq), ablk + ir * kq * AB, bblk + jr * kq, tile, n_valid);
           for (int i = 0; i < m_valid; ++i) {
             Out* crow = C + static_cast<ptrdiff_t>(ic + ir + i) * ldc + jc + jr;
-#if CTNN_KERNELS_VNNI
-            if constexpr (NR % 16 == 0) {  // 16 lanes at a time, the edge masked
-              finalize_row<NR, Out, ChannelRows>(tile[i], rs[ir + i], cs + jr, k_term, a_zp_u, b_zp, bias,
-                                                 ic + ir + i, jc + jr, p, crow, n_valid);
-              continue;
-            }
-#elif CTNN_KERNELS_AVX2_S8
-            if constexpr (NR % 8 == 0) {  // 8 lanes at a time, the edge masked
+#if CTNN_KERNELS_VNNI || CTNN_KERNELS_AVX2_S8
+            if constexpr (NR % (CTNN_KERNELS_VNNI ? 16 : 8) == 0) {  // 16 or 8 lanes at a time, the edge masked
               finalize_row<NR, Out, ChannelRows>(tile[i], rs[ir + i], azp_cs, k_term, b_zp, bias, ic + ir + i,
                                                  jc + jr, p, crow, n_valid);
               continue;
@@ -931,7 +925,7 @@ inline void gemm_s8_offsets_impl(int M, int N, int kg, const uint8_t* a_packed, 
           micro_s8_offsets<MR, NR, MR>(kg, ap, b + static_cast<ptrdiff_t>(jr) * 4, boff, tile);
         }
         for (int i = 0; i < m_valid; ++i)
-          finalize_row<NR, int8_t, true>(tile[i], rowsum[ir + i], nullptr, 0u, 0, b_zp_u, bias, ir + i, jr, &p,
+          finalize_row<NR, int8_t, true>(tile[i], rowsum[ir + i], nullptr, 0u, b_zp_u, bias, ir + i, jr, &p,
                                          C + static_cast<ptrdiff_t>(ir + i) * ldc + jr, NR);
       }
 }
