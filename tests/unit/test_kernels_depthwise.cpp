@@ -214,3 +214,34 @@ TEST_CASE("depthwise: faults return a status and write nothing") {
   CHECK(kk::depthwise_conv2d_s8(g, qi.data(), qw.data(), nullptr, qo.data(), p) == status::bad_quant_param);
   for (int8_t v : qo) CHECK(v == 9);
 }
+
+TEST_CASE("depthwise int8: small maps with the channels in lanes (16 at a time, the rest per plane)") {
+  ctnn_test::rng r(2718);
+  sweep_count res;
+  [[maybe_unused]] int clanes = 0;
+  for (int64_t k : {3, 5})
+    for (int64_t s : {1, 2})
+      for (int it = 0; it < 24; ++it) {
+        // 16 .. 40 channels (whole blocks of 16 and a remainder), maps up to 16 outputs wide
+        const int64_t c = it % 3 == 0 ? 16 * r.range(1, 2) : r.range(16, 40);
+        const int hw_max = s == 1 ? 16 : 32;
+        const conv_geometry g = dw_geometry(c, 1, r.range(1, hw_max), r.range(1, hw_max), k, s, r.range(0, 2),
+                                            r.range(0, 2), r.range(0, 2), r.range(0, 2));
+        if (!g.valid()) continue;
+        check_depthwise(g, r, res);
+#if CTNN_DW_CHANNEL_LANES
+        const bool fit = k == 3 ? (s == 1 ? kk::detail::dw::clanes_fit<3, 1>(g) : kk::detail::dw::clanes_fit<3, 2>(g))
+                                : (s == 1 ? kk::detail::dw::clanes_fit<5, 1>(g) : kk::detail::dw::clanes_fit<5, 2>(g));
+        clanes += fit ? 1 : 0;
+#endif
+      }
+  // MobileNetV2's small maps with all their channels
+  for (const auto& g : {dw_geometry(960, 1, 7, 7, 3, 1, 1, 1, 1, 1), dw_geometry(384, 1, 14, 14, 3, 1, 1, 1, 1, 1),
+                        dw_geometry(576, 1, 14, 14, 3, 2, 1, 1, 1, 1), dw_geometry(40, 1, 14, 14, 5, 1, 2, 2, 2, 2)})
+    check_depthwise(g, r, res);
+  CHECK(res.cases > 80);
+#if CTNN_DW_CHANNEL_LANES
+  MESSAGE("channel-lane cases: " << clanes);
+  CHECK(clanes > 40);
+#endif
+}

@@ -43,6 +43,12 @@
 #else
 #define CTNN_DW_WIDEN_X86 0
 #endif
+// int8 7x7 and 14x14 maps with the channels in AVX-512's 16 lanes (depthwise_s8_clanes).
+#if CTNN_DW_WIDEN_X86 && defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+#define CTNN_DW_CHANNEL_LANES 1
+#else
+#define CTNN_DW_CHANNEL_LANES 0
+#endif
 
 namespace ctnn::kernels {
 
@@ -562,14 +568,116 @@ inline void depthwise_f32(const conv_geometry& g, const float* in, const float* 
   }
 }
 
+#if CTNN_DW_CHANNEL_LANES
+/// Pixels of the channel-lane path's input tile (16 floats each, on the stack: 36 KiB).
+inline constexpr int64_t clane_tile_cap = 576;
+
+/// 16 x 16 bytes transposed, t[j] byte i = r[i] byte j: four rounds of unpacking (8-, 16-, 32-
+/// and 64-bit), each round pairing the previous one's outputs.
+inline void transpose16x16(const __m128i (&r)[16], __m128i (&t)[16]) {
+  __m128i b[16], c[16];
+  for (int i = 0; i < 8; ++i) {  // b[i]: rows 2i, 2i+1 of columns 0-7; b[i + 8]: of columns 8-15
+    b[i] = _mm_unpacklo_epi8(r[2 * i], r[2 * i + 1]);
+    b[i + 8] = _mm_unpackhi_epi8(r[2 * i], r[2 * i + 1]);
+  }
+  for (int i = 0; i < 4; ++i) {  // c[4 g + i]: rows 4i .. 4i+3 of columns 4g .. 4g+3
+    c[i] = _mm_unpacklo_epi16(b[2 * i], b[2 * i + 1]);
+    c[i + 4] = _mm_unpackhi_epi16(b[2 * i], b[2 * i + 1]);
+    c[i + 8] = _mm_unpacklo_epi16(b[2 * i + 8], b[2 * i + 9]);
+    c[i + 12] = _mm_unpackhi_epi16(b[2 * i + 8], b[2 * i + 9]);
+  }
+  for (int g = 0; g < 4; ++g) {  // rows 0-7 then 8-15 of columns 4g, 4g+1 (lo) and 4g+2, 4g+3 (hi)
+    const __m128i e0 = _mm_unpacklo_epi32(c[4 * g], c[4 * g + 1]), e1 = _mm_unpackhi_epi32(c[4 * g], c[4 * g + 1]);
+    const __m128i e2 = _mm_unpacklo_epi32(c[4 * g + 2], c[4 * g + 3]), e3 = _mm_unpackhi_epi32(c[4 * g + 2], c[4 * g + 3]);
+    t[4 * g] = _mm_unpacklo_epi64(e0, e2);
+    t[4 * g + 1] = _mm_unpackhi_epi64(e0, e2);
+    t[4 * g + 2] = _mm_unpacklo_epi64(e1, e3);
+    t[4 * g + 3] = _mm_unpackhi_epi64(e1, e3);
+  }
+}
+
+/// Whether depthwise_s8 runs g's channels in lanes, 16 at a time (depthwise_s8_clanes): channel
+/// multiplier 1, output rows of at most 16 (7x7 and 14x14 maps, whose rows fill one vector of the
+/// plane path or less, two rows at a time, with the ring's fills per plane), and the windows'
+/// padded input within clane_tile_cap pixels.
+template <int K, int S>
+constexpr bool clanes_fit(const conv_geometry& g) {
+  const int64_t hp = (g.out_h() - 1) * S + K, wp = (g.out_w() - 1) * S + K;
+  return g.out_c == g.in_c && g.in_c >= 16 && g.out_w() <= 16 && hp * wp <= clane_tile_cap;
+}
+
+/// Channels c0 .. c0 + 15 of an int8 depthwise conv with the channels in the 16 lanes: the input
+/// rows the windows reach are transposed 16 pixels at a time into a pixel-major tile of floats
+/// (x - a_zp; 0 in the padding), each output pixel is K x K multiply-adds of whole vectors with
+/// the taps' weights (w - b_zp) in lanes, requantized per lane (mbqm16: each channel's
+/// multiplier and shift in its lane) and narrowed; an output row's 16-byte pixels are transposed
+/// back to the 16 channels' rows. Exact as the plane path is (integer products and sums below
+/// 2^24 in float), bit-exact with ref::conv2d_s8.
+template <int K, int S>
+inline void depthwise_s8_clanes(const conv_geometry& g, int64_t c0, const int8_t* in, const int8_t* w,
+                                const int32_t* bias, int8_t* out, const ref::gemm_s8_params& p) {
+  const int64_t oh = g.out_h(), ow = g.out_w(), hp = (oh - 1) * S + K, wp = (ow - 1) * S + K;
+  const int64_t plane = g.in_h * g.in_w, oplane = oh * ow;
+  alignas(64) float tile[clane_tile_cap * 16];
+  for (int64_t i = 0; i < hp * wp; ++i) _mm512_store_ps(tile + i * 16, _mm512_setzero_ps());
+  const __m512i a_zp = _mm512_set1_epi32(p.a_zp);
+  for (int64_t iy = 0; iy < g.in_h && iy + g.pt < hp; ++iy)
+    for (int64_t x0 = 0; x0 < g.in_w && x0 + g.pl < wp; x0 += 16) {
+      const int64_t n = min<int64_t>(16, g.in_w - x0);
+      const auto m = static_cast<__mmask16>((1u << n) - 1u);
+      __m128i r[16], t[16];
+      for (int l = 0; l < 16; ++l) r[l] = _mm_maskz_loadu_epi8(m, in + (c0 + l) * plane + iy * g.in_w + x0);
+      transpose16x16(r, t);
+      float* row = tile + (iy + g.pt) * wp * 16;
+      for (int64_t j = 0; j < n && x0 + j + g.pl < wp; ++j)
+        _mm512_store_ps(row + (x0 + j + g.pl) * 16,
+                        _mm512_cvtepi32_ps(_mm512_sub_epi32(_mm512_cvtepi8_epi32(t[j]), a_zp)));
+    }
+  __m512 wv[K * K];
+  for (int k = 0; k < K * K; ++k) {
+    alignas(64) float lane[16];
+    for (int l = 0; l < 16; ++l) lane[l] = static_cast<float>(w[(c0 + l) * K * K + k] - p.b_zp);
+    wv[k] = _mm512_load_ps(lane);
+  }
+  const __m512i bv = bias != nullptr ? _mm512_loadu_si512(bias + c0) : _mm512_setzero_si512();
+  const requant16 rq = p.per_channel ? make_requant16(_mm512_loadu_si512(p.multiplier + c0), _mm512_loadu_si512(p.shift + c0))
+                                     : make_requant16(_mm512_set1_epi32(p.multiplier[0]), _mm512_set1_epi32(p.shift[0]));
+  const __m512i lo = _mm512_set1_epi32(p.act_min - p.out_zp), hi = _mm512_set1_epi32(p.act_max - p.out_zp);
+  const __m512i ozp = _mm512_set1_epi32(p.out_zp);
+  const auto om = static_cast<__mmask16>((1u << ow) - 1u);
+  for (int64_t oy = 0; oy < oh; ++oy) {
+    __m128i r[16], t[16];
+    for (int64_t ox = 0; ox < ow; ++ox) {
+      const float* base = tile + (oy * S * wp + ox * S) * 16;
+      __m512 acc = _mm512_setzero_ps();
+      for (int ky = 0; ky < K; ++ky)
+        for (int kx = 0; kx < K; ++kx) acc = _mm512_fmadd_ps(_mm512_load_ps(base + (ky * wp + kx) * 16), wv[ky * K + kx], acc);
+      // the exact integer sum to int32, plus the bias modulo 2^32 (the reference's wrap)
+      const __m512i q = mbqm16(_mm512_add_epi32(_mm512_cvttps_epi32(acc), bv), rq);
+      r[ox] = _mm512_cvtepi32_epi8(_mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(q, lo), hi), ozp));
+    }
+    for (int64_t ox = ow; ox < 16; ++ox) r[ox] = _mm_setzero_si128();
+    transpose16x16(r, t);
+    for (int l = 0; l < 16; ++l) _mm_mask_storeu_epi8(out + (c0 + l) * oplane + oy * ow, om, t[l]);
+  }
+}
+#endif
+
 template <int K, int S>
 inline void depthwise_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias, int8_t* out,
                          const ref::gemm_s8_params& p) {
+  int64_t oc0 = 0;  // the channels before it ran in lanes
+#if CTNN_DW_CHANNEL_LANES
+  if (clanes_fit<K, S>(g)) {
+    for (; oc0 + 16 <= g.out_c; oc0 += 16) depthwise_s8_clanes<K, S>(g, oc0, in, w, bias, out, p);
+    if (oc0 == g.out_c) return;
+  }
+#endif
   ring<K, S> rg;
   for (int64_t i = 0; i < row_cap; ++i) rg.zero[i] = 0.0f;
   const int64_t oh = g.out_h(), ow = g.out_w(), mult = g.out_c / g.in_c, plane = g.in_h * g.in_w;
   const int8_t* end = out + g.out_elems();
-  for (int64_t oc = 0; oc < g.out_c; ++oc) {
+  for (int64_t oc = oc0; oc < g.out_c; ++oc) {
     float wk[K * K];
     for (int i = 0; i < K * K; ++i) wk[i] = static_cast<float>(w[oc * K * K + i] - p.b_zp);
     const requant_lanes rq = make_requant_lanes(scalar::channel_requant(p, static_cast<int32_t>(oc)));
