@@ -43,7 +43,7 @@
 #else
 #define CTNN_DW_WIDEN_X86 0
 #endif
-// int8 7x7 and 14x14 maps with the channels in AVX-512's 16 lanes (depthwise_s8_clanes).
+// int8 with the channels in AVX-512's 16 lanes (depthwise_s8_clanes).
 #if CTNN_DW_WIDEN_X86 && defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
 #define CTNN_DW_CHANNEL_LANES 1
 #else
@@ -569,8 +569,9 @@ inline void depthwise_f32(const conv_geometry& g, const float* in, const float* 
 }
 
 #if CTNN_DW_CHANNEL_LANES
-/// Pixels of the channel-lane path's input tile (16 floats each, on the stack: 36 KiB).
-inline constexpr int64_t clane_tile_cap = 576;
+/// Pixels of the channel-lane path's input tile (16 floats each, on the stack: 40 KiB; 64 KiB
+/// measured 3-10 % slower on the 56- and 28-wide maps, the tile no longer in L1).
+inline constexpr int64_t clane_tile_cap = 640;
 
 /// 16 x 16 bytes transposed, t[j] byte i = r[i] byte j: four rounds of unpacking (8-, 16-, 32-
 /// and 64-bit), each round pairing the previous one's outputs.
@@ -597,42 +598,31 @@ inline void transpose16x16(const __m128i (&r)[16], __m128i (&t)[16]) {
 }
 
 /// Whether depthwise_s8 runs g's channels in lanes, 16 at a time (depthwise_s8_clanes): channel
-/// multiplier 1, output rows of at most 16 (7x7 and 14x14 maps, whose rows fill one vector of the
-/// plane path or less, two rows at a time, with the ring's fills per plane), and the windows'
-/// padded input within clane_tile_cap pixels.
+/// multiplier 1, output rows of at most 64, and K padded input rows of the windows' width within
+/// clane_tile_cap pixels. Against the plane path (Intel Xeon, AVX-512, MobileNetV2's layers):
+/// 7- and 14-wide maps 2-3x faster, 28- and 56-wide 1.1-1.5x, the 112-wide stride-1 layer 15 %
+/// slower (hence the width limit).
 template <int K, int S>
 constexpr bool clanes_fit(const conv_geometry& g) {
-  const int64_t hp = (g.out_h() - 1) * S + K, wp = (g.out_w() - 1) * S + K;
-  return g.out_c == g.in_c && g.in_c >= 16 && g.out_w() <= 16 && hp * wp <= clane_tile_cap;
+  const int64_t wp = (g.out_w() - 1) * S + K;
+  return g.out_c == g.in_c && g.in_c >= 16 && g.out_w() <= 64 && K * wp <= clane_tile_cap;
 }
 
-/// Channels c0 .. c0 + 15 of an int8 depthwise conv with the channels in the 16 lanes: the input
-/// rows the windows reach are transposed 16 pixels at a time into a pixel-major tile of floats
-/// (x - a_zp; 0 in the padding), each output pixel is K x K multiply-adds of whole vectors with
-/// the taps' weights (w - b_zp) in lanes, requantized per lane (mbqm16: each channel's
-/// multiplier and shift in its lane) and narrowed; an output row's 16-byte pixels are transposed
-/// back to the 16 channels' rows. Exact as the plane path is (integer products and sums below
-/// 2^24 in float), bit-exact with ref::conv2d_s8.
+/// Channels c0 .. c0 + 15 of an int8 depthwise conv with the channels in the 16 lanes, in bands
+/// of output rows whose windows' input fits the tile: the input rows are transposed 16 pixels at
+/// a time into a pixel-major tile of floats (x - a_zp; 0 in the padding), each output pixel is
+/// K x K multiply-adds of whole vectors with the taps' weights (w - b_zp) in lanes, requantized
+/// per lane (mbqm16: each channel's multiplier and shift in its lane) and narrowed; 16 output
+/// pixels' bytes are transposed back to the 16 channels' rows. Exact as the plane path is
+/// (integer products and sums below 2^24 in float), bit-exact with ref::conv2d_s8.
 template <int K, int S>
 inline void depthwise_s8_clanes(const conv_geometry& g, int64_t c0, const int8_t* in, const int8_t* w,
                                 const int32_t* bias, int8_t* out, const ref::gemm_s8_params& p) {
-  const int64_t oh = g.out_h(), ow = g.out_w(), hp = (oh - 1) * S + K, wp = (ow - 1) * S + K;
+  const int64_t oh = g.out_h(), ow = g.out_w(), wp = (ow - 1) * S + K;
+  const int64_t band = (clane_tile_cap / wp - K) / S + 1;  // output rows per tile
   const int64_t plane = g.in_h * g.in_w, oplane = oh * ow;
   alignas(64) float tile[clane_tile_cap * 16];
-  for (int64_t i = 0; i < hp * wp; ++i) _mm512_store_ps(tile + i * 16, _mm512_setzero_ps());
   const __m512i a_zp = _mm512_set1_epi32(p.a_zp);
-  for (int64_t iy = 0; iy < g.in_h && iy + g.pt < hp; ++iy)
-    for (int64_t x0 = 0; x0 < g.in_w && x0 + g.pl < wp; x0 += 16) {
-      const int64_t n = min<int64_t>(16, g.in_w - x0);
-      const auto m = static_cast<__mmask16>((1u << n) - 1u);
-      __m128i r[16], t[16];
-      for (int l = 0; l < 16; ++l) r[l] = _mm_maskz_loadu_epi8(m, in + (c0 + l) * plane + iy * g.in_w + x0);
-      transpose16x16(r, t);
-      float* row = tile + (iy + g.pt) * wp * 16;
-      for (int64_t j = 0; j < n && x0 + j + g.pl < wp; ++j)
-        _mm512_store_ps(row + (x0 + j + g.pl) * 16,
-                        _mm512_cvtepi32_ps(_mm512_sub_epi32(_mm512_cvtepi8_epi32(t[j]), a_zp)));
-    }
   __m512 wv[K * K];
   for (int k = 0; k < K * K; ++k) {
     alignas(64) float lane[16];
@@ -644,21 +634,40 @@ inline void depthwise_s8_clanes(const conv_geometry& g, int64_t c0, const int8_t
                                      : make_requant16(_mm512_set1_epi32(p.multiplier[0]), _mm512_set1_epi32(p.shift[0]));
   const __m512i lo = _mm512_set1_epi32(p.act_min - p.out_zp), hi = _mm512_set1_epi32(p.act_max - p.out_zp);
   const __m512i ozp = _mm512_set1_epi32(p.out_zp);
-  const auto om = static_cast<__mmask16>((1u << ow) - 1u);
-  for (int64_t oy = 0; oy < oh; ++oy) {
-    __m128i r[16], t[16];
-    for (int64_t ox = 0; ox < ow; ++ox) {
-      const float* base = tile + (oy * S * wp + ox * S) * 16;
-      __m512 acc = _mm512_setzero_ps();
-      for (int ky = 0; ky < K; ++ky)
-        for (int kx = 0; kx < K; ++kx) acc = _mm512_fmadd_ps(_mm512_load_ps(base + (ky * wp + kx) * 16), wv[ky * K + kx], acc);
-      // the exact integer sum to int32, plus the bias modulo 2^32 (the reference's wrap)
-      const __m512i q = mbqm16(_mm512_add_epi32(_mm512_cvttps_epi32(acc), bv), rq);
-      r[ox] = _mm512_cvtepi32_epi8(_mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(q, lo), hi), ozp));
-    }
-    for (int64_t ox = ow; ox < 16; ++ox) r[ox] = _mm_setzero_si128();
-    transpose16x16(r, t);
-    for (int l = 0; l < 16; ++l) _mm_mask_storeu_epi8(out + (c0 + l) * oplane + oy * ow, om, t[l]);
+  for (int64_t oy0 = 0; oy0 < oh; oy0 += band) {
+    const int64_t rows = min(band, oh - oy0), hp = (rows - 1) * S + K, y0 = oy0 * S - g.pt;  // input row of tile row 0
+    for (int64_t i = 0; i < hp * wp; ++i) _mm512_store_ps(tile + i * 16, _mm512_setzero_ps());
+    for (int64_t iy = max<int64_t>(y0, 0); iy < g.in_h && iy < y0 + hp; ++iy)
+      for (int64_t x0 = 0; x0 < g.in_w && x0 + g.pl < wp; x0 += 16) {
+        const int64_t n = min<int64_t>(16, g.in_w - x0);
+        const auto m = static_cast<__mmask16>((1u << n) - 1u);
+        __m128i r[16], t[16];
+        for (int l = 0; l < 16; ++l) r[l] = _mm_maskz_loadu_epi8(m, in + (c0 + l) * plane + iy * g.in_w + x0);
+        transpose16x16(r, t);
+        float* row = tile + (iy - y0) * wp * 16;
+        for (int64_t j = 0; j < n && x0 + j + g.pl < wp; ++j)
+          _mm512_store_ps(row + (x0 + j + g.pl) * 16,
+                          _mm512_cvtepi32_ps(_mm512_sub_epi32(_mm512_cvtepi8_epi32(t[j]), a_zp)));
+      }
+    for (int64_t oy = oy0; oy < oy0 + rows; ++oy)
+      for (int64_t ox0 = 0; ox0 < ow; ox0 += 16) {
+        const int64_t n = min<int64_t>(16, ow - ox0);
+        __m128i r[16], t[16];
+        for (int64_t j = 0; j < n; ++j) {
+          const float* base = tile + ((oy - oy0) * S * wp + (ox0 + j) * S) * 16;
+          __m512 acc = _mm512_setzero_ps();
+          for (int ky = 0; ky < K; ++ky)
+            for (int kx = 0; kx < K; ++kx)
+              acc = _mm512_fmadd_ps(_mm512_load_ps(base + (ky * wp + kx) * 16), wv[ky * K + kx], acc);
+          // the exact integer sum to int32, plus the bias modulo 2^32 (the reference's wrap)
+          const __m512i q = mbqm16(_mm512_add_epi32(_mm512_cvttps_epi32(acc), bv), rq);
+          r[j] = _mm512_cvtepi32_epi8(_mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(q, lo), hi), ozp));
+        }
+        for (int64_t j = n; j < 16; ++j) r[j] = _mm_setzero_si128();
+        transpose16x16(r, t);
+        const auto om = static_cast<__mmask16>((1u << n) - 1u);
+        for (int l = 0; l < 16; ++l) _mm_mask_storeu_epi8(out + (c0 + l) * oplane + oy * ow + ox0, om, t[l]);
+      }
   }
 }
 #endif
