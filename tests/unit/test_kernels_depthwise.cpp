@@ -236,8 +236,11 @@ TEST_CASE("depthwise int8: small maps with the channels in lanes (16 at a time, 
 #endif
       }
   // MobileNetV2's small maps with all their channels
+  // and wider ones in several bands of output rows (56 wide: 8 rows a band at 3x3, stride 1)
   for (const auto& g : {dw_geometry(960, 1, 7, 7, 3, 1, 1, 1, 1, 1), dw_geometry(384, 1, 14, 14, 3, 1, 1, 1, 1, 1),
-                        dw_geometry(576, 1, 14, 14, 3, 2, 1, 1, 1, 1), dw_geometry(40, 1, 14, 14, 5, 1, 2, 2, 2, 2)})
+                        dw_geometry(576, 1, 14, 14, 3, 2, 1, 1, 1, 1), dw_geometry(40, 1, 14, 14, 5, 1, 2, 2, 2, 2),
+                        dw_geometry(16, 1, 56, 56, 3, 1, 1, 1, 1, 1), dw_geometry(32, 1, 112, 112, 3, 2, 1, 1, 1, 1),
+                        dw_geometry(17, 1, 28, 28, 5, 2, 2, 2, 2, 2), dw_geometry(16, 1, 30, 64, 3, 1, 0, 2, 1, 0)})
     check_depthwise(g, r, res);
   CHECK(res.cases > 80);
 #if CTNN_DW_CHANNEL_LANES
