@@ -460,37 +460,31 @@ inline requant_lanes make_requant_lanes(const scalar::requant32& r) {
   return q;
 }
 
+/// The first sizeof(To) bytes of v as a To (a vector extension's lanes as an intrinsic's register
+/// and back; AVX2's 8 narrowed bytes are the low half of narrow8's register).
+template <class To, class From>
+inline To same_bits(const From& v) {
+  static_assert(sizeof(To) <= sizeof(From), "same_bits: To is larger than From");
+  To t;
+  __builtin_memcpy(&t, &v, sizeof t);
+  return t;
+}
+
 /// L lanes of scalar::requantize (ref::requantize's arithmetic, in scalar::mbqm's steps).
 inline simd::vs32 requantize_lanes(const simd::vs32& x, const requant_lanes& r) {
   using simd::vs32;
 #if CTNN_DW_AVX2_S8
   // AVX2 in intrinsics (requant_avx2.hpp's mbqm8; the vector-extension form below compiles its
   // clamps to compare-and-blend pairs and broadcasts the multiplier again per vector)
-  static_assert(lanes == 8, "AVX2: 8 int32 lanes");
-  const auto v256 = [](const vs32& a) {
-    __m256i t;
-    __builtin_memcpy(&t, &a, sizeof t);
-    return t;
-  };
-  __m256i q = detail::mbqm8(v256(x), r.r8);
-  q = _mm256_add_epi32(_mm256_min_epi32(_mm256_max_epi32(q, v256(r.lo)), v256(r.hi)), v256(r.zp));
-  vs32 out;
-  __builtin_memcpy(&out, &q, sizeof out);
-  return out;
+  const __m256i q = detail::mbqm8(same_bits<__m256i>(x), r.r8);
+  return same_bits<vs32>(_mm256_add_epi32(
+      _mm256_min_epi32(_mm256_max_epi32(q, same_bits<__m256i>(r.lo)), same_bits<__m256i>(r.hi)), same_bits<__m256i>(r.zp)));
 #elif CTNN_DW_WIDEN_X86 && defined(__AVX512F__)
   // AVX-512 likewise (mbqm16): the vector-extension form's 64-bit products compiled to vpmullq
   // (3 uops on Intel) after sign-extending both halves; _mm512_mul_epi32 takes the even lanes
-  static_assert(lanes == 16, "AVX-512: 16 int32 lanes");
-  const auto v512 = [](const vs32& a) {
-    __m512i t;
-    __builtin_memcpy(&t, &a, sizeof t);
-    return t;
-  };
-  __m512i q = detail::mbqm16(v512(x), r.r16);
-  q = _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(q, v512(r.lo)), v512(r.hi)), v512(r.zp));
-  vs32 out;
-  __builtin_memcpy(&out, &q, sizeof out);
-  return out;
+  const __m512i q = detail::mbqm16(same_bits<__m512i>(x), r.r16);
+  return same_bits<vs32>(_mm512_add_epi32(
+      _mm512_min_epi32(_mm512_max_epi32(q, same_bits<__m512i>(r.lo)), same_bits<__m512i>(r.hi)), same_bits<__m512i>(r.zp)));
 #else
   const simd::vu32 s = __builtin_convertvector(x, simd::vu32) << r.left;  // wraps, as TFLite on hardware
   const simd::vs64_lanes prod = __builtin_convertvector(__builtin_convertvector(s, vs32), simd::vs64_lanes) * r.mult;
@@ -513,22 +507,10 @@ inline simd::vs32 requantize_lanes(const simd::vs32& x, const requant_lanes& r) 
 /// narrows with vpmovdb.
 inline simd::vs8_lanes narrow_s8(const simd::vs32& q) {
 #if CTNN_DW_AVX2_S8
-  static_assert(lanes == 8, "AVX2: 8 int32 lanes");
-  __m256i v;
-  __builtin_memcpy(&v, &q, sizeof v);
-  const __m128i p8 = detail::narrow8(v);
-  simd::vs8_lanes b;
-  __builtin_memcpy(&b, &p8, sizeof b);
-  return b;
+  return same_bits<simd::vs8_lanes>(detail::narrow8(same_bits<__m256i>(q)));
 #elif CTNN_DW_WIDEN_X86 && defined(__AVX512F__)
   // vpmovdb (the lanes of requantize_lanes' intrinsics: GCC 12 narrows them element by element)
-  static_assert(lanes == 16, "AVX-512: 16 int32 lanes");
-  __m512i v;
-  __builtin_memcpy(&v, &q, sizeof v);
-  const __m128i p8 = _mm512_cvtepi32_epi8(v);
-  simd::vs8_lanes b;
-  __builtin_memcpy(&b, &p8, sizeof b);
-  return b;
+  return same_bits<simd::vs8_lanes>(_mm512_cvtepi32_epi8(same_bits<__m512i>(q)));
 #else
   return __builtin_convertvector(q, simd::vs8_lanes);
 #endif
