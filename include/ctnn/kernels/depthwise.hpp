@@ -572,69 +572,6 @@ constexpr bool clanes_fit(const conv_geometry& g) {
   return g.out_c == g.in_c && g.in_c >= 16 && g.out_w() <= 64 && K * wp <= clane_tile_cap;
 }
 
-/// Channels c0 .. c0 + 15 of an int8 depthwise conv with the channels in the 16 lanes, in bands
-/// of output rows whose windows' input fits the tile: the input rows are transposed 16 pixels at
-/// a time into a pixel-major tile of floats (x - a_zp; 0 in the padding), each output pixel is
-/// K x K multiply-adds of whole vectors with the taps' weights (w - b_zp) in lanes, requantized
-/// per lane (mbqm16: each channel's multiplier and shift in its lane) and narrowed; 16 output
-/// pixels' bytes are transposed back to the 16 channels' rows. Exact as the plane path is
-/// (integer products and sums below 2^24 in float), bit-exact with ref::conv2d_s8.
-template <int K, int S>
-inline void depthwise_s8_clanes(const conv_geometry& g, int64_t c0, const int8_t* in, const int8_t* w,
-                                const int32_t* bias, int8_t* out, const ref::gemm_s8_params& p) {
-  const int64_t oh = g.out_h(), ow = g.out_w(), wp = (ow - 1) * S + K;
-  const int64_t band = (clane_tile_cap / wp - K) / S + 1;  // output rows per tile
-  const int64_t plane = g.in_h * g.in_w, oplane = oh * ow;
-  alignas(64) float tile[clane_tile_cap * 16];
-  const __m512i a_zp = _mm512_set1_epi32(p.a_zp);
-  __m512 wv[K * K];
-  for (int k = 0; k < K * K; ++k) {
-    alignas(64) float lane[16];
-    for (int l = 0; l < 16; ++l) lane[l] = static_cast<float>(w[(c0 + l) * K * K + k] - p.b_zp);
-    wv[k] = _mm512_load_ps(lane);
-  }
-  const __m512i bv = bias != nullptr ? _mm512_loadu_si512(bias + c0) : _mm512_setzero_si512();
-  const requant16 rq = p.per_channel ? make_requant16(_mm512_loadu_si512(p.multiplier + c0), _mm512_loadu_si512(p.shift + c0))
-                                     : make_requant16(_mm512_set1_epi32(p.multiplier[0]), _mm512_set1_epi32(p.shift[0]));
-  const __m512i lo = _mm512_set1_epi32(p.act_min - p.out_zp), hi = _mm512_set1_epi32(p.act_max - p.out_zp);
-  const __m512i ozp = _mm512_set1_epi32(p.out_zp);
-  for (int64_t oy0 = 0; oy0 < oh; oy0 += band) {
-    const int64_t rows = min(band, oh - oy0), hp = (rows - 1) * S + K, y0 = oy0 * S - g.pt;  // input row of tile row 0
-    for (int64_t i = 0; i < hp * wp; ++i) _mm512_store_ps(tile + i * 16, _mm512_setzero_ps());
-    for (int64_t iy = max<int64_t>(y0, 0); iy < g.in_h && iy < y0 + hp; ++iy)
-      for (int64_t x0 = 0; x0 < g.in_w && x0 + g.pl < wp; x0 += 16) {
-        const int64_t n = min<int64_t>(16, g.in_w - x0);
-        const auto m = static_cast<__mmask16>((1u << n) - 1u);
-        __m128i r[16], t[16];
-        for (int l = 0; l < 16; ++l) r[l] = _mm_maskz_loadu_epi8(m, in + (c0 + l) * plane + iy * g.in_w + x0);
-        transpose16x16(r, t);
-        float* row = tile + (iy - y0) * wp * 16;
-        for (int64_t j = 0; j < n && x0 + j + g.pl < wp; ++j)
-          _mm512_store_ps(row + (x0 + j + g.pl) * 16,
-                          _mm512_cvtepi32_ps(_mm512_sub_epi32(_mm512_cvtepi8_epi32(t[j]), a_zp)));
-      }
-    for (int64_t oy = oy0; oy < oy0 + rows; ++oy)
-      for (int64_t ox0 = 0; ox0 < ow; ox0 += 16) {
-        const int64_t n = min<int64_t>(16, ow - ox0);
-        __m128i r[16], t[16];
-        for (int64_t j = 0; j < n; ++j) {
-          const float* base = tile + ((oy - oy0) * S * wp + (ox0 + j) * S) * 16;
-          __m512 acc = _mm512_setzero_ps();
-          for (int ky = 0; ky < K; ++ky)
-            for (int kx = 0; kx < K; ++kx)
-              acc = _mm512_fmadd_ps(_mm512_load_ps(base + (ky * wp + kx) * 16), wv[ky * K + kx], acc);
-          // the exact integer sum to int32, plus the bias modulo 2^32 (the reference's wrap)
-          const __m512i q = mbqm16(_mm512_add_epi32(_mm512_cvttps_epi32(acc), bv), rq);
-          r[j] = _mm512_cvtepi32_epi8(_mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(q, lo), hi), ozp));
-        }
-        for (int64_t j = n; j < 16; ++j) r[j] = _mm_setzero_si128();
-        transpose16x16(r, t);
-        const auto om = static_cast<__mmask16>((1u << n) - 1u);
-        for (int l = 0; l < 16; ++l) _mm_mask_storeu_epi8(out + (c0 + l) * oplane + oy * ow + ox0, om, t[l]);
-      }
-  }
-}
-
 /// 16 x 16 floats transposed, t[j] lane i = r[i] lane j: pairs (unpack ps), quads (unpack pd),
 /// then the 128-bit quarters (two rounds of shuffle_f32x4).
 inline void transpose16x16(const __m512 (&r)[16], __m512 (&t)[16]) {
@@ -662,6 +599,96 @@ inline void transpose16x16(const __m512 (&r)[16], __m512 (&t)[16]) {
   }
 }
 
+/// Channels c0 .. c0 + 15 of a depthwise conv (int8 or float) with the channels in the 16 lanes,
+/// in bands of output rows whose windows' input fits the tile: the input rows are transposed 16
+/// pixels at a time into a pixel-major tile of floats (int8: x - a_zp; 0 in the padding), each
+/// output pixel is K x K multiply-adds of whole vectors in the reference's tap order with the
+/// taps' weights in lanes (wv), and finish(oy, ox0, n, acc) takes the sums of output pixels
+/// ox0 .. ox0 + n of row oy (n <= 16).
+template <int K, int S, class T, class Finish>
+inline void clanes_bands(const conv_geometry& g, int64_t c0, const T* in, int32_t a_zp, const __m512 (&wv)[K * K],
+                         Finish&& finish) {
+  const int64_t oh = g.out_h(), ow = g.out_w(), wp = (ow - 1) * S + K;
+  const int64_t band = (clane_tile_cap / wp - K) / S + 1;  // output rows per tile
+  const int64_t plane = g.in_h * g.in_w;
+  alignas(64) float tile[clane_tile_cap * 16];
+  for (int64_t oy0 = 0; oy0 < oh; oy0 += band) {
+    const int64_t rows = min(band, oh - oy0), hp = (rows - 1) * S + K, y0 = oy0 * S - g.pt;  // input row of tile row 0
+    for (int64_t i = 0; i < hp * wp; ++i) _mm512_store_ps(tile + i * 16, _mm512_setzero_ps());
+    for (int64_t iy = max<int64_t>(y0, 0); iy < g.in_h && iy < y0 + hp; ++iy)
+      for (int64_t x0 = 0; x0 < g.in_w && x0 + g.pl < wp; x0 += 16) {
+        const int64_t n = min<int64_t>(16, g.in_w - x0);
+        const auto m = static_cast<__mmask16>((1u << n) - 1u);
+        const T* src = in + c0 * plane + iy * g.in_w + x0;
+        __m512 px[16];  // px[j]: pixel x0 + j's 16 channels
+        if constexpr (is_same_v<T, int8_t>) {
+          __m128i r[16], t[16];
+          for (int l = 0; l < 16; ++l) r[l] = _mm_maskz_loadu_epi8(m, src + l * plane);
+          transpose16x16(r, t);
+          for (int j = 0; j < 16; ++j)
+            px[j] = _mm512_cvtepi32_ps(_mm512_sub_epi32(_mm512_cvtepi8_epi32(t[j]), _mm512_set1_epi32(a_zp)));
+        } else {
+          __m512 r[16];
+          for (int l = 0; l < 16; ++l) r[l] = _mm512_maskz_loadu_ps(m, src + l * plane);
+          transpose16x16(r, px);
+        }
+        float* row = tile + (iy - y0) * wp * 16;
+        for (int64_t j = 0; j < n && x0 + j + g.pl < wp; ++j) _mm512_store_ps(row + (x0 + j + g.pl) * 16, px[j]);
+      }
+    for (int64_t oy = oy0; oy < oy0 + rows; ++oy)
+      for (int64_t ox0 = 0; ox0 < ow; ox0 += 16) {
+        const int64_t n = min<int64_t>(16, ow - ox0);
+        __m512 acc[16];
+        for (int64_t j = 0; j < n; ++j) {
+          const float* base = tile + ((oy - oy0) * S * wp + (ox0 + j) * S) * 16;
+          acc[j] = _mm512_setzero_ps();
+          for (int ky = 0; ky < K; ++ky)
+            for (int kx = 0; kx < K; ++kx)
+              acc[j] = _mm512_fmadd_ps(_mm512_load_ps(base + (ky * wp + kx) * 16), wv[ky * K + kx], acc[j]);
+        }
+        finish(oy, ox0, n, acc);
+      }
+  }
+}
+
+/// The taps' weights of channels c0 .. c0 + 15 in lanes, minus zp (int8's weight zero point).
+template <int K, class T>
+inline void clanes_weights(const T* w, int64_t c0, int32_t zp, __m512 (&wv)[K * K]) {
+  for (int k = 0; k < K * K; ++k) {
+    alignas(64) float lane[16];
+    for (int l = 0; l < 16; ++l) lane[l] = static_cast<float>(w[(c0 + l) * K * K + k]) - static_cast<float>(zp);
+    wv[k] = _mm512_load_ps(lane);
+  }
+}
+
+/// clanes_bands for int8: each sum (an exact integer) to int32 plus the bias (modulo 2^32, the
+/// reference's wrap), requantized per lane (mbqm16: each channel's multiplier and shift in its
+/// lane) and narrowed; 16 pixels' bytes transposed back to the 16 channels' rows. Exact as the
+/// plane path is (integer products and sums below 2^24 in float), bit-exact with ref::conv2d_s8.
+template <int K, int S>
+inline void depthwise_s8_clanes(const conv_geometry& g, int64_t c0, const int8_t* in, const int8_t* w,
+                                const int32_t* bias, int8_t* out, const ref::gemm_s8_params& p) {
+  const int64_t oplane = g.out_h() * g.out_w(), ow = g.out_w();
+  __m512 wv[K * K];
+  clanes_weights<K>(w, c0, p.b_zp, wv);
+  const __m512i bv = bias != nullptr ? _mm512_loadu_si512(bias + c0) : _mm512_setzero_si512();
+  const requant16 rq = p.per_channel ? make_requant16(_mm512_loadu_si512(p.multiplier + c0), _mm512_loadu_si512(p.shift + c0))
+                                     : make_requant16(_mm512_set1_epi32(p.multiplier[0]), _mm512_set1_epi32(p.shift[0]));
+  const __m512i lo = _mm512_set1_epi32(p.act_min - p.out_zp), hi = _mm512_set1_epi32(p.act_max - p.out_zp);
+  const __m512i ozp = _mm512_set1_epi32(p.out_zp);
+  clanes_bands<K, S>(g, c0, in, p.a_zp, wv, [&](int64_t oy, int64_t ox0, int64_t n, const __m512 (&acc)[16]) {
+    __m128i r[16], t[16];
+    for (int64_t j = 0; j < 16; ++j) {
+      const __m512i q = mbqm16(_mm512_add_epi32(_mm512_cvttps_epi32(acc[j]), bv), rq);
+      r[j] = j < n ? _mm512_cvtepi32_epi8(_mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(q, lo), hi), ozp))
+                   : _mm_setzero_si128();
+    }
+    transpose16x16(r, t);
+    const auto om = static_cast<__mmask16>((1u << n) - 1u);
+    for (int l = 0; l < 16; ++l) _mm_mask_storeu_epi8(out + (c0 + l) * oplane + oy * ow + ox0, om, t[l]);
+  });
+}
+
 /// Whether depthwise_f32 runs g in channel lanes: as clanes_fit, narrower. Against its plane path
 /// (Intel Xeon, AVX-512, MobileNetV2's and EfficientNet's layers): 7- and 14-wide maps 2.3-3.1x
 /// faster, 28-wide 1.6x (3x3 stride 1) and 1.2-1.7x (5x5), but 3x3 stride 2 to 28 wide 9 %
@@ -671,54 +698,22 @@ constexpr bool clanes_fit_f32(const conv_geometry& g) {
   return clanes_fit<K, S>(g) && (g.out_w() <= 16 || (g.out_w() <= 32 && (S == 1 || K == 5)));
 }
 
-/// depthwise_s8_clanes in float: the input rows transposed into the tile as they are, the taps'
-/// multiply-adds in the reference's order (a chain per output vector) and the bias last, as the
-/// reference adds it; 16 output pixels transposed back to the channels' rows.
+/// clanes_bands for float: the bias added last, as the reference adds it; 16 pixels transposed
+/// back to the 16 channels' rows.
 template <int K, int S>
 inline void depthwise_f32_clanes(const conv_geometry& g, int64_t c0, const float* in, const float* w,
                                  const float* bias, float* out) {
-  const int64_t oh = g.out_h(), ow = g.out_w(), wp = (ow - 1) * S + K;
-  const int64_t band = (clane_tile_cap / wp - K) / S + 1;
-  const int64_t plane = g.in_h * g.in_w, oplane = oh * ow;
-  alignas(64) float tile[clane_tile_cap * 16];
+  const int64_t oplane = g.out_h() * g.out_w(), ow = g.out_w();
   __m512 wv[K * K];
-  for (int k = 0; k < K * K; ++k) {
-    alignas(64) float lane[16];
-    for (int l = 0; l < 16; ++l) lane[l] = w[(c0 + l) * K * K + k];
-    wv[k] = _mm512_load_ps(lane);
-  }
+  clanes_weights<K>(w, c0, 0, wv);
   const __m512 bv = bias != nullptr ? _mm512_loadu_ps(bias + c0) : _mm512_setzero_ps();
-  for (int64_t oy0 = 0; oy0 < oh; oy0 += band) {
-    const int64_t rows = min(band, oh - oy0), hp = (rows - 1) * S + K, y0 = oy0 * S - g.pt;
-    for (int64_t i = 0; i < hp * wp; ++i) _mm512_store_ps(tile + i * 16, _mm512_setzero_ps());
-    for (int64_t iy = max<int64_t>(y0, 0); iy < g.in_h && iy < y0 + hp; ++iy)
-      for (int64_t x0 = 0; x0 < g.in_w && x0 + g.pl < wp; x0 += 16) {
-        const int64_t n = min<int64_t>(16, g.in_w - x0);
-        const auto m = static_cast<__mmask16>((1u << n) - 1u);
-        __m512 r[16], t[16];
-        for (int l = 0; l < 16; ++l) r[l] = _mm512_maskz_loadu_ps(m, in + (c0 + l) * plane + iy * g.in_w + x0);
-        transpose16x16(r, t);
-        float* row = tile + (iy - y0) * wp * 16;
-        for (int64_t j = 0; j < n && x0 + j + g.pl < wp; ++j) _mm512_store_ps(row + (x0 + j + g.pl) * 16, t[j]);
-      }
-    for (int64_t oy = oy0; oy < oy0 + rows; ++oy)
-      for (int64_t ox0 = 0; ox0 < ow; ox0 += 16) {
-        const int64_t n = min<int64_t>(16, ow - ox0);
-        __m512 r[16], t[16];
-        for (int64_t j = 0; j < n; ++j) {
-          const float* base = tile + ((oy - oy0) * S * wp + (ox0 + j) * S) * 16;
-          __m512 acc = _mm512_setzero_ps();
-          for (int ky = 0; ky < K; ++ky)
-            for (int kx = 0; kx < K; ++kx)
-              acc = _mm512_fmadd_ps(_mm512_load_ps(base + (ky * wp + kx) * 16), wv[ky * K + kx], acc);
-          r[j] = _mm512_add_ps(acc, bv);
-        }
-        for (int64_t j = n; j < 16; ++j) r[j] = _mm512_setzero_ps();
-        transpose16x16(r, t);
-        const auto om = static_cast<__mmask16>((1u << n) - 1u);
-        for (int l = 0; l < 16; ++l) _mm512_mask_storeu_ps(out + (c0 + l) * oplane + oy * ow + ox0, om, t[l]);
-      }
-  }
+  clanes_bands<K, S>(g, c0, in, 0, wv, [&](int64_t oy, int64_t ox0, int64_t n, const __m512 (&acc)[16]) {
+    __m512 r[16], t[16];
+    for (int64_t j = 0; j < 16; ++j) r[j] = j < n ? _mm512_add_ps(acc[j], bv) : _mm512_setzero_ps();
+    transpose16x16(r, t);
+    const auto om = static_cast<__mmask16>((1u << n) - 1u);
+    for (int l = 0; l < 16; ++l) _mm512_mask_storeu_ps(out + (c0 + l) * oplane + oy * ow + ox0, om, t[l]);
+  });
 }
 #endif
 
