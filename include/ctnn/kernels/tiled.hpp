@@ -552,6 +552,45 @@ inline void micro_s8_avx2(int kq, const uint8_t* ap, const int8_t* bp, int32_t (
 #endif
 #endif
 
+#if CTNN_KERNELS_VNNI
+/// The vpdpbusd tile of both int8 GEMMs: out[i][j] (the first Rows rows of an MR-row panel, NR
+/// columns) = the sum over `groups` 4-value groups of row i's 4 bytes at ap (MR x 4 bytes a
+/// group, broadcast) times column j's 4 bytes in the group's B row at b_row(g) (NR x 4 bytes,
+/// whole vectors), wrapping. BcastSigned: A is s8 and B u8 (the slab path: weights, and
+/// activations + 128); otherwise A is u8 (a + 128) and B s8 (the packed GEMM).
+template <int MR, int NR, int Rows, bool BcastSigned, class BRow>
+inline void micro_dpbusd(int groups, const void* a_panel, BRow b_row, int32_t (&out)[MR][NR]) {
+  static_assert(NR % 16 == 0 && Rows > 0 && Rows <= MR, "micro_dpbusd: whole vectors, 1..MR rows");
+  constexpr int nv = NR / 16;
+  const auto* ap = static_cast<const uint8_t*>(a_panel);
+  __m512i acc[Rows][nv];
+#pragma GCC unroll 32
+  for (int i = 0; i < Rows; ++i)
+#pragma GCC unroll 8
+    for (int j = 0; j < nv; ++j) acc[i][j] = _mm512_setzero_si512();
+  for (int g = 0; g < groups; ++g) {
+    const uint8_t* bg = b_row(g);
+    __m512i bv[nv];
+#pragma GCC unroll 8
+    for (int j = 0; j < nv; ++j) bv[j] = _mm512_loadu_si512(bg + j * 64);
+#pragma GCC unroll 32
+    for (int i = 0; i < Rows; ++i) {
+      int32_t a4;
+      __builtin_memcpy(&a4, ap + i * 4, 4);
+      const __m512i a = _mm512_set1_epi32(a4);
+#pragma GCC unroll 8
+      for (int j = 0; j < nv; ++j)
+        acc[i][j] = BcastSigned ? _mm512_dpbusd_epi32(acc[i][j], bv[j], a) : _mm512_dpbusd_epi32(acc[i][j], a, bv[j]);
+    }
+    ap += MR * 4;
+  }
+#pragma GCC unroll 32
+  for (int i = 0; i < Rows; ++i)
+#pragma GCC unroll 8
+    for (int j = 0; j < nv; ++j) _mm512_storeu_si512(&out[i][j * 16], acc[i][j]);
+}
+#endif
+
 /// Raw int32 tile: acc[i][j] = sum over kq of ap(u8) * bp(s8), wrapping modulo 2^32, for the
 /// first Rows rows of the MR-row panel (an edge panel: M = 64 = 5 x 12 + 4 runs 4 rows, not 12).
 /// Columns from n_valid on may be left unwritten (the AVX2 kernel skips their 8-column groups).
@@ -560,32 +599,10 @@ inline void micro_s8(int kq, const uint8_t* __restrict ap, const int8_t* __restr
                      [[maybe_unused]] int n_valid = NR) {
   static_assert(Rows > 0 && Rows <= MR, "micro_s8: Rows must be 1..MR");
 #if CTNN_KERNELS_VNNI
-  if constexpr (NR % 16 == 0) {
-    constexpr int nv = NR / 16;
-    __m512i acc[Rows][nv];
-#pragma GCC unroll 32
-    for (int i = 0; i < Rows; ++i)
-#pragma GCC unroll 8
-      for (int j = 0; j < nv; ++j) acc[i][j] = _mm512_setzero_si512();
-    for (int k4 = 0; k4 < kq; k4 += 4) {
-      __m512i b[nv];
-#pragma GCC unroll 8
-      for (int j = 0; j < nv; ++j) b[j] = _mm512_loadu_si512(bp + j * 64);
-#pragma GCC unroll 32
-      for (int i = 0; i < Rows; ++i) {
-        int32_t a4;
-        __builtin_memcpy(&a4, ap + i * 4, 4);
-        const __m512i a = _mm512_set1_epi32(a4);
-#pragma GCC unroll 8
-        for (int j = 0; j < nv; ++j) acc[i][j] = _mm512_dpbusd_epi32(acc[i][j], a, b[j]);
-      }
-      ap += MR * 4;
-      bp += NR * 4;
-    }
-#pragma GCC unroll 32
-    for (int i = 0; i < Rows; ++i)
-#pragma GCC unroll 8
-      for (int j = 0; j < nv; ++j) _mm512_storeu_si512(&out[i][j * 16], acc[i][j]);
+  if constexpr (NR % 16 == 0) {  // B's 4-value groups one after the other, NR x 4 bytes each
+    micro_dpbusd<MR, NR, Rows, false>(kq / 4, ap, [bp](int g) {
+      return reinterpret_cast<const uint8_t*>(bp) + static_cast<ptrdiff_t>(g) * NR * 4;
+    }, out);
     return;
   }
 #elif CTNN_KERNELS_AVX2_S8
@@ -858,34 +875,8 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
 /// b + 4 (boff[g] + j), wrapping. The u8 operand is the activations (x + 128), loaded straight
 /// from the slab; the s8 one the weights, broadcast. The first Rows rows of the MR-row panel.
 template <int MR, int NR, int Rows>
-inline void micro_s8_offsets(int kg, const int8_t* __restrict ap, const uint8_t* __restrict b,
-                             const int32_t* __restrict boff, int32_t (&out)[MR][NR]) {
-  static_assert(NR % 16 == 0 && Rows > 0 && Rows <= MR, "micro_s8_offsets: whole vectors, 1..MR rows");
-  constexpr int nv = NR / 16;
-  __m512i acc[Rows][nv];
-#pragma GCC unroll 32
-  for (int i = 0; i < Rows; ++i)
-#pragma GCC unroll 8
-    for (int j = 0; j < nv; ++j) acc[i][j] = _mm512_setzero_si512();
-  for (int g = 0; g < kg; ++g) {
-    const uint8_t* bg = b + static_cast<ptrdiff_t>(boff[g]) * 4;
-    __m512i bv[nv];
-#pragma GCC unroll 8
-    for (int j = 0; j < nv; ++j) bv[j] = _mm512_loadu_si512(bg + j * 64);
-#pragma GCC unroll 32
-    for (int i = 0; i < Rows; ++i) {
-      int32_t a4;
-      __builtin_memcpy(&a4, ap + i * 4, 4);
-      const __m512i a = _mm512_set1_epi32(a4);
-#pragma GCC unroll 8
-      for (int j = 0; j < nv; ++j) acc[i][j] = _mm512_dpbusd_epi32(acc[i][j], bv[j], a);
-    }
-    ap += MR * 4;
-  }
-#pragma GCC unroll 32
-  for (int i = 0; i < Rows; ++i)
-#pragma GCC unroll 8
-    for (int j = 0; j < nv; ++j) _mm512_storeu_si512(&out[i][j * 16], acc[i][j]);
+inline void micro_s8_offsets(int kg, const int8_t* ap, const uint8_t* b, const int32_t* boff, int32_t (&out)[MR][NR]) {
+  micro_dpbusd<MR, NR, Rows, true>(kg, ap, [b, boff](int g) { return b + static_cast<ptrdiff_t>(boff[g]) * 4; }, out);
 }
 
 /// Bytes of A's row panels that one column sweep of gemm_s8_offsets_impl re-reads: blocks of
