@@ -755,6 +755,15 @@ TEST_CASE("max pool: the separable kernel equals the reference on wide rows, pad
   stem.pt = stem.pb = stem.pl = stem.pr = 1;
   check_one(stem, false);
   check_one(stem, true);
+  // 3 wide at stride 2 (AVX-512BW: 32 outputs per vector, the rest one by one): every width to
+  // 2 x 32 + 40 outputs and some wider, each padding and rounding
+  for (int64_t w = 1; w <= 210; w += (w < 150 ? 1 : 13)) {
+    pool_geometry g;
+    g.c = 1 + w % 2; g.in_h = r.range(3, 6); g.in_w = w; g.kh = g.kw = 3; g.sh = g.sw = 2;
+    g.pt = g.pb = r.range(0, 1); g.pl = r.range(0, 1); g.pr = r.range(0, 1);
+    g.ceil_mode = (w & 1) != 0;
+    if (g.valid()) check_one(g, (w % 3) == 0);
+  }
   // a window wider than the row buffer takes the window-by-window path
   pool_geometry wide;
   wide.c = 2; wide.in_h = 3; wide.in_w = 1100; wide.kh = 2; wide.kw = 1030; wide.sh = 1; wide.sw = 7;

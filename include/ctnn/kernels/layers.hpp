@@ -1186,6 +1186,24 @@ inline void max_across(T* __restrict out, const T* __restrict t, int64_t n, int6
     }
 }
 
+#if CTNN_KERNELS_X86 && defined(__AVX512BW__)
+/// int8, 3 wide at stride 2 (ResNet's max pool): out[i] = max(t[2i], t[2i + 1], t[2i + 2]), 32
+/// outputs from 64 + 2 bytes as 16-bit lanes (even bytes sign-extended by a shift pair, odd ones
+/// by one shift), the rest one by one. Reads t[2i + 65] for the last vector: the caller's buffer
+/// holds one element past the span (its value never reaches an output).
+inline void max3_stride2_s8(int8_t* out, const int8_t* t, int64_t n) {
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    const __m512i w = _mm512_loadu_si512(t + 2 * i), w2 = _mm512_loadu_si512(t + 2 * i + 2);
+    const __m512i even = _mm512_srai_epi16(_mm512_slli_epi16(w, 8), 8), odd = _mm512_srai_epi16(w, 8);
+    const __m512i next = _mm512_srai_epi16(_mm512_slli_epi16(w2, 8), 8);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
+                        _mm512_cvtepi16_epi8(_mm512_max_epi16(_mm512_max_epi16(even, odd), next)));
+  }
+  for (; i < n; ++i) out[i] = max(max(t[2 * i], t[2 * i + 1]), t[2 * i + 2]);
+}
+#endif
+
 /// The window-by-window max pool (bounds-check-free interior): windows wider than the row
 /// kernel's buffer take it.
 template <class T>
@@ -1255,12 +1273,19 @@ inline status max_pool2d(const pool_geometry& g, const T* in, T* out) {
         const int64_t x0 = ox0 * g.sw - g.pl, span = (n - 1) * g.sw + g.kw;
         const int64_t xa = max<int64_t>(x0, 0), xb = min(x0 + span, g.in_w);  // columns in the input
         for (int64_t j = 0; j < xa - x0; ++j) t[j] = detail::pool_lowest<T>();
-        for (int64_t j = xb - x0; j < span; ++j) t[j] = detail::pool_lowest<T>();
+        for (int64_t j = xb - x0; j < min(span + 1, buffer); ++j) t[j] = detail::pool_lowest<T>();  // + 1: max3_stride2_s8
         T* tv = t + (xa - x0);
         const T* first = plane + ya * g.in_w + xa;
         for (int64_t j = 0; j < xb - xa; ++j) tv[j] = first[j];
         for (int64_t y = ya + 1; y < yb; ++y) detail::max_into(tv, plane + y * g.in_w + xa, xb - xa);
         T* dst = o + oy * ow + ox0;
+#if CTNN_KERNELS_X86 && defined(__AVX512BW__)
+        if constexpr (is_same_v<T, int8_t>)
+          if (g.sw == 2 && g.kw == 3) {
+            detail::max3_stride2_s8(dst, t, n);
+            continue;
+          }
+#endif
         if (g.sw == 1) detail::max_across<1>(dst, t, n, g.kw, 1);
         else if (g.sw == 2) detail::max_across<2>(dst, t, n, g.kw, 2);
         else detail::max_across<0>(dst, t, n, g.kw, g.sw);
