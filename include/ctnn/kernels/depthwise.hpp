@@ -678,11 +678,11 @@ inline void depthwise_s8_clanes(const conv_geometry& g, int64_t c0, const int8_t
   const __m512i ozp = _mm512_set1_epi32(p.out_zp);
   clanes_bands<K, S>(g, c0, in, p.a_zp, wv, [&](int64_t oy, int64_t ox0, int64_t n, const __m512 (&acc)[16]) {
     __m128i r[16], t[16];
-    for (int64_t j = 0; j < 16; ++j) {
+    for (int64_t j = 0; j < n; ++j) {  // acc[j] holds a sum for j < n only
       const __m512i q = mbqm16(_mm512_add_epi32(_mm512_cvttps_epi32(acc[j]), bv), rq);
-      r[j] = j < n ? _mm512_cvtepi32_epi8(_mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(q, lo), hi), ozp))
-                   : _mm_setzero_si128();
+      r[j] = _mm512_cvtepi32_epi8(_mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(q, lo), hi), ozp));
     }
+    for (int64_t j = n; j < 16; ++j) r[j] = _mm_setzero_si128();
     transpose16x16(r, t);
     const auto om = static_cast<__mmask16>((1u << n) - 1u);
     for (int l = 0; l < 16; ++l) _mm_mask_storeu_epi8(out + (c0 + l) * oplane + oy * ow + ox0, om, t[l]);
@@ -741,7 +741,6 @@ inline void depthwise_f32(const conv_geometry& g, const float* in, const float* 
     plane_lanes<K, S>(g, rg, in + (oc / mult) * plane, 0, w + oc * K * K, finish);
   }
 }
-
 
 template <int K, int S>
 inline void depthwise_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias, int8_t* out,

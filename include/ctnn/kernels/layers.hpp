@@ -387,6 +387,42 @@ struct conv_slab {
 constexpr int64_t conv_slab_hq(const conv_geometry& g, int64_t rows) { return rows + ((g.kh - 1) * g.dh) / g.sh; }
 constexpr int64_t conv_slab_wq(const conv_geometry& g) { return g.out_w() + ((g.kw - 1) * g.dw) / g.sw; }
 
+/// The slab offset of each row of K in order, (channel c < channels, ky, kx): the base of c's
+/// phase plane (planes of `plane` elements, sh x sw of them per channel) plus the tap's row and
+/// column within that phase.
+inline void conv_slab_offsets(const conv_geometry& g, int64_t channels, int64_t plane, int64_t wq, int32_t* boff) {
+  const int64_t phases = g.sh * g.sw;
+  for (int64_t c = 0; c < channels; ++c)
+    for (int64_t ky = 0; ky < g.kh; ++ky)
+      for (int64_t kx = 0; kx < g.kw; ++kx) {
+        const int64_t ty = ky * g.dh, tx = kx * g.dw, phase = (ty % g.sh) * g.sw + tx % g.sw;
+        *boff++ = static_cast<int32_t>((c * phases + phase) * plane + (ty / g.sh) * wq + tx / g.sw);
+      }
+}
+
+/// One phase row of a slab (column phase px): dst[x] = row[sw x + px - pl] for the x < wq whose
+/// input column lies in [0, in_w), pad elsewhere; row null (an input row outside the image): all pad.
+template <class T>
+inline void conv_slab_phase_row(const conv_geometry& g, int64_t px, int64_t wq, const T* row, T pad, T* dst) {
+  const int64_t x_lo = row == nullptr ? wq : min(wq, ceil_div(max(int64_t{0}, g.pl - px), g.sw));
+  const int64_t x_hi = row == nullptr ? wq : max(x_lo, min(wq, ceil_div(max(int64_t{0}, g.in_w + g.pl - px), g.sw)));
+  for (int64_t x = 0; x < x_lo; ++x) dst[x] = pad;
+  if (x_hi > x_lo) {
+    const T* src = row + px - g.pl;  // + sw x
+    if (g.sw == 1) {
+      copy_run(dst + x_lo, src + x_lo, static_cast<size_t>(x_hi - x_lo) * sizeof(T));
+    } else if constexpr (sizeof(T) == 1) {
+      if (g.sw == 2)
+        gather_even_bytes(dst + x_lo, src + 2 * x_lo, x_hi - x_lo);
+      else
+        for (int64_t x = x_lo; x < x_hi; ++x) dst[x] = src[x * g.sw];
+    } else {
+      for (int64_t x = x_lo; x < x_hi; ++x) dst[x] = src[x * g.sw];
+    }
+  }
+  for (int64_t x = x_hi; x < wq; ++x) dst[x] = pad;
+}
+
 /// Floats of the slab of a panel of `rows` output rows (with the slack the last windows read).
 template <int NR>
 constexpr int64_t conv_slab_only_elems(const conv_geometry& g, int64_t rows) {
@@ -436,38 +472,16 @@ inline status conv2d_f32_slab(const conv_geometry& g, conv_slab sl, const float*
     const auto np = static_cast<int64_t>(round_up(static_cast<uint64_t>(rows * wq), NR));
     const int64_t slab_elems = conv_slab_only_elems<NR>(g, rows), plane = hq * wq;
     float* prod = scratch + round_up(static_cast<uint64_t>(slab_elems), 16);
-    {
-      int k = 0;
-      for (int64_t ic = 0; ic < icg; ++ic)
-        for (int64_t ky = 0; ky < g.kh; ++ky)
-          for (int64_t kx = 0; kx < g.kw; ++kx) {
-            const int64_t ty = ky * g.dh, tx = kx * g.dw;
-            const int64_t phase = (ty % g.sh) * g.sw + tx % g.sw;
-            boff[k++] = static_cast<int32_t>((ic * phases + phase) * plane + (ty / g.sh) * wq + tx / g.sw);
-          }
-    }
+    conv_slab_offsets(g, icg, plane, wq, boff);
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       const float* in_g = in + grp * icg * g.in_h * g.in_w;
       for (int64_t ic = 0; ic < icg; ++ic)
         for (int64_t py = 0; py < g.sh; ++py)
           for (int64_t px = 0; px < g.sw; ++px)
             for (int64_t y = 0; y < hq; ++y) {
-              float* dst = scratch + ((ic * phases + py * g.sw + px) * hq + y) * wq;
               const int64_t iy = g.sh * (r0 + y) + py - g.pt;
-              // columns x whose input ix = sw x + px - pl lies in [0, in_w): [x_lo, x_hi)
-              const int64_t x_lo = min(wq, ceil_div(max(int64_t{0}, g.pl - px), g.sw));
-              const int64_t x_hi = max(x_lo, min(wq, ceil_div(max(int64_t{0}, g.in_w + g.pl - px), g.sw)));
-              if (iy < 0 || iy >= g.in_h) {
-                for (int64_t x = 0; x < wq; ++x) dst[x] = 0.0f;
-                continue;
-              }
-              const float* src = in_g + (ic * g.in_h + iy) * g.in_w;  // ix = sw x + px - pl
-              for (int64_t x = 0; x < x_lo; ++x) dst[x] = 0.0f;
-              if (g.sw == 1)
-                for (int64_t x = x_lo; x < x_hi; ++x) dst[x] = src[x + px - g.pl];
-              else
-                for (int64_t x = x_lo; x < x_hi; ++x) dst[x] = src[x * g.sw + px - g.pl];
-              for (int64_t x = x_hi; x < wq; ++x) dst[x] = 0.0f;
+              const float* row = iy < 0 || iy >= g.in_h ? nullptr : in_g + (ic * g.in_h + iy) * g.in_w;
+              conv_slab_phase_row(g, px, wq, row, 0.0f, scratch + ((ic * phases + py * g.sw + px) * hq + y) * wq);
             }
       for (int64_t x = icg * phases * plane; x < slab_elems; ++x) scratch[x] = 0.0f;
       const auto* wp = packed != nullptr
@@ -862,39 +876,18 @@ inline status conv2d_s8_slab(const conv_geometry& g, int64_t panel_rows, const i
     auto* slab = static_cast<uint8_t*>(workspace);
     int8_t* stage = reinterpret_cast<int8_t*>(slab + slab_bytes);
     int8_t* prod = stage + 4 * row_bytes;
-    for (int64_t c4 = 0; c4 < c4n; ++c4)
-      for (int64_t ky = 0; ky < g.kh; ++ky)
-        for (int64_t kx = 0; kx < g.kw; ++kx) {
-          const int64_t ty = ky * g.dh, tx = kx * g.dw, phase = (ty % g.sh) * g.sw + tx % g.sw;
-          boff[(c4 * g.kh + ky) * g.kw + kx] =
-              static_cast<int32_t>((c4 * phases + phase) * plane + (ty / g.sh) * wq + tx / g.sw);
-        }
+    conv_slab_offsets(g, c4n, plane, wq, boff);
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       const int8_t* in_g = in + grp * icg * g.in_h * g.in_w;
       for (int64_t c4 = 0; c4 < c4n; ++c4)
         for (int64_t py = 0; py < g.sh; ++py)
-          for (int64_t px = 0; px < g.sw; ++px) {
-            // columns x whose input ix = sw x + px - pl lies in [0, in_w): [x_lo, x_hi)
-            const int64_t x_lo = min(wq, ceil_div(max(int64_t{0}, g.pl - px), g.sw));
-            const int64_t x_hi = max(x_lo, min(wq, ceil_div(max(int64_t{0}, g.in_w + g.pl - px), g.sw)));
+          for (int64_t px = 0; px < g.sw; ++px)
             for (int64_t y = 0; y < hq; ++y) {
               const int64_t iy = g.sh * (r0 + y) + py - g.pt;
-              for (int64_t q = 0; q < 4; ++q) {
-                int8_t* d = stage + q * row_bytes;
+              for (int64_t q = 0; q < 4; ++q) {  // channels past in_c are padding too
                 const int64_t ic = 4 * c4 + q;
-                if (ic >= icg || iy < 0 || iy >= g.in_h) {
-                  __builtin_memset(d, pad, static_cast<size_t>(wq));
-                  continue;
-                }
-                const int8_t* src = in_g + (ic * g.in_h + iy) * g.in_w + px - g.pl;  // + sw x
-                __builtin_memset(d, pad, static_cast<size_t>(x_lo));
-                if (g.sw == 1)
-                  copy_run(d + x_lo, src + x_lo, static_cast<size_t>(x_hi - x_lo));
-                else if (g.sw == 2)
-                  gather_even_bytes(d + x_lo, src + 2 * x_lo, x_hi - x_lo);
-                else
-                  for (int64_t x = x_lo; x < x_hi; ++x) d[x] = src[x * g.sw];
-                __builtin_memset(d + x_hi, pad, static_cast<size_t>(wq - x_hi));
+                const int8_t* row = ic >= icg || iy < 0 || iy >= g.in_h ? nullptr : in_g + (ic * g.in_h + iy) * g.in_w;
+                conv_slab_phase_row(g, px, wq, row, pad, stage + q * row_bytes);
               }
               // 32 cells at a time; the last step's extra cells land in the next row, written later
               uint8_t* cells = slab + (((c4 * phases + py * g.sw + px) * hq + y) * wq) * 4;
@@ -906,7 +899,6 @@ inline status conv2d_s8_slab(const conv_geometry& g, int64_t panel_rows, const i
                 interleave4x32(r[0], r[1], r[2], r[3], cells + 4 * x, o);
               }
             }
-          }
       // the slack the last windows read (columns past the panel's pixels: results dropped)
       const int64_t used = c4n * phases * plane * 4;
       __builtin_memset(slab + used, 0, static_cast<size_t>(slab_bytes - used));
