@@ -55,7 +55,7 @@ def check_model(exe, outdir, model, args):
 
     # the text: the roofs, then one row per leaf
     def figure(label):
-        m = re.search(label + r": ([0-9.]+)", out)
+        m = re.search(label + r": ([0-9.]+(?:e[+-]?[0-9]+)?)", out)  # 4 significant digits (%.4g)
         if not m:
             fail(f"no '{label}' in the output:\n{out}")
         return float(m.group(1))
