@@ -29,7 +29,7 @@ float32 and int8 arena bytes of each model as ctnn plans them.
 
 With --firmware MODEL=RULE=ELF (the image of ctnn_add_firmware: the model imported in int8 with
 RULE, the first N test images embedded; examples/fashion_mnist/CMakeLists.txt builds
-fmnist_lenet5.elf and fmnist_dscnn.elf) and --qemu and/or --soc-sim, the image runs on QEMU
+fmnist_lenet5.elf, fmnist_dscnn.elf and fmnist_resnet8.elf) and --qemu and/or --soc-sim, the image runs on QEMU
 rv32im (CPU only; `-icount shift=0`, so cycles are instructions) and on ctnn-soc-sim (our core with
 the GEMM accelerator), and a second table gives, per target, the accuracy on its N images, the
 host int8 runner's accuracy on the same images, how many of the N outputs equal the host int8
@@ -42,7 +42,10 @@ ACCEL_IMAGES: 20 in examples/fashion_mnist/CMakeLists.txt, as an RTL simulation 
 Checks (exit 1, after printing the table): --check-sums (models/SHA256SUMS), --min-agreement
 (ctnn float32 against PyTorch float32, each model), --max-int8-arena MODEL=BYTES,
 --max-int8-drop POINTS (every ctnn int8 row within POINTS percentage points of ctnn float32's
-accuracy), --int8-not-below-torch (every ctnn int8 row at least as accurate as torch.ao's).
+accuracy), --int8-not-below-torch (every ctnn int8 row at least as accurate as torch.ao's),
+--int8-agreement-not-below-torch (every ctnn int8 row predicts PyTorch float32's class on at least
+as many images as torch.ao's int8 does: fidelity to the float model, which a tenth of a point of
+accuracy, a dozen images either way, does not measure).
 """
 
 import argparse
@@ -265,6 +268,9 @@ def main():
                     help="fail unless every ctnn int8 row is within POINTS percentage points of ctnn float32")
     ap.add_argument("--int8-not-below-torch", action="store_true",
                     help="fail unless every ctnn int8 row is at least as accurate as torch.ao's int8")
+    ap.add_argument("--int8-agreement-not-below-torch", action="store_true",
+                    help="fail unless every ctnn int8 row agrees with PyTorch float32 on at least as many images "
+                         "as torch.ao's int8")
     ap.add_argument("--check-sums", action="store_true", help="verify the ONNX files against models/SHA256SUMS")
     ap.add_argument("--min-agreement", type=float, default=None,
                     help="fail unless ctnn float32 predicts PyTorch float32's class on at least this fraction")
@@ -312,7 +318,7 @@ def main():
     work = os.path.abspath(args.work)
     os.makedirs(work, exist_ok=True)
     start = time.perf_counter()
-    files = data.write(os.path.join(work, "data"), args.data_dir)
+    files = data.write(os.path.join(work, "data"), args.data_dir, models)
     labels = np.load(files["test.labels"])
     log(f"data: {len(labels)} test images, 1000 calibration images -> {os.path.join(work, 'data')} "
         f"({time.perf_counter() - start:.1f} s)")
@@ -471,13 +477,19 @@ def main():
             elif 100 * (flt["accuracy"] - r["accuracy"]) > args.max_int8_drop + 1e-9:
                 faults.append(f"{r['model']}: {r['engine']} {100 * r['accuracy']:.2f}% is more than "
                               f"{args.max_int8_drop} points below ctnn float32's {100 * flt['accuracy']:.2f}%")
+        peer = next((t for (m, e), t in by.items() if m == r["model"] and e.startswith("PyTorch int8")), None)
         if args.int8_not_below_torch:
-            peer = next((t for (m, e), t in by.items() if m == r["model"] and e.startswith("PyTorch int8")), None)
             if peer is None:
                 faults.append(f"{r['model']}: --int8-not-below-torch without a torch.ao row")
             elif r["correct"] < peer["correct"]:
                 faults.append(f"{r['model']}: {r['engine']} {100 * r['accuracy']:.2f}% is below "
                               f"{peer['engine']}'s {100 * peer['accuracy']:.2f}%")
+        if args.int8_agreement_not_below_torch:
+            if peer is None:
+                faults.append(f"{r['model']}: --int8-agreement-not-below-torch without a torch.ao row")
+            elif r["agree"] < peer["agree"]:
+                faults.append(f"{r['model']}: {r['engine']} predicts PyTorch float32's class on {r['agree']} "
+                              f"images, {peer['engine']} on {peer['agree']}")
     for model, limit in arena_limits:
         if model in arenas and arenas[model]["int8"] > limit:
             faults.append(f"{model}: ctnn int8 arena {arenas[model]['int8']} bytes, above {limit}")

@@ -4,15 +4,17 @@ dscnn 28x28):
 
     OUT/lenet5.test.npy          float32 [10000, 1, 32, 32]   the whole test set, file order
     OUT/dscnn.test.npy           float32 [10000, 1, 28, 28]
+    OUT/resnet8.test.npy         float32 [10000, 3, 32, 32]   the padded image in each channel
     OUT/test.labels.npy          int64   [10000]
     OUT/lenet5.calibration.npy   float32 [1000, 1, 32, 32]    first 100 training images of each
     OUT/dscnn.calibration.npy    float32 [1000, 1, 28, 28]    class, in the training file's order
+    OUT/resnet8.calibration.npy  float32 [1000, 3, 32, 32]
     OUT/calibration.labels.npy   int64   [1000]
     OUT/calibration.indices.npy  int64   [1000]               their indices in the training file
 
     /usr/bin/python3 examples/fashion_mnist/data.py --out build/fashion_mnist/data
 
-The files are regenerated from the package, never committed (about 75 MB).
+The files are regenerated from the package, never committed (about 210 MB).
 """
 
 import argparse
@@ -25,11 +27,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fmnist  # noqa: E402
 
 
-def paths(out):
-    """The file names data.write produces in `out`, by role."""
+def paths(out, models=fmnist.MODELS):
+    """The file names data.write produces in `out` for `models`, by role."""
     files = {"test.labels": "test.labels.npy", "calibration.labels": "calibration.labels.npy",
              "calibration.indices": "calibration.indices.npy"}
-    for model in fmnist.MODELS:
+    for model in models:
         files[f"{model}.test"] = f"{model}.test.npy"
         files[f"{model}.calibration"] = f"{model}.calibration.npy"
     return {k: os.path.join(out, v) for k, v in files.items()}
@@ -43,20 +45,19 @@ def _save(path, array):
     os.replace(tmp, path)
 
 
-def write(out, data_dir=None):
-    """Writes every file of `paths(out)`; returns that dict."""
+def write(out, data_dir=None, models=fmnist.MODELS):
+    """Writes every file of `paths(out, models)`; returns that dict."""
     os.makedirs(out, exist_ok=True)
-    files = paths(out)
+    files = paths(out, models)
     train_images, train_labels = fmnist.load_split("train", data_dir)
     test_images, test_labels = fmnist.load_split("test", data_dir)
     chosen = fmnist.calibration_indices(train_labels)
     _save(files["test.labels"], test_labels.astype(np.int64))
     _save(files["calibration.labels"], train_labels[chosen].astype(np.int64))
     _save(files["calibration.indices"], chosen.astype(np.int64))
-    for model in fmnist.MODELS:
-        size = fmnist.input_size(model)
-        _save(files[f"{model}.test"], fmnist.normalize(test_images, size))
-        _save(files[f"{model}.calibration"], fmnist.normalize(train_images[chosen], size))
+    for model in models:
+        _save(files[f"{model}.test"], fmnist.model_input(test_images, model))
+        _save(files[f"{model}.calibration"], fmnist.model_input(train_images[chosen], model))
     return files
 
 

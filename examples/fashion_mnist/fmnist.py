@@ -8,7 +8,10 @@ numpy, nothing is downloaded. Another directory holding the same four files can 
 
 Normalization (the models' input space): x = pixel / 255, float32 in [0, 1], NCHW [N, 1, H, W].
   - lenet5 takes 32x32: the 28x28 image with 2 zero pixels (black, the background) on each side;
-  - dscnn takes the 28x28 image as it is.
+  - dscnn takes the 28x28 image as it is;
+  - resnet8 (CIFAR-style) takes 3x32x32: the padded 32x32 image in each of the three channels
+    (a grey picture as an RGB one: Debian packages no CIFAR-10, and the network's shape, 3 stages
+    of 16/32/64 filters on a 32x32x3 input, is what the accelerator's figures are about).
 Pixel 0 maps to 0.0, so the padding is zero in the normalized space too, and an int8 input
 quantization with scale 1/255 and zero point -128 represents every input exactly.
 
@@ -31,7 +34,7 @@ FILES = {
 CLASSES = ["T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
            "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot"]
 CALIBRATION_PER_CLASS = 100
-MODELS = ("lenet5", "dscnn")
+MODELS = ("lenet5", "dscnn", "resnet8")
 
 
 def data_dir(override=None):
@@ -70,17 +73,31 @@ def load_split(split, directory=None):
 
 
 def input_size(model):
-    """The side of the model's square input: 32 for lenet5 (padded), 28 for dscnn."""
-    return {"lenet5": 32, "dscnn": 28}[model]
+    """The side of the model's square input: 32 for lenet5 and resnet8 (padded), 28 for dscnn."""
+    return {"lenet5": 32, "dscnn": 28, "resnet8": 32}[model]
 
 
-def normalize(images, size):
-    """float32 NCHW [N, 1, size, size] = pixel / 255, zero-padded symmetrically from 28x28."""
+def input_channels(model):
+    """The model's input channels: 3 for resnet8 (the grey image in R, G and B), else 1."""
+    return 3 if model == "resnet8" else 1
+
+
+def normalize(images, size, channels=1):
+    """float32 NCHW [N, channels, size, size] = pixel / 255, zero-padded symmetrically from 28x28,
+    the same plane in every channel."""
     pad = (size - 28) // 2
     x = images.astype(np.float32) / np.float32(255.0)
     if pad:
         x = np.pad(x, ((0, 0), (pad, pad), (pad, pad)))
-    return np.ascontiguousarray(x[:, None, :, :])
+    x = x[:, None, :, :]
+    if channels > 1:
+        x = np.repeat(x, channels, axis=1)
+    return np.ascontiguousarray(x)
+
+
+def model_input(images, model):
+    """`images` (uint8 [N, 28, 28]) in `model`'s input space."""
+    return normalize(images, input_size(model), input_channels(model))
 
 
 def calibration_indices(labels, per_class=CALIBRATION_PER_CLASS):
@@ -175,14 +192,65 @@ class DSCNN(nn.Module):
         return self.fc(self.flatten(self.pool(x)))
 
 
+class BasicBlock(nn.Module):
+    """A ResNet basic block: conv 3x3 (stride 1 or 2) + BN + ReLU, conv 3x3 + BN, plus the
+    shortcut (the input, or a strided 1x1 conv + BN when the shape changes), then ReLU."""
+
+    def __init__(self, cin, cout, stride):
+        super().__init__()
+        self.conv1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+        self.bn1 = nn.BatchNorm2d(cout)
+        self.relu1 = nn.ReLU()
+        self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(cout)
+        self.shortcut = nn.Sequential()
+        if stride != 1 or cin != cout:
+            self.shortcut = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+        self.relu2 = nn.ReLU()
+
+    def forward(self, x):
+        y = self.bn2(self.conv2(self.relu1(self.bn1(self.conv1(x)))))
+        return self.relu2(y + self.shortcut(x))
+
+
+# ResNet-8 as MLPerf Tiny's CIFAR-10 model: a 3x3 stem of 16 filters, then one basic block per
+# stage of 16, 32 and 64 filters (the last two with stride 2), global average pool, linear
+RESNET8_STEM = 16
+RESNET8_STAGES = [(16, 1), (32, 2), (64, 2)]
+
+
+class ResNet8(nn.Module):
+    """A CIFAR-style ResNet on 3x32x32: stem conv 3x3 3->16 + BN + ReLU (32x32), basic blocks
+    16 (32x32), 32 (16x16), 64 (8x8), global average pooling, linear 64->10. 12.5M MACs."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, RESNET8_STEM, 3, 1, 1, bias=False),
+                                  nn.BatchNorm2d(RESNET8_STEM), nn.ReLU())
+        blocks = []
+        cin = RESNET8_STEM
+        for cout, stride in RESNET8_STAGES:
+            blocks.append(BasicBlock(cin, cout, stride))
+            cin = cout
+        self.blocks = nn.Sequential(*blocks)
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.flatten = nn.Flatten()
+        self.fc = nn.Linear(cin, 10)
+
+    def forward(self, x):
+        x = self.blocks(self.stem(x))
+        return self.fc(self.flatten(self.pool(x)))
+
+
 def make_model(name):
-    return {"lenet5": LeNet5, "dscnn": DSCNN}[name]()
+    return {"lenet5": LeNet5, "dscnn": DSCNN, "resnet8": ResNet8}[name]()
 
 
 def load_from_onnx(name, path):
     """The PyTorch module `name` with the float32 weights of the ONNX file at `path` (the
     initializers carry the state_dict names; BatchNorm's num_batches_tracked is not exported).
-    Every parameter and buffer must be found with its shape: a file of another architecture is
+    Initializers named through an Identity node count as initializers. Every parameter and buffer
+    must be found with its shape: a file of another architecture is
     refused."""
     import onnx
     from onnx import numpy_helper
@@ -190,6 +258,11 @@ def load_from_onnx(name, path):
     model = make_model(name)
     graph = onnx.load(path).graph
     inits = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    # torch.onnx keeps one copy of equal initializers and names the others through Identity nodes
+    # (resnet8's BatchNorm betas on both sides of an add train alike: equal gradients)
+    for node in graph.node:
+        if node.op_type == "Identity" and node.input[0] in inits:
+            inits[node.output[0]] = inits[node.input[0]]
     state = model.state_dict()
     loaded = {}
     for key, value in state.items():

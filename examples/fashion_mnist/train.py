@@ -1,5 +1,6 @@
-"""Trains LeNet-5 and a small depthwise-separable residual CNN on Fashion-MNIST and exports both
-to ONNX: OUT/lenet5.onnx and OUT/dscnn.onnx (the files committed in models/, see README.md).
+"""Trains LeNet-5, a small depthwise-separable residual CNN and a CIFAR-style ResNet-8 on
+Fashion-MNIST and exports them to ONNX: OUT/lenet5.onnx, OUT/dscnn.onnx and OUT/resnet8.onnx (the
+files committed in models/, see README.md).
 
     /usr/bin/python3 examples/fashion_mnist/train.py --out examples/fashion_mnist/models
 
@@ -9,7 +10,7 @@ algorithms. Re-running on the same machine gives the same bytes (models/SHA256SU
 may pick other kernels (vector widths) whose float rounding differs.
 
 Input: pixel / 255 in [0, 1], NCHW float32 [1, 1, 32, 32] for lenet5 (2 zero pixels around the
-28x28 image), [1, 1, 28, 28] for dscnn (fmnist.py). Training: Adam, one-cycle learning rate,
+28x28 image), [1, 1, 28, 28] for dscnn, [1, 3, 32, 32] for resnet8 (fmnist.py). Training: Adam, one-cycle learning rate,
 batch 128, cross-entropy, random horizontal flips. Export: opset 13, eval mode, batch 1,
 constant folding, BatchNormalization kept (TrainingMode.PRESERVE on the model in eval mode), input
 "input", output "logits".
@@ -35,6 +36,7 @@ import fmnist  # noqa: E402
 RECIPES = {
     "lenet5": dict(epochs=12, lr=3e-3, weight_decay=1e-4, channels_last=False),
     "dscnn": dict(epochs=16, lr=6e-3, weight_decay=1e-4, channels_last=True),
+    "resnet8": dict(epochs=8, lr=4e-3, weight_decay=1e-4, channels_last=True),
 }
 BATCH = 128
 
@@ -82,12 +84,12 @@ def train(name, x_train, y_train, seed, epochs, lr, weight_decay, log, channels_
     return model.to(memory_format=torch.contiguous_format).eval()
 
 
-def export_bytes(model, size):
+def export_bytes(model, size, channels=1):
     """The ONNX bytes of `model` (eval mode, batch 1, opset 13, BatchNormalization kept)."""
     buf = io.BytesIO()
     with warnings.catch_warnings():  # the advice about constant folding is for training mode
         warnings.filterwarnings("ignore", message="It is recommended that constant folding be turned off")
-        torch.onnx.export(model, torch.zeros(1, 1, size, size), buf, opset_version=13,
+        torch.onnx.export(model, torch.zeros(1, channels, size, size), buf, opset_version=13,
                           do_constant_folding=True, training=torch.onnx.TrainingMode.PRESERVE,
                           input_names=["input"], output_names=["logits"])
     return buf.getvalue()
@@ -118,8 +120,8 @@ def main():
     sums = {}
     for name in models:
         size = fmnist.input_size(name)
-        x_train = torch.from_numpy(fmnist.normalize(train_images, size))
-        x_test = torch.from_numpy(fmnist.normalize(test_images, size))
+        x_train = torch.from_numpy(fmnist.model_input(train_images, name))
+        x_test = torch.from_numpy(fmnist.model_input(test_images, name))
         recipe = dict(RECIPES[name])
         if args.epochs is not None:
             recipe["epochs"] = args.epochs
@@ -127,7 +129,7 @@ def main():
         model = train(name, x_train, y_train, args.seed, log=log, **recipe)
         seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         accuracy = evaluate(model, x_test, y_test)
-        blob = export_bytes(model, size)
+        blob = export_bytes(model, size, fmnist.input_channels(name))
         path = os.path.join(args.out, f"{name}.onnx")
         with open(path, "wb") as f:
             f.write(blob)

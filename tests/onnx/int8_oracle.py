@@ -349,6 +349,11 @@ class Model:
                 for a in n.attribute:
                     if a.name == "value":
                         self.inits[n.output[0]] = numpy_helper.to_array(a.t)
+        # torch.onnx keeps one copy of equal initializers and names the others through Identity
+        # nodes (e.g. two BatchNorm betas trained alike); in graph order, so chains resolve
+        for n in m.graph.node:
+            if n.op_type == "Identity" and n.input[0] in self.inits:
+                self.inits[n.output[0]] = self.inits[n.input[0]]
 
     @staticmethod
     def attrs(node):

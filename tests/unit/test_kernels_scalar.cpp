@@ -304,3 +304,27 @@ TEST_CASE("kernels::softmax_s8: bit-exact with ref::softmax_s8 (short rows, long
     REQUIRE(got == want);
   }
 }
+
+// sum_s8's words: every head alignment and tail length, planes long enough to empty the 16-bit
+// halves (128 words) several times, all -128 and all 127 (the halves' extremes) besides random bytes.
+TEST_CASE("scalar global_avg_pool2d_s8: bit-exact with ref::adaptive_avg_pool2d to 1 x 1") {
+  ctnn_test::rng r(4242);
+  for (int t = 0; t < 300; ++t) {
+    const int c = r.range(1, 9);
+    const int h = t < 40 ? r.range(20, 40) : r.range(1, 12), w = t < 40 ? r.range(20, 40) : r.range(1, 12);
+    const int offset = r.range(0, 3);
+    const size_t elems = usz(c) * usz(h) * usz(w);
+    std::vector<int8_t> buf(elems + 4);
+    const int fill = t % 10;
+    for (size_t i = 0; i < buf.size(); ++i)
+      buf[i] = fill == 0 ? int8_t{-128} : fill == 1 ? int8_t{127} : static_cast<int8_t>(r.range(-128, 127));
+    const int8_t* in = buf.data() + offset;
+    std::vector<int8_t> want(usz(c)), got(usz(c), 0x55);
+    REQUIRE(kr::adaptive_avg_pool2d<int8_t>(c, h, w, 1, 1, in, want.data()) == status::ok);
+    ks::global_avg_pool2d_s8(static_cast<uint32_t>(c), static_cast<uint32_t>(h * w), in, got.data());
+    REQUIRE(got == want);
+    int32_t direct = 0;
+    for (int i = 0; i < h * w; ++i) direct += in[i];
+    REQUIRE(ks::sum_s8(in, static_cast<uint32_t>(h * w)) == direct);
+  }
+}

@@ -1301,6 +1301,13 @@ inline status global_avg_pool2d(int64_t c, int64_t h, int64_t w, const T* in, T*
   const int64_t n = h * w;
   if constexpr (!is_same_v<T, float>)
     if (n > (int64_t{1} << 24)) return ref::adaptive_avg_pool2d<T>(c, h, w, 1, 1, in, out);
+#if CTNN_KERNELS_SCALAR
+  if constexpr (is_same_v<T, int8_t>)
+    if (c * n <= (int64_t{1} << 31)) {  // four values per word (scalar::sum_s8); 32-bit offsets
+      scalar::global_avg_pool2d_s8(static_cast<uint32_t>(c), static_cast<uint32_t>(n), in, out);
+      return status::ok;
+    }
+#endif
   for (int64_t ch = 0; ch < c; ++ch) {
     const T* x = in + ch * n;
     acc_t acc[lanes] = {};
