@@ -142,9 +142,16 @@ constexpr avg_window avg_pool_window(const pool_geometry& g, int64_t oy, int64_t
   return {y0, y1, x0, x1, g.count_include_pad ? padded : (y1 - y0) * (x1 - x0)};
 }
 
+/// @brief sum / count rounded half away from zero, in I (count > 0): int64_t here, int32_t where
+/// the sum fits it and a 64-bit divide is a library call (rv32: kernels::scalar).
+template <class I>
+constexpr I divide_round_away(I sum, I count) {
+  return sum >= 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
+}
+
 /// @brief TFLite's integer average: sum / count rounded half away from zero.
 constexpr int32_t rounded_average(int64_t sum, int64_t count) {
-  return static_cast<int32_t>(sum >= 0 ? (sum + count / 2) / count : (sum - count / 2) / count);
+  return static_cast<int32_t>(divide_round_away<int64_t>(sum, count));
 }
 
 /// @brief average pool, float.

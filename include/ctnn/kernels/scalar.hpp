@@ -815,7 +815,7 @@ inline void add_s8(int64_t n, const int8_t* a, const int8_t* b, int8_t* y, const
 /// @brief The signed sum of n int8 values, four per word: each word biased to unsigned bytes
 /// (x + 128, an exclusive or of 0x80 per byte) and its even and odd bytes added in the 16-bit
 /// halves of two accumulators (at most 128 words, 510 per half each, before they are emptied);
-/// the bias, 128 n, taken off at the end. Head and tail bytes (to and past the last aligned
+/// the bias, 128 per byte of the words, taken off at the end. Head and tail bytes (to and past the last aligned
 /// word) one by one. n < 2^24 (the sum then fits int32).
 inline int32_t sum_s8(const int8_t* x, uint32_t n) {
   int32_t sum = 0;
@@ -825,7 +825,7 @@ inline int32_t sum_s8(const int8_t* x, uint32_t n) {
   }
   const uint32_t* w = static_cast<const uint32_t*>(__builtin_assume_aligned(x, 4));
   uint32_t words = n >> 2;
-  uint32_t biased = 0;  // bytes counted with their +128
+  const auto biased = static_cast<int32_t>((n & ~3u) * 128u);  // the words' bytes, each counted +128
   while (words > 0) {
     const uint32_t chunk = words < 128u ? words : 128u;
     uint32_t even = 0, odd = 0;
@@ -838,26 +838,22 @@ inline int32_t sum_s8(const int8_t* x, uint32_t n) {
     }
     const uint32_t both = even + odd;  // halves of at most 128 * 510 < 2^16 each
     sum += static_cast<int32_t>((both & 0xFFFFu) + (both >> 16));
-    biased += chunk * 4u;
     w += chunk;
     words -= chunk;
   }
-  sum -= static_cast<int32_t>(biased * 128u);
+  sum -= biased;
   const int8_t* t = reinterpret_cast<const int8_t*>(w);
   for (uint32_t i = 0; i < (n & 3u); ++i) sum += t[i];
   return sum;
 }
 
 /// @brief int8 global average pool (CHW, c planes of n values): each plane's sum (sum_s8), then
-/// ref::rounded_average in 32 bits (TFLite's raw average: one quantization in and out).
+/// ref::rounded_average's rounding in 32 bits (TFLite's raw average: one quantization in and out).
 /// Bit-exact with ref::adaptive_avg_pool2d to 1 x 1 for n < 2^24.
 inline void global_avg_pool2d_s8(uint32_t c, uint32_t n, const int8_t* in, int8_t* out) {
   const auto count = static_cast<int32_t>(n);
-  for (uint32_t ch = 0; ch < c; ++ch) {
-    const int32_t s = sum_s8(in + ch * n, n);
-    const int32_t v = s >= 0 ? (s + count / 2) / count : (s - count / 2) / count;
-    out[ch] = static_cast<int8_t>(v < -128 ? -128 : v > 127 ? 127 : v);
-  }
+  for (uint32_t ch = 0; ch < c; ++ch)
+    out[ch] = static_cast<int8_t>(quant::clamp(ref::divide_round_away(sum_s8(in + ch * n, n), count), -128, 127));
 }
 
 }  // namespace ctnn::kernels::scalar
