@@ -169,19 +169,20 @@ DSCNN_BLOCKS = [
 ]
 
 
-class DSCNN(nn.Module):
-    """A small depthwise-separable residual CNN on 28x28: a 3x3 stride-2 stem conv + BN + ReLU6,
-    the DS blocks of DSCNN_BLOCKS (three of them residual), global average pooling, a linear
-    classifier."""
+class StemBlocksHead(nn.Module):
+    """A stem, blocks, global average pooling, flatten and a linear classifier to the 10 classes.
+    Each spec of `specs` is (out channels, ...): the block is `block(in channels, *spec)`. The
+    modules are made in that order, stem first (the seeded initial weights are drawn in it), and
+    keep the names stem, blocks, pool, flatten, fc (the ONNX initializers' names)."""
 
-    def __init__(self):
+    def __init__(self, stem, stem_channels, block, specs):
         super().__init__()
-        self.stem = conv_bn(1, DSCNN_STEM, 3, 2)
+        self.stem = stem
         blocks = []
-        cin = DSCNN_STEM
-        for cout, stride, residual in DSCNN_BLOCKS:
-            blocks.append(DSBlock(cin, cout, stride, residual))
-            cin = cout
+        cin = stem_channels
+        for spec in specs:
+            blocks.append(block(cin, *spec))
+            cin = spec[0]
         self.blocks = nn.Sequential(*blocks)
         self.pool = nn.AdaptiveAvgPool2d(1)
         self.flatten = nn.Flatten()
@@ -190,6 +191,15 @@ class DSCNN(nn.Module):
     def forward(self, x):
         x = self.blocks(self.stem(x))
         return self.fc(self.flatten(self.pool(x)))
+
+
+class DSCNN(StemBlocksHead):
+    """A small depthwise-separable residual CNN on 28x28: a 3x3 stride-2 stem conv + BN + ReLU6,
+    the DS blocks of DSCNN_BLOCKS (three of them residual), global average pooling, a linear
+    classifier."""
+
+    def __init__(self):
+        super().__init__(conv_bn(1, DSCNN_STEM, 3, 2), DSCNN_STEM, DSBlock, DSCNN_BLOCKS)
 
 
 class BasicBlock(nn.Module):
@@ -219,27 +229,13 @@ RESNET8_STEM = 16
 RESNET8_STAGES = [(16, 1), (32, 2), (64, 2)]
 
 
-class ResNet8(nn.Module):
+class ResNet8(StemBlocksHead):
     """A CIFAR-style ResNet on 3x32x32: stem conv 3x3 3->16 + BN + ReLU (32x32), basic blocks
     16 (32x32), 32 (16x16), 64 (8x8), global average pooling, linear 64->10. 12.5M MACs."""
 
     def __init__(self):
-        super().__init__()
-        self.stem = nn.Sequential(nn.Conv2d(3, RESNET8_STEM, 3, 1, 1, bias=False),
-                                  nn.BatchNorm2d(RESNET8_STEM), nn.ReLU())
-        blocks = []
-        cin = RESNET8_STEM
-        for cout, stride in RESNET8_STAGES:
-            blocks.append(BasicBlock(cin, cout, stride))
-            cin = cout
-        self.blocks = nn.Sequential(*blocks)
-        self.pool = nn.AdaptiveAvgPool2d(1)
-        self.flatten = nn.Flatten()
-        self.fc = nn.Linear(cin, 10)
-
-    def forward(self, x):
-        x = self.blocks(self.stem(x))
-        return self.fc(self.flatten(self.pool(x)))
+        stem = nn.Sequential(nn.Conv2d(3, RESNET8_STEM, 3, 1, 1, bias=False), nn.BatchNorm2d(RESNET8_STEM), nn.ReLU())
+        super().__init__(stem, RESNET8_STEM, BasicBlock, RESNET8_STAGES)
 
 
 def make_model(name):
