@@ -32,10 +32,7 @@ add_test(NAME soc.lint_core_registered
 add_test(NAME soc.lint_soc
   COMMAND ${CTNN_VERILATOR} --lint-only -Wall -I${CTNN_FPGA_RTL} --top-module ctnn_soc
           ${CTNN_SOC_WAIVERS} ${CTNN_SOC_RTL})
-add_test(NAME soc.lint_soc_shared_ram   # the DMA through the crossbar instead of the RAM's own port
-  COMMAND ${CTNN_VERILATOR} --lint-only -Wall -I${CTNN_FPGA_RTL} --top-module ctnn_soc -GDmaRamPort=0
-          ${CTNN_SOC_WAIVERS} ${CTNN_SOC_RTL})
-set_tests_properties(soc.lint_core soc.lint_core_registered soc.lint_soc soc.lint_soc_shared_ram
+set_tests_properties(soc.lint_core soc.lint_core_registered soc.lint_soc
                      PROPERTIES LABELS "soc;lint")
 if(CTNN_IVERILOG)
   # Icarus must accept the same sources as Verilog-2005.

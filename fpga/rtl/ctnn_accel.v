@@ -21,7 +21,7 @@
 // CFG.CONV makes B the implicit im2col of a CHW tensor (ctnn_accel_load gathers it byte by byte),
 // so a convolution is one job: A = OIHW weights (M = out channels), C = the CHW output, with
 // CFG.ROW_PARAMS for per-output-channel bias and requantization. A may have any alignment
-// (byte reads), and an int8 C too (byte writes).
+// (it is read as 16-byte lines and shifted into place), and an int8 C too (byte writes).
 //
 // CFG.RES_ADD adds an int8 residual R (at RES_ADDR, laid out as C) to the requantized int8
 // result before it is written: C = ctnn::ref::add_s8_one(y, R) with the RES_* parameters, the
@@ -57,15 +57,15 @@ module ctnn_accel #(
   output wire        s_rsp_valid_o,
   output wire [31:0] s_rsp_rdata_o,
   output wire        s_rsp_err_o,
-  // DMA master
-  output wire        m_req_valid_o,
-  input  wire        m_req_ready_i,
-  output wire [31:0] m_req_addr_o,
-  output wire        m_req_we_o,
-  output wire [31:0] m_req_wdata_o,
-  output wire [3:0]  m_req_wstrb_o,
-  input  wire        m_rsp_valid_i,
-  input  wire [31:0] m_rsp_rdata_i,
+  // DMA master: 16-byte lines (BUS.md "The DMA's line port")
+  output wire         m_req_valid_o,
+  input  wire         m_req_ready_i,
+  output wire [31:0]  m_req_addr_o,
+  output wire         m_req_we_o,
+  output wire [127:0] m_req_wdata_o,
+  output wire [15:0]  m_req_wstrb_o,
+  input  wire         m_rsp_valid_i,
+  input  wire [127:0] m_rsp_rdata_i,
   input  wire        m_rsp_err_i,
   output wire        irq_o
 );
@@ -73,7 +73,7 @@ module ctnn_accel #(
   localparam integer NB = NbTiles * Dim;
   localparam integer KMIN = 2 * TILES + Dim;
   localparam integer TB = $clog2(NbTiles);
-  localparam integer ADEPTH = 1 << (Log2KMax - 1);             // 2 slots x KMax/4 words
+  localparam integer ADEPTH = 1 << (Log2KMax - 3);             // 2 slots x KMax/16 entries of 16 bytes
   localparam integer BDEPTH = 1 << (Log2KMax + TB + 1);        // 2 slots x NbTiles x KMax
   localparam integer DQ = (Dim + 3) / 4;             // B scratchpad banks (4 columns each) per tile
   localparam integer DW_KMAX = 5;                    // CFG.DW: largest kernel side (DWCFG.KMAX)
@@ -172,7 +172,7 @@ module ctnn_accel #(
   wire [31:0]       job_a_addr, job_b_addr, job_c_addr, job_bias_addr, job_mult_addr, job_shift_addr;
   wire [19:0]       job_lda, job_ldb, job_ldc;
   wire [31:0]       job_dim_lda, job_dim_ldc;
-  wire              job_a_byte, job_c_byte, job_raw, job_bias_en, job_per_channel, job_conv, job_row_params;
+  wire              job_c_byte, job_raw, job_bias_en, job_per_channel, job_conv, job_row_params;
   wire [7:0]        job_a_zp, job_b_zp, job_out_zp, job_lo, job_hi;
   wire [31:0]       job_mult;
   wire [7:0]        job_shift;
@@ -258,7 +258,6 @@ module ctnn_accel #(
     .job_ldc_o        (job_ldc),
     .job_dim_lda_o    (job_dim_lda),
     .job_dim_ldc_o    (job_dim_ldc),
-    .job_a_byte_o     (job_a_byte),
     .job_c_byte_o     (job_c_byte),
     .job_raw_o        (job_raw),
     .job_bias_en_o    (job_bias_en),
@@ -301,10 +300,13 @@ module ctnn_accel #(
   wire        w_valid, a_valid, b_valid, rs_valid;
   wire [31:0] w_addr, w_data, a_req_addr, b_req_addr, a_tag, b_tag, rs_addr;
   wire [3:0]  w_strb;
+  wire [127:0] w_line;             // stream 0's write as a line: the pool's, or a word in its lane
+  wire [15:0] w_lstrb;
   wire [3:0]  grant;
   wire        r_valid;
   wire [1:0]  r_stream;
   wire [31:0] r_tag, r_rdata;
+  wire [127:0] r_line;
 
   ctnn_dma #(.TagWidth(32)) u_dma (
     .clk_i       (clk_i),
@@ -312,15 +314,16 @@ module ctnn_accel #(
     .stop_i      (!run),
     .s_valid_i   ({rs_valid, b_valid || dw_x_valid, a_valid || dw_p_valid, w_valid}),
     .s_addr_i    ({rs_addr, job_dw ? dw_x_addr : b_req_addr, job_dw ? dw_p_addr : a_req_addr, w_addr}),
-    .s_we_i      (4'b0001),
-    .s_wdata_i   ({32'd0, 32'd0, 32'd0, w_data}),
-    .s_wstrb_i   ({4'd0, 4'd0, 4'd0, w_strb}),
-    .s_tag_i     ({30'd0, pl_r_tag, job_dw ? dw_x_tag : b_tag, job_dw ? dw_p_tag : a_tag, 32'd0}),
+    .s_we0_i     (1'b1),
+    .s_wdata0_i  (w_line),
+    .s_wstrb0_i  (w_lstrb),
+    .s_tag_i     ({22'd0, pl_r_tag, job_dw ? dw_x_tag : b_tag, job_dw ? dw_p_tag : a_tag, 32'd0}),
     .s_grant_o   (grant),
     .r_valid_o   (r_valid),
     .r_stream_o  (r_stream),
     .r_tag_o     (r_tag),
     .r_rdata_o   (r_rdata),
+    .r_line_o    (r_line),
     .r_err_o     (r_err),
     .idle_o      (dma_idle),
     .req_valid_o (m_req_valid_o),
@@ -337,7 +340,8 @@ module ctnn_accel #(
   // ---- load -> scratchpads -------------------------------------------------------------------
   wire [1:0]  a_full, b_full, a_free, b_free, p_free;
   wire [Dim-1:0]   a_we;
-  wire [Log2KMax-2:0] a_waddr;
+  wire [Log2KMax-4:0] a_waddr;
+  wire [127:0]        a_wdata;
   wire [DQ-1:0]    b_we;
   wire [Log2KMax+TB:0] b_waddr;
   wire [31:0] spad_wdata;
@@ -363,7 +367,6 @@ module ctnn_accel #(
     .bias_en_i    (job_bias_en),
     .per_channel_i(job_per_channel),
     .dim_lda_i    (job_dim_lda),
-    .a_byte_i     (job_a_byte),
     .conv_i       (job_conv),
     .row_params_i (job_row_params),
     .b_zp_i       (job_b_zp),
@@ -397,8 +400,10 @@ module ctnn_accel #(
     .r_stream_i   (r_stream),
     .r_tag_i      (r_tag),
     .r_rdata_i    (r_rdata),
+    .r_line_i     (r_line),
     .a_we_o       (a_we),
     .a_waddr_o    (a_waddr),
+    .a_wdata_o    (a_wdata),
     .b_we_o       (b_we),
     .b_waddr_o    (b_waddr),
     .wdata_o      (spad_wdata),
@@ -409,17 +414,19 @@ module ctnn_accel #(
   );
 
   wire                 rd;
-  wire [Log2KMax-2:0]  a_raddr;
+  wire [Log2KMax-4:0]  a_raddr;
   wire [Log2KMax+TB:0] b_raddr;
-  wire [Dim*32-1:0]    a_rdata;
+  wire [Dim*128-1:0]   a_rdata;
   wire [DQ*32-1:0]    b_rdata;
+  // DIM not a multiple of 4: the last B bank of a tile is only partly used (DIM bytes of 4 x DQ)
+  wire unused_b_rdata = ^b_rdata;
 
   genvar gi;
   generate
     for (gi = 0; gi < Dim; gi = gi + 1) begin : g_aspad
-      ctnn_accel_spad #(.Width(32), .Depth(ADEPTH)) u_a (
-        .clk_i(clk_i), .we_i(a_we[gi]), .waddr_i(a_waddr), .wdata_i(spad_wdata),
-        .re_i(rd), .raddr_i(a_raddr), .rdata_o(a_rdata[32*gi +: 32]));
+      ctnn_accel_spad #(.Width(128), .Depth(ADEPTH)) u_a (
+        .clk_i(clk_i), .we_i(a_we[gi]), .waddr_i(a_waddr), .wdata_i(a_wdata),
+        .re_i(rd), .raddr_i(a_raddr), .rdata_o(a_rdata[128*gi +: 128]));
     end
     for (gi = 0; gi < DQ; gi = gi + 1) begin : g_bspad
       ctnn_accel_spad #(.Width(32), .Depth(BDEPTH)) u_b (
@@ -568,9 +575,10 @@ module ctnn_accel #(
 
   // CFG.POOL: after C is written (and the residual add is done) the pool unit owns streams 0 and 3
   wire        pl_active, pl_done, pl_r_valid, pl_w_valid;
-  wire [31:0] pl_r_addr, pl_w_addr, pl_w_data;
-  wire [1:0]  pl_r_tag;
-  wire [3:0]  pl_w_strb;
+  wire [31:0] pl_r_addr, pl_w_addr;
+  wire [127:0] pl_w_data;
+  wire [9:0]  pl_r_tag;
+  wire [15:0] pl_w_strb;
 
   ctnn_accel_pool #(.RamBase(RamBase), .RamSize(RamSize), .Depth(4)) u_pool (
     .clk_i       (clk_i),
@@ -589,8 +597,8 @@ module ctnn_accel #(
     .r_tag_o     (pl_r_tag),
     .r_grant_i   (grant[3] && pl_active),
     .rsp_valid_i (r_valid && r_stream == 2'd3 && pl_active),
-    .rsp_tag_i   (r_tag[1:0]),
-    .rsp_rdata_i (r_rdata),
+    .rsp_tag_i   (r_tag[9:0]),
+    .rsp_line_i  (r_line),
     .w_valid_o   (pl_w_valid),
     .w_addr_o    (pl_w_addr),
     .w_data_o    (pl_w_data),
@@ -667,8 +675,10 @@ module ctnn_accel #(
 
   assign w_valid = pl_active ? pl_w_valid : (job_dw ? dw_w_valid : ra_w_valid);
   assign w_addr = pl_active ? pl_w_addr : (job_dw ? dw_w_addr : ra_w_addr);
-  assign w_data = pl_active ? pl_w_data : (job_dw ? dw_w_data : ra_w_data);
-  assign w_strb = pl_active ? pl_w_strb : (job_dw ? dw_w_strb : ra_w_strb);
+  assign w_data = job_dw ? dw_w_data : ra_w_data;
+  assign w_strb = job_dw ? dw_w_strb : ra_w_strb;
+  assign w_line = pl_active ? pl_w_data : {4{w_data}};
+  assign w_lstrb = pl_active ? pl_w_strb : ({12'd0, w_strb} << {w_addr[3:2], 2'b00});
   assign rs_valid = pl_active ? pl_r_valid : ra_r_valid;
   assign rs_addr = pl_active ? pl_r_addr : ra_r_addr;
   assign store_idle = st_idle && rs_idle && pl_done;

@@ -87,7 +87,6 @@ module ctnn_accel_ctrl #(
   output wire [19:0] job_ldc_o,
   output wire [31:0] job_dim_lda_o,  // Dim x LDA: the next A panel
   output wire [31:0] job_dim_ldc_o,  // Dim x LDC: the next C panel
-  output wire        job_a_byte_o,   // A read by bytes (unaligned A_ADDR or LDA)
   output wire        job_c_byte_o,   // int8 C written by bytes (unaligned, or Dim not a multiple of 4)
   output wire        job_raw_o,
   output wire        job_bias_en_o,
@@ -184,8 +183,7 @@ module ctnn_accel_ctrl #(
   wire [23:0] cv_shw24 = cv_sh * cv_w;
   wire [23:0] cv_ptw24 = cv_pt * cv_w;
   wire [31:0] cv_shw = {8'd0, cv_shw24}, cv_ptw = {8'd0, cv_ptw24};
-  // byte-granular A (any alignment) and int8 C (unaligned address or stride)
-  wire        a_byte = (j_a[1:0] != 2'd0) || (j_lda[1:0] != 2'd0);
+  // byte-granular int8 C (unaligned address or stride); A has any alignment (16-byte lines)
   wire        c_byte = !j_raw && ((j_c[1:0] != 2'd0) || (j_ldc[1:0] != 2'd0) || (Dim % 4 != 0));
 
   wire [15:0] kp = (j_k > KMIN16) ? j_k : KMIN16;
@@ -359,7 +357,6 @@ module ctnn_accel_ctrl #(
   assign job_ldc_o         = j_ldc;
   assign job_dim_lda_o     = dim_lda;
   assign job_dim_ldc_o     = dim_ldc;
-  assign job_a_byte_o      = a_byte;
   assign job_c_byte_o      = c_byte;
   assign job_raw_o         = j_raw;
   assign job_bias_en_o     = j_bias_en;

@@ -40,8 +40,8 @@ module ctnn_accel_feed #(
   output reg  [1:0]          b_free_o,
   // scratchpad reads (registered in the RAMs)
   output wire                rd_o,
-  output wire [Log2KMax-2:0] a_raddr_o,     // {slot, k/4}
-  input  wire [Dim*32-1:0]   a_rdata_i,     // bank i = row i
+  output wire [Log2KMax-4:0] a_raddr_o,     // {slot, k/16}
+  input  wire [Dim*128-1:0]  a_rdata_i,     // bank i = row i, 16 bytes per entry
   output wire [Log2KMax+$clog2(NbTiles):0] b_raddr_o,  // {slot, tile, k}
   input  wire [Dim*8-1:0]    b_rdata_i,     // column j = byte j
   // mesh
@@ -105,7 +105,7 @@ module ctnn_accel_feed #(
   wire [9:0]  rc_v = rows_v * cols_v;
 
   assign rd_o = fire;
-  assign a_raddr_o = {pslot_q, rd_k[Log2KMax-1:2]};
+  assign a_raddr_o = {pslot_q, rd_k[Log2KMax-1:4]};
   wire [31:0] b_raddr_w = ({31'd0, bslot} << (TB + Log2KMax)) | ({16'd0, nt_q} << Log2KMax) |
                           {16'd0, rd_k};
   assign b_raddr_o = b_raddr_w[Log2KMax+TB:0];
@@ -213,16 +213,16 @@ module ctnn_accel_feed #(
 
   // ---- operand stage: byte select, zero points, padding ----------------------------------
   reg       s1_first_q, s1_pad_q;
-  reg [1:0] s1_kb_q;
+  reg [3:0] s1_kb_q;
   always @(posedge clk_i) begin
     if (!rst_ni || !run_i) begin
       s1_first_q <= 1'b0;
       s1_pad_q <= 1'b1;
-      s1_kb_q <= 2'd0;
+      s1_kb_q <= 4'd0;
     end else begin
       s1_first_q <= flag;
       s1_pad_q <= !fire || (rd_k >= k_i);
-      s1_kb_q <= rd_k[1:0];
+      s1_kb_q <= rd_k[3:0];
     end
   end
 
@@ -233,8 +233,8 @@ module ctnn_accel_feed #(
   generate
     for (i = 0; i < Dim; i = i + 1) begin : g_row
       localparam integer D = i / TileDim;   // skew of row i and of column i
-      wire [31:0]       word = a_rdata_i[32*i +: 32];
-      wire [7:0]        abyte = word[8*s1_kb_q +: 8];
+      wire [127:0]      entry = a_rdata_i[128*i +: 128];
+      wire [7:0]        abyte = entry[8*s1_kb_q +: 8];
       wire signed [8:0] a_val = s1_pad_q ? 9'sd0 : ($signed({abyte[7], abyte}) - a_zp9);
       wire [7:0]        bbyte = b_rdata_i[8*i +: 8];
       wire signed [8:0] b_val = s1_pad_q ? 9'sd0 : ($signed({bbyte[7], bbyte}) - b_zp9);

@@ -2,7 +2,13 @@
 //
 //   stream A: A panels, DIM rows x K bytes, in the order the feeder uses them:
 //             for blk in N blocks: for mt in M tiles: panel (mt)  -> A slot (panel count & 1)
-//             bank i <- row mt*DIM+i, word w = bytes 4w..4w+3 of the row
+//             bank i <- row mt*DIM+i, entry t = bytes 16t..16t+15 of the row, read as 16-byte
+//             lines (BUS.md "The DMA's line port") at any alignment:
+//
+//               row at address s, off = s % 16:  lines s/16, s/16 + 1, ... (K + 15) / 16 of them,
+//               one more when off != 0; entry t = {line t+1, line t} >> 8*off (off = 0: line t),
+//               the first line of a row only fills the hold when off != 0, and a last line past
+//               the row's last byte is the row's last line read again (never beyond the row)
 //   stream B: per N block of NB = NbTiles*DIM columns: bias, multipliers, shifts (when used),
 //             then B rows k = 0..K-1 -> B slot (blk & 1); word q of a row holds columns
 //             4q..4q+3 of the block and goes to bank q % (DIM/4) of tile q / (DIM/4)
@@ -10,11 +16,10 @@
 // Both streams skip rows and words outside M and N. A slot is filled only when the feeder has
 // freed it; a B slot only when the feeder and the writer (its parameters) have freed it.
 //
-// Byte items: an A that is not word aligned (A_ADDR or LDA) is read one byte per request, and in
-// CFG.CONV with a horizontal stride other than 1 the B rows are gathered one byte per request from
-// the CHW input (the implicit im2col: row k = (c, ky, kx), column n = (oy, ox), padding reads as
-// B_ZP). A byte item's tag carries its lane in the scratchpad word and whether it ends the word;
-// the response side assembles the word and writes it with the last byte.
+// Byte items: in CFG.CONV with a horizontal stride other than 1 the B rows are gathered one byte
+// per request from the CHW input (the implicit im2col: row k = (c, ky, kx), column n = (oy, ox),
+// padding reads as B_ZP). A byte item's tag carries its lane in the scratchpad word and whether
+// it ends the word; the response side assembles the word and writes it with the last byte.
 //
 // Run items (CFG.CONV with SW = 1, DIM a multiple of 4): a scratchpad word's four columns are cut
 // into runs that stay in one output row and are all padding or all inside the input; the bytes of
@@ -62,7 +67,6 @@ module ctnn_accel_load #(
   input  wire                bias_en_i,
   input  wire                per_channel_i,
   input  wire [31:0]         dim_lda_i,    // DIM * LDA
-  input  wire                a_byte_i,     // A read one byte per request (unaligned A or LDA)
   input  wire                conv_i,       // CFG.CONV: B is the implicit im2col of a CHW tensor
   input  wire                row_params_i, // CFG.ROW_PARAMS: parameter vectors per row of C
   input  wire [7:0]          b_zp_i,       // the value of a padding byte
@@ -98,9 +102,11 @@ module ctnn_accel_load #(
   input  wire [1:0]          r_stream_i,
   input  wire [31:0]         r_tag_i,
   input  wire [31:0]         r_rdata_i,
+  input  wire [127:0]        r_line_i,
   // scratchpad write ports
   output reg  [Dim-1:0]      a_we_o,       // one bank per row
-  output reg  [Log2KMax-2:0] a_waddr_o,    // {slot, word}
+  output reg  [Log2KMax-4:0] a_waddr_o,    // {slot, entry}
+  output reg  [127:0]        a_wdata_o,
   output reg  [(Dim+3)/4-1:0] b_we_o,      // one bank per 4 columns of a tile
   output reg  [Log2KMax+$clog2(NbTiles):0] b_waddr_o,  // {slot, tile, k}
   output reg  [31:0]         wdata_o,
@@ -112,7 +118,7 @@ module ctnn_accel_load #(
   localparam integer NB = NbTiles * Dim;
   localparam [15:0] DIM16 = Dim[15:0];
   localparam [15:0] NB16 = NB[15:0];
-  localparam integer KW_BITS = Log2KMax - 2;        // word index in an A row
+  localparam integer KL_BITS = Log2KMax - 4;        // entry (16 bytes) index in an A row
   localparam integer TB = $clog2(NbTiles);          // tile index bits (0 when NbTiles = 1)
   localparam integer DQ = (Dim + 3) / 4;            // banks per tile
   localparam [3:0] DQ4 = DQ[3:0];
@@ -137,25 +143,28 @@ module ctnn_accel_load #(
   reg        a_active_q, a_slot_q, a_all_q;
   reg [15:0] a_row0_q;            // first row of the panel
   reg [4:0]  a_i_q, a_rows_q;     // row in panel, valid rows (<= 16)
-  reg [15:0] a_w_q;               // word in row
+  reg [15:0] a_w_q;               // request in row
   reg [31:0] a_addr_q, a_row_addr_q, a_panel_q;
   reg [15:0] a_bcol0_q;           // first column of the N block
   wire a_last_mt = {1'b0, a_row0_q} + {1'b0, DIM16} >= {1'b0, m_i};
   wire a_last_blk = {1'b0, a_bcol0_q} + {1'b0, NB16} >= {1'b0, n_i};
-  wire [15:0] a_kw = a_byte_i ? k_i : ((k_i + 16'd3) >> 2);   // items per row
-  wire [KW_BITS-1:0] a_word = a_byte_i ? a_w_q[KW_BITS+1:2] : a_w_q[KW_BITS-1:0];
-  wire        a_wend = !a_byte_i || a_w_q[1:0] == 2'd3 || a_w_q == a_kw - 16'd1;
+  wire [3:0]  a_off = a_row_addr_q[3:0];
+  wire [15:0] a_nreq = ((k_i + 16'd15) >> 4) + {15'd0, a_off != 4'd0};   // requests per row
+  wire [27:0] a_end_line;                                                    // the row's last byte's line
+  wire [3:0]  unused_a_end;
+  assign {a_end_line, unused_a_end} = a_row_addr_q + {16'd0, k_i} - 32'd1;
+  wire [27:0] a_line = (a_addr_q[31:4] > a_end_line) ? a_end_line : a_addr_q[31:4];
+  wire        a_write = (a_off == 4'd0) || (a_w_q != 16'd0);
+  wire [KL_BITS-1:0] a_entry = a_w_q[KL_BITS-1:0] - {{(KL_BITS-1){1'b0}}, a_off != 4'd0};
   wire [15:0] a_left = m_i - a_row0_q;
   wire [4:0]  a_rows_now = (a_left >= DIM16) ? DIM16[4:0] : a_left[4:0];
-  wire a_last = (a_i_q == a_rows_q - 5'd1) && (a_w_q == a_kw - 16'd1);
+  wire a_last = (a_i_q == a_rows_q - 5'd1) && (a_w_q == a_nreq - 16'd1);
 
   assign a_start = !a_active_q && !a_all_q && !a_own_q[a_slot_q] && !a_free_i[a_slot_q];
   assign a_valid_o = a_active_q && run_i;
-  assign a_req_addr_o = {a_addr_q[31:2], 2'b00};
-  // tag: [31] last, [30] slot, [29:25] bank, [24:23] byte in bus word, [22:21] lane,
-  //      [20] word end, [19] byte item, [KW_BITS-1:0] word
-  assign a_tag_o = {a_last, a_slot_q, a_i_q, a_addr_q[1:0], a_w_q[1:0], a_wend, a_byte_i,
-                    {(19-KW_BITS){1'b0}}, a_word};
+  assign a_req_addr_o = {a_line, 4'b0000};
+  // tag: [31] last, [30] slot, [29:25] bank, [24:21] off, [20] write, [KL_BITS-1:0] entry
+  assign a_tag_o = {a_last, a_slot_q, a_i_q, a_off, a_write, {(20-KL_BITS){1'b0}}, a_entry};
 
   always @(posedge clk_i) begin
     if (!rst_ni || !run_i) begin
@@ -185,14 +194,14 @@ module ctnn_accel_load #(
           a_row0_q <= a_row0_q + DIM16;
           a_panel_q <= a_panel_q + dim_lda_i;
         end
-      end else if (a_w_q == a_kw - 16'd1) begin
+      end else if (a_w_q == a_nreq - 16'd1) begin
         a_w_q <= 16'd0;
         a_i_q <= a_i_q + 5'd1;
         a_row_addr_q <= a_row_addr_q + {12'd0, lda_i};
         a_addr_q <= a_row_addr_q + {12'd0, lda_i};
       end else begin
         a_w_q <= a_w_q + 16'd1;
-        a_addr_q <= a_addr_q + (a_byte_i ? 32'd1 : 32'd4);
+        a_addr_q <= a_addr_q + 32'd16;
       end
     end
   end
@@ -439,25 +448,30 @@ module ctnn_accel_load #(
   wire r_b = r_valid_i && (r_stream_i == 2'd2);
   wire [1:0] r_kind = r_tag_i[29:28];
   wire signed [31:0] r_shift = r_rdata_i;
+  // A lines: the entry is the funnel {line, previous line} >> 8*off, or the line when off = 0
+  reg  [127:0] hold_a_q;
+  wire [127:0] r_a_funnel, unused_r_a_high;
+  assign {unused_r_a_high, r_a_funnel} = {r_line_i, hold_a_q} >> {r_tag_i[24:21], 3'b000};
+  wire [127:0] r_a_entry = (r_tag_i[24:21] == 4'd0) ? r_line_i : r_a_funnel;
   // byte items: the byte, the word assembled so far with it, whether the word is complete
-  wire        r_a_byte = r_tag_i[19];
   wire        r_b_byte = r_kind == PH_B && r_tag_i[17];
   wire        r_b_run = r_kind == PH_B && r_tag_i[27];
-  wire [1:0]  r_boff = r_a ? r_tag_i[24:23] : r_tag_i[23:22];
-  wire [1:0]  r_lane = r_a ? r_tag_i[22:21] : r_tag_i[21:20];
-  wire        r_wend = r_a ? r_tag_i[20] : r_tag_i[19];
-  wire [7:0]  r_byte = (r_b && r_tag_i[18]) ? b_zp_i : r_rdata_i[8*r_boff +: 8];
-  reg  [31:0] asm_a_q, asm_b_q;
+  wire [1:0]  r_boff = r_tag_i[23:22];
+  wire [1:0]  r_lane = r_tag_i[21:20];
+  wire        r_wend = r_tag_i[19];
+  wire [7:0]  r_byte = r_tag_i[18] ? b_zp_i : r_rdata_i[8*r_boff +: 8];
+  reg  [31:0] asm_b_q;
   reg  [31:0] r_asm;
   // run items: the funnel {cur, hold} >> 8*off (hi) or cur rotated by off, B_ZP for padding
   reg  [31:0] hold_q;
   wire [1:0]  r_off = r_tag_i[23:22];
   wire [63:0] r_pair = {r_rdata_i, r_tag_i[26] ? hold_q : r_rdata_i};
-  wire [63:0] r_shifted = r_pair >> {r_off, 3'b000};
-  wire [31:0] r_run = r_tag_i[18] ? {4{b_zp_i}} : r_shifted[31:0];
+  wire [31:0] r_shifted, unused_r_shifted_high;   // the high word is shifted out
+  assign {unused_r_shifted_high, r_shifted} = r_pair >> {r_off, 3'b000};
+  wire [31:0] r_run = r_tag_i[18] ? {4{b_zp_i}} : r_shifted;
   integer li;
   always @(*) begin
-    r_asm = r_a ? asm_a_q : asm_b_q;
+    r_asm = asm_b_q;
     if (r_b && r_b_run) begin
       for (li = 0; li < 4; li = li + 1)
         if (li[1:0] >= r_lane) r_asm[8*li +: 8] = r_run[8*li +: 8];
@@ -465,7 +479,7 @@ module ctnn_accel_load #(
       r_asm[8*r_lane +: 8] = r_byte;
     end
   end
-  wire r_is_byte = (r_a && r_a_byte) || (r_b && (r_b_byte || r_b_run));
+  wire r_is_byte = r_b && (r_b_byte || r_b_run);
   wire r_write = !r_is_byte || r_wend;
 
   always @(posedge clk_i) begin
@@ -476,7 +490,9 @@ module ctnn_accel_load #(
       a_we_o <= {Dim{1'b0}};
       b_we_o <= {DQ{1'b0}};
       p_we_o <= 4'd0;
-      a_waddr_o <= {(Log2KMax-1){1'b0}};
+      a_waddr_o <= {(Log2KMax-3){1'b0}};
+      a_wdata_o <= 128'd0;
+      hold_a_q <= 128'd0;
       b_waddr_o <= {(Log2KMax+TB+1){1'b0}};
       p_waddr_o <= {($clog2((NB+3)/4)+1){1'b0}};
       p_kind_o <= 2'd0;
@@ -485,15 +501,15 @@ module ctnn_accel_load #(
       a_last_q <= 1'b0;
       b_last_q <= 1'b0;
       last_slot_q <= 1'b0;
-      asm_a_q <= 32'd0;
       asm_b_q <= 32'd0;
       hold_q <= 32'd0;
     end else begin
       if (r_b && r_b_run && !r_tag_i[18]) hold_q <= r_rdata_i;
-      if (r_a && r_a_byte) asm_a_q <= r_wend ? 32'd0 : r_asm;
+      if (r_a) hold_a_q <= r_line_i;
       if (r_b && (r_b_byte || r_b_run)) asm_b_q <= r_wend ? 32'd0 : r_asm;
-      a_we_o <= (r_a && r_write) ? (A_ONE << r_tag_i[29:25]) : {Dim{1'b0}};
-      a_waddr_o <= {r_tag_i[30], r_tag_i[KW_BITS-1:0]};
+      a_we_o <= (r_a && r_tag_i[20]) ? (A_ONE << r_tag_i[29:25]) : {Dim{1'b0}};
+      a_waddr_o <= {r_tag_i[30], r_tag_i[KL_BITS-1:0]};
+      a_wdata_o <= r_a_entry;
       b_we_o <= (r_b && r_kind == PH_B && r_write) ? (B_ONE << {r_b_run ? 2'b00 : r_tag_i[27:26], r_tag_i[25:24]})
                                         : {DQ{1'b0}};
       b_waddr_o <= r_tag_i[Log2KMax+TB:0];   // Log2KMax + TB <= 16 (ctnn_accel checks)

@@ -1,9 +1,9 @@
 // ctnn_soc: ctnn_core + RAM + 16550 UART + exit device + the GEMM accelerator (its registers a
-// slave, its DMA the second master) on ctnn_bus_xbar, laid out like QEMU virt plus the accelerator.
-// DmaRamPort = 1 (default): the DMA has the RAM's second port to itself (ctnn_ram DualPort), so the
-// core runs at full speed while a job streams (the driver programs the next job meanwhile); the
-// DMA only ever addresses RAM (the accelerator checks its ranges). DmaRamPort = 0: the DMA shares
-// the RAM through the crossbar and wins every conflict, the core waits.
+// slave on ctnn_bus_xbar), laid out like QEMU virt plus the accelerator. The accelerator's DMA has
+// the RAM's second port to itself (ctnn_ram DualPort), 16 bytes wide (BUS.md "The DMA's line
+// port"), so the core runs at full speed while a job streams (the driver programs the next job
+// meanwhile); the DMA only ever addresses RAM (the accelerator checks its ranges). The crossbar's
+// master 1 is unused (tied off).
 // The address map comes from the generated ctnn_map.vh (source: fpga/regs/). WithAccel = 0 leaves
 // the accelerator out: its region then answers with bus errors and the DMA port is tied off.
 `include "ctnn_soc_defaults.vh"   // generated: the SoC map and device constants
@@ -14,8 +14,7 @@ module ctnn_soc #(
   parameter         CoreExecInFetch = 1'b1,    // see ctnn_core
   parameter         WithAccel = 1'b1,
   parameter integer AccelDim = 8,              // PE array side (ctnn_accel Dim)
-  parameter integer AccelLog2KMax = 12,        // largest GEMM K = 2^AccelLog2KMax
-  parameter         DmaRamPort = 1'b1          // the DMA on the RAM's own second port
+  parameter integer AccelLog2KMax = 12         // largest GEMM K = 2^AccelLog2KMax
 ) (
   input  wire        clk_i,
   input  wire        rst_ni,
@@ -29,12 +28,11 @@ module ctnn_soc #(
 
   // ---- crossbar ----
   wire [1:0]   m_req_valid, m_req_ready, m_req_we, m_rsp_valid, m_rsp_err;
-  // the accelerator's DMA master, to the crossbar (DmaRamPort = 0) or to the RAM's port B
+  // the accelerator's DMA master, on the RAM's port B
   wire         dma_req_valid, dma_req_ready, dma_req_we, dma_rsp_valid, dma_rsp_err;
-  wire [31:0]  dma_req_addr, dma_req_wdata, dma_rsp_rdata;
-  wire [3:0]   dma_req_wstrb;
-  wire         ramb_req_ready, ramb_rsp_valid, ramb_rsp_err;
-  wire [31:0]  ramb_rsp_rdata;
+  wire [31:0]  dma_req_addr;
+  wire [127:0] dma_req_wdata, dma_rsp_rdata;
+  wire [15:0]  dma_req_wstrb;
   wire [63:0]  m_req_addr, m_req_wdata, m_rsp_rdata;
   wire [7:0]   m_req_wstrb;
   wire [3:0]   s_req_valid, s_req_ready, s_req_we, s_rsp_valid, s_rsp_err;
@@ -96,19 +94,19 @@ module ctnn_soc #(
   ctnn_ram #(
     .Base     (CTNN_MAP_RAM_BASE),
     .Bytes    (RamBytes),
-    .DualPort (DmaRamPort)
+    .DualPort (1'b1)
   ) u_ram (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
-    .b_req_valid_i (DmaRamPort && dma_req_valid),
-    .b_req_ready_o (ramb_req_ready),
+    .b_req_valid_i (dma_req_valid),
+    .b_req_ready_o (dma_req_ready),
     .b_req_addr_i  (dma_req_addr),
     .b_req_we_i    (dma_req_we),
     .b_req_wdata_i (dma_req_wdata),
     .b_req_wstrb_i (dma_req_wstrb),
-    .b_rsp_valid_o (ramb_rsp_valid),
-    .b_rsp_rdata_o (ramb_rsp_rdata),
-    .b_rsp_err_o   (ramb_rsp_err),
+    .b_rsp_valid_o (dma_rsp_valid),
+    .b_rsp_rdata_o (dma_rsp_rdata),
+    .b_rsp_err_o   (dma_rsp_err),
     .req_valid_i (s_req_valid[0]),
     .req_ready_o (s_req_ready[0]),
     .req_addr_i  (s_req_addr[31:0]),
@@ -193,8 +191,8 @@ module ctnn_soc #(
       assign dma_req_valid       = 1'b0;
       assign dma_req_addr        = 32'd0;
       assign dma_req_we          = 1'b0;
-      assign dma_req_wdata       = 32'd0;
-      assign dma_req_wstrb       = 4'd0;
+      assign dma_req_wdata       = 128'd0;
+      assign dma_req_wstrb       = 16'd0;
       assign s_req_ready[3]      = 1'b0;
       assign s_rsp_valid[3]      = 1'b0;
       assign s_rsp_rdata[127:96] = 32'd0;
@@ -203,16 +201,13 @@ module ctnn_soc #(
     end
   endgenerate
 
-  // the DMA's route: its own RAM port, or the crossbar's master 1
-  assign m_req_valid[1]    = !DmaRamPort && dma_req_valid;
-  assign m_req_addr[63:32] = dma_req_addr;
-  assign m_req_we[1]       = dma_req_we;
-  assign m_req_wdata[63:32] = dma_req_wdata;
-  assign m_req_wstrb[7:4]  = dma_req_wstrb;
-  assign dma_req_ready     = DmaRamPort ? ramb_req_ready : m_req_ready[1];
-  assign dma_rsp_valid     = DmaRamPort ? ramb_rsp_valid : m_rsp_valid[1];
-  assign dma_rsp_rdata     = DmaRamPort ? ramb_rsp_rdata : m_rsp_rdata[63:32];
-  assign dma_rsp_err       = DmaRamPort ? ramb_rsp_err : m_rsp_err[1];
+  // the crossbar's master 1 is not used
+  assign m_req_valid[1]     = 1'b0;
+  assign m_req_addr[63:32]  = 32'd0;
+  assign m_req_we[1]        = 1'b0;
+  assign m_req_wdata[63:32] = 32'd0;
+  assign m_req_wstrb[7:4]   = 4'd0;
+  wire unused_m1 = ^{m_req_ready[1], m_rsp_valid[1], m_rsp_err[1], m_rsp_rdata[63:32]};
 endmodule
 
 `default_nettype wire

@@ -1,5 +1,6 @@
 // Host harness around the Verilated ctnn_accel: a cycle loop, a RAM model on the DMA master
-// port (a ctnn-bus slave with latency 1 that checks the master keeps BUS.md's rules), and an
+// port (a ctnn-bus slave with latency 1 serving 16-byte lines, BUS.md "The DMA's line port",
+// that checks the master keeps BUS.md's rules), and an
 // MMIO master so that ctnn::mmio's typed registers drive the real register file.
 #pragma once
 #include <cstdint>
@@ -40,7 +41,7 @@ class accel_sim {
   }
   /// Probability in [0, 1] that the RAM refuses a DMA request in a cycle (back-pressure test).
   void set_stall_probability(double p) { stall_p_ = p; }
-  /// Makes the RAM answer rsp_err for any access to the word at addr (0 = none).
+  /// Makes the RAM answer rsp_err for any access to the line holding addr (0 = none).
   void poison(uint32_t addr) { poison_ = addr; }
   [[nodiscard]] uint64_t cycle() const { return cycle_; }
   [[nodiscard]] bool irq() const { return top_->irq_o != 0; }
@@ -75,20 +76,22 @@ class accel_sim {
     const bool valid = top_->m_req_valid_o != 0;
     check_stable(valid, ready);
     bool rsp = false, err = false;
-    uint32_t rdata = 0;
+    uint32_t rdata[4] = {0, 0, 0, 0};
     if (valid && ready) {
       rsp = true;
       const uint32_t a = top_->m_req_addr_o;
-      if ((a & 3u) != 0 || a < ram_base || a - ram_base > ram_.size() - 4 || (poison_ && a == poison_)) {
+      const uint32_t line = a & ~15u;
+      if ((a & 3u) != 0 || line < ram_base || line - ram_base > ram_.size() - 16 ||
+          (poison_ && line == (poison_ & ~15u))) {
         err = true;
         ++errors_;
       } else if (top_->m_req_we_o) {
-        for (unsigned l = 0; l < 4; ++l)
+        for (unsigned l = 0; l < 16; ++l)
           if (top_->m_req_wstrb_o & (1u << l))
-            ram_[a - ram_base + l] = static_cast<uint8_t>(top_->m_req_wdata_o >> (8 * l));
+            ram_[line - ram_base + l] = static_cast<uint8_t>(top_->m_req_wdata_o[l / 4] >> (8 * (l % 4)));
         ++writes_;
       } else {
-        std::memcpy(&rdata, &ram_[a - ram_base], 4);
+        std::memcpy(rdata, &ram_[line - ram_base], 16);
         ++reads_;
       }
     }
@@ -97,7 +100,7 @@ class accel_sim {
     // Response one cycle after acceptance (BUS.md rule 3).
     top_->m_rsp_valid_i = rsp;
     top_->m_rsp_err_i = err;
-    top_->m_rsp_rdata_i = err ? 0 : rdata;
+    for (unsigned w = 0; w < 4; ++w) top_->m_rsp_rdata_i[w] = err ? 0 : rdata[w];
     ++cycle_;
   }
 
@@ -110,7 +113,8 @@ class accel_sim {
   void check_stable(bool valid, bool ready) {
     if (pending_) {
       if (!valid || top_->m_req_addr_o != p_addr_ || top_->m_req_we_o != p_we_ ||
-          top_->m_req_wdata_o != p_wdata_ || top_->m_req_wstrb_o != p_wstrb_)
+          std::memcmp(top_->m_req_wdata_o.data(), p_wdata_, sizeof p_wdata_) != 0 ||
+          top_->m_req_wstrb_o != p_wstrb_)
         throw std::runtime_error("DMA broke BUS.md rule 1 (request changed before acceptance)");
     }
     if (valid && !top_->m_req_we_o && top_->m_req_wstrb_o != 0)
@@ -118,7 +122,7 @@ class accel_sim {
     pending_ = valid && !ready;
     p_addr_ = top_->m_req_addr_o;
     p_we_ = top_->m_req_we_o;
-    p_wdata_ = top_->m_req_wdata_o;
+    std::memcpy(p_wdata_, top_->m_req_wdata_o.data(), sizeof p_wdata_);
     p_wstrb_ = top_->m_req_wstrb_o;
   }
 
@@ -130,8 +134,9 @@ class accel_sim {
   uint32_t poison_ = 0;
   uint64_t cycle_ = 0, reads_ = 0, writes_ = 0, errors_ = 0;
   bool pending_ = false;
-  uint32_t p_addr_ = 0, p_wdata_ = 0;
-  uint8_t p_we_ = 0, p_wstrb_ = 0;
+  uint32_t p_addr_ = 0, p_wdata_[4] = {0, 0, 0, 0};
+  uint8_t p_we_ = 0;
+  uint16_t p_wstrb_ = 0;
 };
 
 /// @brief A ctnn::mmio bus whose loads and stores are MMIO transactions on the simulation.

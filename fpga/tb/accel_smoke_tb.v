@@ -20,10 +20,11 @@ module accel_smoke_tb;
   wire        s_ready, s_rvalid, s_err;
   wire [31:0] s_rdata;
   wire        m_valid, m_we, irq;
-  wire [31:0] m_addr, m_wdata;
-  wire [3:0]  m_wstrb;
+  wire [31:0] m_addr;
+  wire [127:0] m_wdata;
+  wire [15:0] m_wstrb;
   reg         m_rvalid = 1'b0;
-  reg  [31:0] m_rdata = 32'd0;
+  reg  [127:0] m_rdata = 128'd0;
   reg  [31:0] mem [0:WORDS-1];
 
   ctnn_accel #(.Dim(8), .Log2KMax(8), .NbTiles(2), .RamSize(32'h0001_0000)) dut (
@@ -35,18 +36,18 @@ module accel_smoke_tb;
     .m_req_we_o(m_we), .m_req_wdata_o(m_wdata), .m_req_wstrb_o(m_wstrb),
     .m_rsp_valid_i(m_rvalid), .m_rsp_rdata_i(m_rdata), .m_rsp_err_i(1'b0), .irq_o(irq));
 
-  // RAM slave, latency 1
-  wire [31:0] widx = (m_addr - CTNN_MAP_RAM_BASE) >> 2;
+  // RAM slave, latency 1, 16-byte lines (BUS.md "The DMA's line port")
+  wire [31:0] lidx = ((m_addr - CTNN_MAP_RAM_BASE) >> 4) << 2;   // the line's first word
   integer l;
   always @(posedge clk) begin
     m_rvalid <= m_valid;
-    m_rdata <= 32'd0;
+    m_rdata <= 128'd0;
     if (m_valid) begin
       if (m_we) begin
-        for (l = 0; l < 4; l = l + 1)
-          if (m_wstrb[l]) mem[widx][8*l +: 8] <= m_wdata[8*l +: 8];
+        for (l = 0; l < 16; l = l + 1)
+          if (m_wstrb[l]) mem[lidx + l / 4][8*(l % 4) +: 8] <= m_wdata[8*l +: 8];
       end else begin
-        m_rdata <= mem[widx];
+        m_rdata <= {mem[lidx + 3], mem[lidx + 2], mem[lidx + 1], mem[lidx]};
       end
     end
   end

@@ -453,8 +453,19 @@ bool run_and_compare(accel_sim& sim, const prepared& p, const char* what) {
   return ok;
 }
 
-/// The DMA reads of a CFG.CONV job without a residual: A panels (words, or bytes when A or LDA is
-/// unaligned), the row parameters once, and B as ctnn::accel::conv_b_items counts the stride-1
+/// The job's convolution for ctnn::accel's model (and its POOL_ADDR).
+ctnn::accel::conv accel_conv_of(const prepared& p) {
+  const ctnn::kernels::conv_geometry& g = p.geom;
+  ctnn::accel::conv v{static_cast<int>(g.in_c), static_cast<int>(g.in_h), static_cast<int>(g.in_w),
+                      static_cast<int>(g.out_c), static_cast<int>(g.kh), static_cast<int>(g.kw),
+                      static_cast<int>(g.sh), static_cast<int>(g.sw), static_cast<int>(g.pt),
+                      static_cast<int>(g.pb), static_cast<int>(g.pl), static_cast<int>(g.pr)};
+  v.pool_addr = p.job.pool_addr;
+  return v;
+}
+
+/// The DMA reads of a CFG.CONV job without a residual: A panels (16-byte lines,
+/// ctnn::accel::a_row_lines per row, once per block), the row parameters once, and B as ctnn::accel::conv_b_items counts the stride-1
 /// runs (one byte per request otherwise, or on a DIM not a multiple of 4). The runs' count is
 /// exact: a gather that fell back to bytes, or read a word twice, fails here.
 uint64_t expected_conv_reads(const prepared& p) {
@@ -462,14 +473,11 @@ uint64_t expected_conv_reads(const prepared& p) {
   const ctnn::kernels::conv_geometry& g = p.geom;
   const uint64_t M = static_cast<uint64_t>(j.M), N = static_cast<uint64_t>(j.N), K = static_cast<uint64_t>(j.K);
   const uint64_t nblk = (N + block_cols - 1) / block_cols;
-  const bool a_bytes = (j.a & 3u) != 0 || (j.lda & 3u) != 0;
-  uint64_t reads = nblk * M * (a_bytes ? K : (K + 3) / 4);
+  uint64_t reads = 0;
+  for (uint64_t i = 0; i < M; ++i) reads += nblk * ctnn::accel::a_row_lines(j.a + i * j.lda, K);
   reads += M * ((j.bias_en ? 1u : 0u) + (j.per_channel ? 2u : 0u));
   if (g.sw != 1 || CTNN_TB_DIM % 4 != 0) return reads + K * N;
-  const ctnn::accel::conv v{static_cast<int>(g.in_c), static_cast<int>(g.in_h), static_cast<int>(g.in_w),
-                            static_cast<int>(g.out_c), static_cast<int>(g.kh), static_cast<int>(g.kw),
-                            static_cast<int>(g.sh), static_cast<int>(g.sw), static_cast<int>(g.pt),
-                            static_cast<int>(g.pb), static_cast<int>(g.pl), static_cast<int>(g.pr)};
+  const ctnn::accel::conv v = accel_conv_of(p);
   ctnn::accel::gather_hold hold;
   for (uint64_t blk = 0; blk < nblk; ++blk)
     reads += ctnn::accel::conv_b_items(v, j.cstride, blk * block_cols, std::min<uint64_t>(block_cols, N - blk * block_cols),
@@ -477,12 +485,14 @@ uint64_t expected_conv_reads(const prepared& p) {
   return reads;
 }
 
-/// run_and_compare, then (no residual) the job's DMA reads against expected_conv_reads.
+/// run_and_compare, then (no residual) the job's DMA reads against expected_conv_reads, plus the
+/// pool pass's line reads (ctnn::accel::pool_line_reads) with CFG.POOL.
 bool run_conv_and_count(accel_sim& sim, const prepared& p, const char* what) {
   const uint64_t before = sim.bus_reads();
   const bool ok = run_and_compare(sim, p, what);
-  if (ok && !p.job.res && p.job.pool == 0) {   // the residual's and the pool pass's reads are not B's
-    const uint64_t reads = sim.bus_reads() - before, expect = expected_conv_reads(p);
+  if (ok && !p.job.res) {   // the residual's reads are not counted
+    const uint64_t reads = sim.bus_reads() - before,
+                   expect = expected_conv_reads(p) + (p.job.pool != 0 ? ctnn::accel::pool_line_reads(accel_conv_of(p)) : 0);
     TB_CHECK(reads == expect, "%s: %llu DMA reads, expected %llu (N=%d K=%d w=%u s=%ux%u b=0x%x cstride=%u)", what,
              static_cast<unsigned long long>(reads), static_cast<unsigned long long>(expect), p.job.N, p.job.K,
              p.job.w, p.job.sh, p.job.sw, p.job.b, p.job.cstride);

@@ -52,17 +52,29 @@ static_assert(b_items({1, 1, 8, 1, 1, 1, 1, 1, 0, 0, 0, 0, true, true}, 8, 8, 1)
 static_assert(b_items({1, 1, 3, 1, 3, 3, 1, 1, 1, 1, 1, 1, true, true}, 3, 3) ==
               3 * 1 /* ky = 0, 2: padding */ * 2 + (2 + 1 + 2));
 // Row parameters are loaded once (3 x M words), not per block of columns.
-constexpr acc::gemm rows{6, 784, 25, false, true, true, true, true, true, true};
-constexpr acc::gemm cols{6, 784, 25, false, true, true, true, true, true, false};
+constexpr acc::gemm rows{6, 784, 25, false, true, true, true, true, true};
+constexpr acc::gemm cols{6, 784, 25, false, true, true, true, true, false};
 static_assert(acc::predict(dim8, rows).bus_words < acc::predict(dim8, cols).bus_words);
 // An array whose DIM is not a multiple of 4 reads B by bytes: more bus words than DIM = 8.
 static_assert(acc::predict({6, 1, 48, 8192, 4}, cube256).bus_words > p256.bus_words);
 // A residual add (CFG.RES_ADD) reads one word per C word: 256 rows of 64 words more, and a longer
 // tail; an int32 C takes no residual (the hardware refuses it), so nothing changes there.
-constexpr acc::gemm cube256_res{256, 256, 256, false, true, true, false, false, false, false, true};
+constexpr acc::gemm cube256_res{256, 256, 256, false, true, true, false, false, false, true};
 static_assert(acc::predict(dim8, cube256_res).bus_words == p256.bus_words + 256u * 64u);
 static_assert(acc::predict(dim8, cube256_res).cycles > p256.cycles);
 constexpr acc::conv lenet_conv1_res{1, 32, 32, 6, 5, 5, 1, 1, 0, 0, 0, 0, true, true, true};
 static_assert(acc::predict_conv(dim8, lenet_conv1_res).bus_words == pc1.bus_words + 6u * 784u / 4u);  // words of C
-constexpr acc::gemm raw_res{64, 64, 64, true, true, true, false, false, false, false, true};
+constexpr acc::gemm raw_res{64, 64, 64, true, true, true, false, false, false, true};
 static_assert(acc::predict(dim8, raw_res).cycles == acc::predict(dim8, {64, 64, 64, true, true, true}).cycles);
+
+// A rows are read as 16-byte lines at any alignment: ceil(K / 16) lines, one more when the row
+// does not start on a line (that line only fills the funnel); fc1's 400-byte rows from a line
+// boundary take 25 reads, 120-byte rows 8 or 9 by their offset, a 1-byte row at offset 15 two.
+static_assert(acc::a_row_lines(0, 400) == 25 && acc::a_row_lines(0, 120) == 8 && acc::a_row_lines(8, 120) == 9);
+static_assert(acc::a_row_lines(5, 25) == 3 && acc::a_row_lines(15, 1) == 2 && acc::a_row_lines(16, 16) == 1);
+// LeNet-5's fc1 (N = 1, K = 400): 120 rows of 25 lines, against 100 words each before.
+constexpr acc::gemm fc1{120, 1, 400, false, true, true, false, false, true};
+static_assert(acc::predict(dim8, fc1).bus_words == 120u * 25u + 3u * 120u + 400u + 120u);  // A, parameters, B, C
+// An A at an odd address costs one line more per row.
+constexpr acc::gemm fc1_odd{120, 1, 400, false, true, true, false, false, true, false, 3, 400};
+static_assert(acc::predict(dim8, fc1_odd).bus_words == acc::predict(dim8, fc1).bus_words + 120u);

@@ -17,7 +17,7 @@
 //
 //   cycles = end of the last panel + 4 (DMA and full-flag latency) + tail
 //
-// Bus items are words, except: an A that is not word aligned is read one byte per request, the
+// Bus items are words, except: A panels are read as 16-byte lines (line_bytes; a_row_lines), the
 // implicit im2col B of a convolution (CFG.CONV) is gathered one byte per request unless its
 // horizontal stride is 1 (then as runs, see conv_b_items), every B of an array whose DIM is not
 // a multiple of 4 is read one byte per request, and an int8 C that is not word aligned (or on
@@ -38,7 +38,7 @@ struct config {
   int tile_dim = 1;     ///< PEs per combinational tile side (TileDim)
   int nb = 64;          ///< B block columns held in one scratchpad slot (NbTiles * Dim)
   int kmax = 8192;      ///< largest K (2^Log2KMax)
-  int bus_bytes = 4;    ///< bytes per bus word
+  int bus_bytes = 4;    ///< bytes per bus word (the streams that move words)
   int dw_kmax = 5;      ///< depthwise unit: largest kernel side (DWCFG.KMAX)
   int dw_line = 256;    ///< depthwise unit: largest input width (DWCFG.LINE)
   int dw_smax = 3;      ///< depthwise unit: largest horizontal stride (DWCFG.SMAX)
@@ -52,10 +52,11 @@ struct gemm {
   bool per_channel = true;
   bool conv = false;         ///< B is the implicit im2col (here one bus request per element;
                              ///< predict_conv() counts the stride-1 runs of the real gather)
-  bool a_bytes = false;      ///< A read one byte per request (A_ADDR or LDA not a multiple of 4)
   bool c_bytes = false;      ///< int8 C written one byte per column (C_ADDR or LDC unaligned)
   bool row_params = false;   ///< bias/multiplier/shift per row of C, loaded once (M entries)
   bool residual = false;     ///< CFG.RES_ADD: one residual read per C item (int8 C)
+  uint64_t a_addr = 0;       ///< A_ADDR (only its offset in a line matters)
+  uint64_t lda = 0;          ///< LDA (0: K)
 };
 
 /// @brief A convolution as the accelerator runs it in one CFG.CONV job: A = OIHW weights,
@@ -68,6 +69,7 @@ struct conv {
   bool per_channel = true;
   bool residual = false;     ///< CFG.RES_ADD: the conv's output added to a residual (ResNet's shortcut)
   int pool = 0;              ///< CFG.POOL: 0 none, 1 max, 2 average (2x2, stride 2, after C is written)
+  uint64_t pool_addr = 0;    ///< POOL_ADDR (only its offset in a line matters)
   [[nodiscard]] constexpr int out_h() const { return (in_h + pt + pb - kh) / sh + 1; }
   [[nodiscard]] constexpr int out_w() const { return (in_w + pl + pr - kw) / sw + 1; }
 };
@@ -87,12 +89,22 @@ namespace detail {
 constexpr uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 }  // namespace detail
 
+/// Bytes per beat of the DMA's line port (fpga/rtl/BUS.md): the streams that move lines.
+inline constexpr uint64_t line_bytes = 16;
+
+/// @brief Line reads of one A row of k bytes at byte address addr (ctnn_accel_load): its
+/// ceil(k / 16) 16-byte pieces, plus one when the row does not start on a line (the first line
+/// only fills the funnel's hold).
+constexpr uint64_t a_row_lines(uint64_t addr, uint64_t k) {
+  return k == 0 ? 0 : detail::cdiv(k, line_bytes) + (addr % line_bytes != 0 ? 1u : 0u);
+}
+
 /// Cycles a C item spends in ctnn_accel_resadd beyond the plain store path: its residual read
 /// (grant, bus, response: 3) and the add's pipeline (6 stages), plus one to enter the queue.
 inline constexpr uint64_t residual_latency = 10;
 
 /// Cycles of the CFG.POOL pass beyond its bus words: it starts once the DMA is idle after C's last
-/// write, and its first pooled byte waits for four read round trips.
+/// write, its first chunk waits for four line reads, and the last line's write for its chunk.
 inline constexpr uint64_t pool_latency = 8;
 
 /// @brief B bus items of one N block of a stride-1 convolution's implicit im2col, as
@@ -140,6 +152,20 @@ constexpr uint64_t conv_b_items(const conv& v, uint64_t cstride, uint64_t col0, 
   return items;
 }
 
+/// @brief Line reads of a CFG.POOL pass (ctnn_accel_pool): per channel and row pair, NC + 1 line
+/// reads of each of the two rows at any alignment (NC = ceil(PW / 8) chunks of 8 pooled bytes; the
+/// first line only fills the funnel, a line past the row's end repeats its last).
+constexpr uint64_t pool_line_reads(const conv& v) {
+  const uint64_t ph = static_cast<uint64_t>(v.out_h()) / 2, pw = static_cast<uint64_t>(v.out_w()) / 2;
+  return ph == 0 || pw == 0 ? 0 : static_cast<uint64_t>(v.out_c) * ph * 2 * (detail::cdiv(pw, 8) + 1);
+}
+/// @brief Line writes of a CFG.POOL pass: each line of the dense pooled tensor at POOL_ADDR, once.
+constexpr uint64_t pool_line_writes(const conv& v) {
+  const uint64_t ph = static_cast<uint64_t>(v.out_h()) / 2, pw = static_cast<uint64_t>(v.out_w()) / 2;
+  const uint64_t bytes = static_cast<uint64_t>(v.out_c) * ph * pw;
+  return bytes == 0 ? 0 : detail::cdiv(v.pool_addr % line_bytes + bytes, line_bytes);
+}
+
 namespace detail {
 /// The schedule of predict(); b_block(blk, cols) gives the B bus items of block blk.
 template <class BBlock>
@@ -158,7 +184,7 @@ constexpr prediction predict_with(const config& c, const gemm& g, BBlock b_block
   const uint64_t nblk = cdiv(N, NB);
   const bool b_bytes = g.conv || c.dim % 4 != 0;
   const bool c_bytes = !g.raw && (g.c_bytes || c.dim % 4 != 0);
-  const uint64_t row_words = g.a_bytes ? K : cdiv(K, W);   // one A row
+  const uint64_t lda = g.lda != 0 ? g.lda : K;
   const uint64_t params = (g.bias ? 1u : 0u) + (g.per_channel ? 2u : 0u);
 
   // Per N block: its columns, tiles, C words per output row.
@@ -174,6 +200,11 @@ constexpr prediction predict_with(const config& c, const gemm& g, BBlock b_block
   };
   const bool res = g.residual && !g.raw;
   auto rows_of = [&](uint64_t m) { return ctnn::min<uint64_t>(D, M - m * D); };
+  auto panel_lines = [&](uint64_t m) {   // A panel m's line reads
+    uint64_t n = 0;
+    for (uint64_t i = 0; i < rows_of(m); ++i) n += a_row_lines(g.a_addr + (m * D + i) * lda, K);
+    return n;
+  };
 
   // The schedule, panel by panel (panel f = (block f / mt, M tile f % mt)), the bus shared as a
   // fluid of one word per cycle by priority: C writes, then A panels, then B blocks.
@@ -188,7 +219,7 @@ constexpr prediction predict_with(const config& c, const gemm& g, BBlock b_block
   while (f_next < P || f_on) {
     if (!a_on && a_next < P && a_next <= f_next + 1) {   // f_next = panels finished
       a_on = true;
-      a_rem = rows_of(a_next % mt) * row_words;
+      a_rem = panel_lines(a_next % mt);
       a_words += a_rem;
     }
     if (!b_on && b_next < nblk && (b_next < 2 || f_next >= (b_next - 1) * mt)) {
@@ -249,7 +280,7 @@ constexpr prediction predict(const config& c, const gemm& g) {
 
 /// @brief Predicted cycles of a convolution run as one CFG.CONV job with per-row parameters
 /// (M = out_c, N = out_h x out_w, K = in_c x kh x kw), the weights, input and output packed
-/// (LDA = K, LDC = N) at word-aligned addresses.
+/// (LDA = K, LDC = N), the weights at a line-aligned address, input and output word aligned.
 constexpr prediction predict_conv(const config& c, const conv& v) {
   gemm g;
   g.m = v.out_c;
@@ -259,7 +290,6 @@ constexpr prediction predict_conv(const config& c, const conv& v) {
   g.per_channel = v.per_channel;
   g.conv = true;
   g.row_params = true;
-  g.a_bytes = g.k % 4 != 0;    // rows at a stride of K bytes
   g.c_bytes = g.n % 4 != 0;    // rows at a stride of N bytes
   g.residual = v.residual;
   prediction p;
@@ -274,13 +304,10 @@ constexpr prediction predict_conv(const config& c, const conv& v) {
     });
   }
   if (v.pool != 0 && p.fits) {
-    // the pass reads C back and writes the pooled bytes: per pooled pixel 4 reads + 1 write, one
-    // bus word each, after the job's last write
-    const uint64_t pixels = static_cast<uint64_t>(v.out_c) * static_cast<uint64_t>(v.out_h() / 2) *
-                            static_cast<uint64_t>(v.out_w() / 2);
-    p.bus_words += 5 * pixels;
-    p.tail += (pixels != 0 ? pool_latency : 1) + 5 * pixels;
-    p.cycles += (pixels != 0 ? pool_latency : 1) + 5 * pixels;
+    const uint64_t words = pool_line_reads(v) + pool_line_writes(v);
+    p.bus_words += words;
+    p.tail += (words != 0 ? pool_latency : 1) + words;
+    p.cycles += (words != 0 ? pool_latency : 1) + words;
   }
   return p;
 }
