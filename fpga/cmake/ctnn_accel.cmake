@@ -5,7 +5,7 @@ set(CTNN_ACCEL_RTL
     ${CTNN_FPGA_RTL}/ctnn_accel_load.v ${CTNN_FPGA_RTL}/ctnn_accel_feed.v
     ${CTNN_FPGA_RTL}/ctnn_accel_store.v ${CTNN_FPGA_RTL}/ctnn_accel_requant.v
     ${CTNN_FPGA_RTL}/ctnn_accel_mbqm.v ${CTNN_FPGA_RTL}/ctnn_accel_mbqm_in.v ${CTNN_FPGA_RTL}/ctnn_accel_resadd.v
-    ${CTNN_FPGA_RTL}/ctnn_accel_pool.v ${CTNN_FPGA_RTL}/ctnn_accel_dw.v
+    ${CTNN_FPGA_RTL}/ctnn_accel_pool.v ${CTNN_FPGA_RTL}/ctnn_accel_dw.v ${CTNN_FPGA_RTL}/ctnn_accel_mv.v
     ${CTNN_FPGA_RTL}/ctnn_accel_spad.v ${CTNN_FPGA_RTL}/ctnn_dma.v
     ${CTNN_FPGA_RTL}/ctnn_mesh.v ${CTNN_FPGA_RTL}/ctnn_tile.v ${CTNN_FPGA_RTL}/ctnn_pe.v)
 set(CTNN_ACCEL_DIM 8)

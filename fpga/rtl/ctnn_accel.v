@@ -191,7 +191,14 @@ module ctnn_accel #(
   wire              job_dw;
   wire              dw_range_err, dw_shift_err, dw_mac_add, dw_done;
   wire [31:0]       dw_mac_inc;
-  wire              run_gemm = run && !job_dw;     // CFG.DW: load and feed stay idle
+  wire              job_mv;
+  wire              mv_range_err, mv_shift_err, mv_mac_add, mv_done;
+  wire [31:0]       mv_mac_inc;
+  wire              mv_r_valid, mv_w_valid;
+  wire [31:0]       mv_r_addr, mv_r_tag, mv_w_addr;
+  wire [127:0]      mv_w_data;
+  wire [15:0]       mv_w_strb;
+  wire              run_gemm = run && !job_dw && !job_mv;   // CFG.DW, a linear layer: load and feed stay idle
 
   ctnn_accel_ctrl #(.Dim(Dim), .TileDim(TileDim), .NbTiles(NbTiles), .Log2KMax(Log2KMax),
                     .RamBase(RamBase), .RamSize(RamSize), .DwKMax(DW_KMAX), .DwLine(DW_LINE),
@@ -236,12 +243,12 @@ module ctnn_accel #(
     .macs_o           (macs),
     .dma_idle_i       (dma_idle),
     .dma_err_i        (r_err),
-    .shift_err_i      (shift_err || dw_shift_err),
-    .range_err_i      (gather_range_err || pool_range_err || dw_range_err),
-    .feed_done_i      (job_dw ? dw_done : feed_done),
+    .shift_err_i      (shift_err || dw_shift_err || mv_shift_err),
+    .range_err_i      (gather_range_err || pool_range_err || dw_range_err || mv_range_err),
+    .feed_done_i      (job_dw ? dw_done : (job_mv ? mv_done : feed_done)),
     .store_idle_i     (store_idle),
-    .mac_add_i        (mac_add || dw_mac_add),
-    .mac_inc_i        (job_dw ? dw_mac_inc : mac_inc),
+    .mac_add_i        (mac_add || dw_mac_add || mv_mac_add),
+    .mac_inc_i        (job_dw ? dw_mac_inc : (job_mv ? mv_mac_inc : mac_inc)),
     .run_o            (run),
     .job_m_o          (job_m),
     .job_n_o          (job_n),
@@ -293,7 +300,8 @@ module ctnn_accel #(
     .job_res_shift_o  (job_res_shift),
     .job_pool_o       (job_pool),
     .job_pool_addr_o  (job_pool_addr),
-    .job_dw_o         (job_dw)
+    .job_dw_o         (job_dw),
+    .job_mv_o         (job_mv)
   );
 
   // ---- DMA -----------------------------------------------------------------------------------
@@ -312,12 +320,14 @@ module ctnn_accel #(
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .stop_i      (!run),
-    .s_valid_i   ({rs_valid, b_valid || dw_x_valid, a_valid || dw_p_valid, w_valid}),
-    .s_addr_i    ({rs_addr, job_dw ? dw_x_addr : b_req_addr, job_dw ? dw_p_addr : a_req_addr, w_addr}),
+    .s_valid_i   ({rs_valid, b_valid || dw_x_valid, a_valid || dw_p_valid || mv_r_valid, w_valid}),
+    .s_addr_i    ({rs_addr, job_dw ? dw_x_addr : b_req_addr,
+                   job_dw ? dw_p_addr : (job_mv ? mv_r_addr : a_req_addr), w_addr}),
     .s_we0_i     (1'b1),
     .s_wdata0_i  (w_line),
     .s_wstrb0_i  (w_lstrb),
-    .s_tag_i     ({22'd0, pl_r_tag, job_dw ? dw_x_tag : b_tag, job_dw ? dw_p_tag : a_tag, 32'd0}),
+    .s_tag_i     ({22'd0, pl_r_tag, job_dw ? dw_x_tag : b_tag,
+                   job_dw ? dw_p_tag : (job_mv ? mv_r_tag : a_tag), 32'd0}),
     .s_grant_o   (grant),
     .r_valid_o   (r_valid),
     .r_stream_o  (r_stream),
@@ -396,7 +406,7 @@ module ctnn_accel #(
     .b_req_addr_o (b_req_addr),
     .b_tag_o      (b_tag),
     .b_grant_i    (grant[2]),
-    .r_valid_i    (r_valid && !job_dw),
+    .r_valid_i    (r_valid && !job_dw && !job_mv),
     .r_stream_i   (r_stream),
     .r_tag_i      (r_tag),
     .r_rdata_i    (r_rdata),
@@ -673,12 +683,58 @@ module ctnn_accel #(
     .done_o       (dw_done)
   );
 
-  assign w_valid = pl_active ? pl_w_valid : (job_dw ? dw_w_valid : ra_w_valid);
-  assign w_addr = pl_active ? pl_w_addr : (job_dw ? dw_w_addr : ra_w_addr);
+  // a linear layer: the matrix-vector unit owns streams 1 and 0 for the whole job
+
+  ctnn_accel_mv #(.RamBase(RamBase), .RamSize(RamSize), .Log2KMax(Log2KMax), .Depth(4)) u_mv (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .run_i        (run),
+    .en_i         (job_mv),
+    .m_i          (job_m),
+    .k_i          (job_k),
+    .a_addr_i     (job_a_addr),
+    .lda_i        (job_lda),
+    .b_addr_i     (job_b_addr),
+    .c_addr_i     (job_c_addr),
+    .bias_addr_i  (job_bias_addr),
+    .mult_addr_i  (job_mult_addr),
+    .shift_addr_i (job_shift_addr),
+    .bias_en_i    (job_bias_en),
+    .per_channel_i(job_per_channel),
+    .row_params_i (job_row_params),
+    .mult_i       (job_mult),
+    .shift_i      (job_shift),
+    .a_zp_i       (job_a_zp),
+    .b_zp_i       (job_b_zp),
+    .out_zp_i     (job_out_zp),
+    .lo_i         (job_lo),
+    .hi_i         (job_hi),
+    .r_valid_o    (mv_r_valid),
+    .r_addr_o     (mv_r_addr),
+    .r_tag_o      (mv_r_tag),
+    .r_grant_i    (grant[1] && job_mv),
+    .rsp_valid_i  (r_valid && job_mv && r_stream == 2'd1),
+    .rsp_tag_i    (r_tag),
+    .rsp_rdata_i  (r_rdata),
+    .rsp_line_i   (r_line),
+    .w_valid_o    (mv_w_valid),
+    .w_addr_o     (mv_w_addr),
+    .w_data_o     (mv_w_data),
+    .w_strb_o     (mv_w_strb),
+    .w_grant_i    (grant[0] && job_mv),
+    .range_err_o  (mv_range_err),
+    .shift_err_o  (mv_shift_err),
+    .mac_add_o    (mv_mac_add),
+    .mac_inc_o    (mv_mac_inc),
+    .done_o       (mv_done)
+  );
+
+  assign w_valid = pl_active ? pl_w_valid : (job_dw ? dw_w_valid : (job_mv ? mv_w_valid : ra_w_valid));
+  assign w_addr = pl_active ? pl_w_addr : (job_dw ? dw_w_addr : (job_mv ? mv_w_addr : ra_w_addr));
   assign w_data = job_dw ? dw_w_data : ra_w_data;
   assign w_strb = job_dw ? dw_w_strb : ra_w_strb;
-  assign w_line = pl_active ? pl_w_data : {4{w_data}};
-  assign w_lstrb = pl_active ? pl_w_strb : ({12'd0, w_strb} << {w_addr[3:2], 2'b00});
+  assign w_line = pl_active ? pl_w_data : (job_mv ? mv_w_data : {4{w_data}});
+  assign w_lstrb = pl_active ? pl_w_strb : (job_mv ? mv_w_strb : ({12'd0, w_strb} << {w_addr[3:2], 2'b00}));
   assign rs_valid = pl_active ? pl_r_valid : ra_r_valid;
   assign rs_addr = pl_active ? pl_r_addr : ra_r_addr;
   assign store_idle = st_idle && rs_idle && pl_done;

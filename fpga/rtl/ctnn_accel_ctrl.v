@@ -122,7 +122,8 @@ module ctnn_accel_ctrl #(
   output wire [23:0] job_res_shift_o,
   output wire [1:0]  job_pool_o,      // CFG.POOL
   output wire [31:0] job_pool_addr_o,
-  output wire        job_dw_o         // CFG.DW: the depthwise unit runs the job
+  output wire        job_dw_o,        // CFG.DW: the depthwise unit runs the job
+  output wire        job_mv_o         // a linear layer: the matrix-vector unit runs the job
 );
   localparam integer TILES = Dim / TileDim;
   localparam integer NB = NbTiles * Dim;
@@ -180,6 +181,12 @@ module ctnn_accel_ctrl #(
   wire [7:0]  cv_kh = j_cv_kernel[7:0], cv_kw = j_cv_kernel[15:8];
   wire [7:0]  cv_sh = j_cv_kernel[23:16], cv_sw = j_cv_kernel[31:24];
   wire [7:0]  cv_pt = j_cv_out[23:16], cv_pl = j_cv_out[31:24];
+  // a CFG.CONV job that is a linear layer (N = 1: one output pixel of a 1x1 kernel over a 1x1
+  // input, CONV_CSTRIDE = 1, LDC = 1) with an int8 C and nothing after the requantization runs on
+  // ctnn_accel_mv instead of the array
+  wire        mv = j_conv && !j_dw && !j_raw && !j_res && j_pool == CTNN_ACCEL_CFG_POOL_NONE &&
+                   j_n == 16'd1 && cv_h == 16'd1 && cv_w == 16'd1 && cv_kh == 8'd1 && cv_kw == 8'd1 &&
+                   cv_pt == 8'd0 && cv_pl == 8'd0 && j_cv_cstride == 24'd1 && j_ldc == 20'd1;
   wire [23:0] cv_shw24 = cv_sh * cv_w;
   wire [23:0] cv_ptw24 = cv_pt * cv_w;
   wire [31:0] cv_shw = {8'd0, cv_shw24}, cv_ptw = {8'd0, cv_ptw24};
@@ -393,6 +400,7 @@ module ctnn_accel_ctrl #(
   assign job_pool_o        = j_pool;
   assign job_pool_addr_o   = j_pool_addr;
   assign job_dw_o          = j_dw;
+  assign job_mv_o          = mv;
 endmodule
 
 `default_nettype wire

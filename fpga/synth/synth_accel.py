@@ -29,7 +29,7 @@ import time
 RTL = pathlib.Path(__file__).resolve().parents[1] / "rtl"
 SOURCES = ["ctnn_accel.v", "ctnn_accel_ctrl.v", "ctnn_accel_regs.v", "ctnn_accel_load.v",
            "ctnn_accel_feed.v", "ctnn_accel_store.v", "ctnn_accel_requant.v", "ctnn_accel_mbqm.v", "ctnn_accel_mbqm_in.v",
-           "ctnn_accel_resadd.v", "ctnn_accel_pool.v", "ctnn_accel_dw.v", "ctnn_accel_spad.v",
+           "ctnn_accel_resadd.v", "ctnn_accel_pool.v", "ctnn_accel_dw.v", "ctnn_accel_mv.v", "ctnn_accel_spad.v",
            "ctnn_dma.v", "ctnn_mesh.v", "ctnn_tile.v", "ctnn_pe.v"]
 PARAMS = {"Log2KMax": 8, "NbTiles": 2}
 CORE_SOURCES = ["ctnn_core.v", "ctnn_core_decoder.v", "ctnn_core_alu.v", "ctnn_core_div.v",

@@ -182,8 +182,10 @@ gemm_job random_job(std::mt19937& rng, bool big) {
 /// A random convolution as one CFG.CONV job: A = OIHW weights (M = out channels, any alignment),
 /// B = the CHW input (any alignment, channel stride >= H*W), C = the CHW output (any alignment).
 /// Expected: ctnn::ref::conv2d_s8 on a dense copy of the input.
+/// mv: a linear layer for the matrix-vector unit (channel stride 1, addresses at any offset in a
+/// 16-byte line, every row's vectors equal to row 0's so that CFG.ROW_PARAMS may be cleared).
 prepared prepare_conv(accel_sim& sim, std::mt19937& rng, bool big, const ctnn::kernels::conv_geometry* fixed = nullptr,
-                      bool stride1 = false) {
+                      bool stride1 = false, bool mv = false) {
   auto rnd = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   ctnn::kernels::conv_geometry g;
   if (fixed != nullptr) g = *fixed;
@@ -197,13 +199,13 @@ prepared prepare_conv(accel_sim& sim, std::mt19937& rng, bool big, const ctnn::k
     g.pt = rnd(0, 2); g.pb = rnd(0, 2); g.pl = rnd(0, 2); g.pr = rnd(0, 2);
   } while (!g.valid() || g.gemm_k() > (1 << CTNN_TB_LOG2_KMAX));
   gemm_job j = random_job(rng, false);
-  ctnn::tb::set_conv(j, g, static_cast<uint32_t>(g.in_h * g.in_w + rnd(0, 1) * rnd(0, 9)));
-  j.a_zp = 0;                       // symmetric weights (TFLite int8)
+  ctnn::tb::set_conv(j, g, mv ? 1u : static_cast<uint32_t>(g.in_h * g.in_w + rnd(0, 1) * rnd(0, 9)));
+  j.a_zp = mv ? rnd(-128, 127) : 0; // symmetric weights (TFLite int8); the unit takes any A_ZP
   j.b_zp = rnd(-128, 127);          // the input's zero point: padding reads it
 
   uint32_t at = accel_sim::ram_base + 64u * static_cast<uint32_t>(rnd(0, 16));
   auto take = [&](uint32_t bytes) {
-    const uint32_t q = at + static_cast<uint32_t>(rnd(0, 3));
+    const uint32_t q = at + static_cast<uint32_t>(rnd(0, mv ? 15 : 3));
     at = round4(q + bytes) + 4u * static_cast<uint32_t>(rnd(1, 3));
     return q;
   };
@@ -227,9 +229,9 @@ prepared prepare_conv(accel_sim& sim, std::mt19937& rng, bool big, const ctnn::k
   std::memset(sim.ram(j.c), 0xA5, static_cast<size_t>(j.M * j.N));
   std::vector<int32_t> bias(static_cast<size_t>(j.M)), mult(static_cast<size_t>(j.M)), shift(static_cast<size_t>(j.M));
   for (int m = 0; m < j.M; ++m) {
-    bias[static_cast<size_t>(m)] = rnd(-(1 << 16), 1 << 16);
-    mult[static_cast<size_t>(m)] = rnd(1 << 30, 0x7FFFFFFF);
-    shift[static_cast<size_t>(m)] = rnd(-12, 0);
+    bias[static_cast<size_t>(m)] = mv && m > 0 ? bias[0] : rnd(-(1 << 16), 1 << 16);
+    mult[static_cast<size_t>(m)] = mv && m > 0 ? mult[0] : rnd(1 << 30, 0x7FFFFFFF);
+    shift[static_cast<size_t>(m)] = mv && m > 0 ? shift[0] : rnd(-12, 0);
   }
   j.shift_amount = rnd(-12, 0);
   std::memcpy(sim.ram(j.bias), bias.data(), 4u * bias.size());
@@ -245,6 +247,29 @@ prepared prepare_conv(accel_sim& sim, std::mt19937& rng, bool big, const ctnn::k
   const auto s = ctnn::ref::conv2d_s8(g, x.data(), W, j.bias_en ? bias.data() : nullptr,
                                       reinterpret_cast<int8_t*>(p.expect.data()), q);
   if (s != ctnn::kernels::status::ok) throw std::runtime_error("reference conv2d_s8 refused the geometry");
+  return p;
+}
+
+/// A random linear layer (N = 1, a 1x1 kernel over a 1x1 input of K channels): the accelerator
+/// runs it on its matrix-vector unit. K up to KMAX, M up to 300 (CFG.ROW_PARAMS only up to its
+/// limit), weights, input and output at any offset in a line; half of them without
+/// CFG.ROW_PARAMS, their vectors read at entry 0 (rows 1.. of the vectors are then overwritten
+/// with other values, which a wrong index would pick up).
+prepared prepare_mv(accel_sim& sim, std::mt19937& rng, bool big) {
+  auto rnd = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  const int kmax = 1 << CTNN_TB_LOG2_KMAX;
+  const int k = big ? rnd(1, kmax) : rnd(1, rnd(0, 3) == 0 ? 200 : 40);
+  const int m = big ? rnd(1, 300) : rnd(1, 40);
+  const ctnn::kernels::conv_geometry g{k, 1, 1, m, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1};
+  prepared p = prepare_conv(sim, rng, false, &g, false, true);
+  p.job.row_params = m <= row_params_max && rnd(0, 1) == 0;
+  if (!p.job.row_params)
+    for (int r = 1; r < m; ++r) {
+      const int32_t other[3] = {rnd(-(1 << 16), 1 << 16), rnd(1 << 30, 0x7FFFFFFF), rnd(-12, 0)};
+      std::memcpy(sim.ram(p.job.bias + 4u * static_cast<uint32_t>(r)), &other[0], 4);
+      std::memcpy(sim.ram(p.job.mult + 4u * static_cast<uint32_t>(r)), &other[1], 4);
+      std::memcpy(sim.ram(p.job.shift + 4u * static_cast<uint32_t>(r)), &other[2], 4);
+    }
   return p;
 }
 
@@ -460,6 +485,10 @@ ctnn::accel::conv accel_conv_of(const prepared& p) {
                       static_cast<int>(g.out_c), static_cast<int>(g.kh), static_cast<int>(g.kw),
                       static_cast<int>(g.sh), static_cast<int>(g.sw), static_cast<int>(g.pt),
                       static_cast<int>(g.pb), static_cast<int>(g.pl), static_cast<int>(g.pr)};
+  v.bias = p.job.bias_en;
+  v.per_channel = p.job.per_channel;
+  v.residual = p.job.res;
+  v.pool = static_cast<int>(p.job.pool);
   v.pool_addr = p.job.pool_addr;
   return v;
 }
@@ -473,6 +502,8 @@ uint64_t expected_conv_reads(const prepared& p) {
   const ctnn::kernels::conv_geometry& g = p.geom;
   const uint64_t M = static_cast<uint64_t>(j.M), N = static_cast<uint64_t>(j.N), K = static_cast<uint64_t>(j.K);
   const uint64_t nblk = (N + block_cols - 1) / block_cols;
+  if (j.ldc == 1 && j.cstride == 1 && !j.raw && ctnn::accel::runs_on_mv(accel_conv_of(p)))
+    return ctnn::accel::mv_reads(accel_conv_of(p), j.a, j.lda, j.b);   // the matrix-vector unit
   uint64_t reads = 0;
   for (uint64_t i = 0; i < M; ++i) reads += nblk * ctnn::accel::a_row_lines(j.a + i * j.lda, K);
   reads += M * ((j.bias_en ? 1u : 0u) + (j.per_channel ? 2u : 0u));
@@ -759,6 +790,36 @@ void test_errors(accel_sim& sim, std::mt19937& rng) {
       run_and_compare(sim, prepare_dw(sim, rng, false, &dg), "dw after dw errors");
     }
   }
+  {
+    // the matrix-vector unit: a bad shift in the vector, an input beyond RAM (never requested), a
+    // bus error on an input read and on a weight read
+    ctnn::kernels::conv_geometry lg{70, 1, 1, 9, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1};
+    const gemm_job l = prepare_conv(sim, rng, false, &lg, false, true).job;
+    {
+      gemm_job j = l; j.per_channel = true;
+      const int32_t bad = -32;
+      int32_t good = 0;
+      std::memcpy(&good, sim.ram(j.shift + 12u), 4);
+      std::memcpy(sim.ram(j.shift + 12u), &bad, 4);
+      expect_error(sim, j, cause::bad_shift, "linear: per-row shift -32 in the vector", false);
+      std::memcpy(sim.ram(j.shift + 12u), &good, 4);
+    }
+    {
+      gemm_job j = l;
+      j.b = accel_sim::ram_base + sim.ram_size() - 40u + 5u;   // the input passes the end of RAM
+      const uint64_t errors = sim.bus_errors();
+      expect_error(sim, j, cause::addr_range, "linear: input beyond RAM", false);
+      TB_CHECK(sim.bus_errors() == errors, "linear: the out-of-RAM input read reached the bus");
+    }
+    {
+      sim.poison(l.b + 40u);
+      expect_error(sim, l, cause::bus_err, "linear: bus error on an input read", false);
+      sim.poison(l.a + 3u * l.lda + 20u);
+      expect_error(sim, l, cause::bus_err, "linear: bus error on a weight read", false);
+      sim.poison(0);
+      run_and_compare(sim, prepare_conv(sim, rng, false, &lg, false, true), "linear after linear errors");
+    }
+  }
   // the accelerator still works after all the errors (fresh data: the jobs above reused RAM)
   run_and_compare(sim, prepare(sim, rng, base), "job after errors");
 }
@@ -895,6 +956,31 @@ int main(int argc, char** argv) {
   }
   sim.set_stall_probability(0.0);
 
+  // linear layers on the matrix-vector unit: LeNet-5's three, then random ones (every 10th under
+  // back-pressure, every 20th up to K = KMAX and M = 300); bit-exact, reads and MACS counted
+  int mv_passed = 0, mv_bp = 0, mv_norow = 0;
+  const int mv_count = std::max(count / 20, 50);
+  auto run_mv = [&](const prepared& p, const char* what) {
+    const bool ok = run_conv_and_count(sim, p, what);
+    const uint32_t macs = read<sim_bus, a::macs::value>();
+    TB_CHECK(macs == static_cast<uint32_t>(p.job.M * p.job.K), "%s: MACS %u, expected %d", what, macs, p.job.M * p.job.K);
+    mv_norow += p.job.row_params ? 0 : 1;
+    return ok && macs == static_cast<uint32_t>(p.job.M * p.job.K);
+  };
+  for (auto [k, m] : {std::pair{400, 120}, std::pair{120, 84}, std::pair{84, 10}}) {
+    const ctnn::kernels::conv_geometry g{k, 1, 1, m, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1};
+    prepared p = prepare_conv(sim, rng, false, &g, false, true);
+    p.job.row_params = m <= row_params_max;   // else entry 0 (every row's vectors are equal)
+    mv_passed += run_mv(p, "linear fixed") ? 1 : 0;
+  }
+  for (int i = 0; i < mv_count; ++i) {
+    sim.set_stall_probability(i % 10 == 6 ? 0.3 : 0.0);
+    mv_bp += i % 10 == 6 ? 1 : 0;
+    if (run_mv(prepare_mv(sim, rng, i % 20 == 19), "linear")) ++mv_passed;
+    if (failures > before_errors + 10) break;
+  }
+  sim.set_stall_probability(0.0);
+
   int passed = 0, res_passed = 0, res_count = 0, res_bp = 0;
   for (int i = 0; i < count; ++i) {
     const bool big = i % 100 == 99;
@@ -931,11 +1017,12 @@ int main(int argc, char** argv) {
   std::printf("accel tb: %d/%d random GEMMs (%d/%d with a residual add, %d of them under back-pressure) and %d/%d "
               "random convolutions (%d/%d with a residual add, %d under back-pressure; %d/%d pooled, %d average, "
               "%d with the residual add, %d under back-pressure) and %d/%d stride-1 convolutions bit-exact, DMA reads "
-              "counted; %d/%d depthwise jobs (%d under back-pressure) bit-exact, DMA reads and MACS counted; %llu "
+              "counted; %d/%d depthwise jobs (%d under back-pressure) and %d/%d linear layers on the matrix-vector "
+              "unit (%d under back-pressure, %d without CFG.ROW_PARAMS) bit-exact, DMA reads and MACS counted; %llu "
               "cycles, %d failures\n",
               passed, count, res_passed, res_count, res_bp, conv_passed, conv_count, conv_res_passed, conv_res_count,
               conv_res_bp, pool_passed, pool_count, pool_avg, pool_res, pool_bp, s1_passed, s1_count,
-              dw_passed, dw_count + 7, dw_bp,
+              dw_passed, dw_count + 7, dw_bp, mv_passed, mv_count + 3, mv_bp, mv_norow,
               static_cast<unsigned long long>(sim.cycle()), failures);
   return failures == 0 ? 0 : 1;
 }

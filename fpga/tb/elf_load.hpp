@@ -1,6 +1,7 @@
 // Loads an RV32 ELF executable into a byte image of the SoC RAM, for ctnn-soc-sim and
 // ctnn-core-sim (host-only testbench code).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -82,6 +83,44 @@ inline constexpr std::uint32_t ram_base = ctnn::regs::soc::ram.base;
   if (loaded == 0) {
     return path + ": no loadable segment";
   }
+  return {};
+}
+
+/// A function symbol of an ELF: [addr, addr + size).
+struct elf_function {
+  std::uint32_t addr = 0, size = 0;
+  std::string name;
+};
+
+// The STT_FUNC symbols of the ELF's symbol table (sorted by address), for the simulators'
+// profiles. Returns an error message, empty on success (an ELF without a symbol table has none).
+[[nodiscard]] inline std::string read_functions(const std::string& path, std::vector<elf_function>& out) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return "cannot open " + path;
+  const std::vector<std::uint8_t> b{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+  if (b.size() < 52 || std::memcmp(b.data(), "\x7f" "ELF", 4) != 0) return path + ": not an ELF file";
+  const std::uint32_t shoff = le32(b, 32);
+  const std::uint16_t shentsize = le16(b, 46), shnum = le16(b, 48);
+  if (shentsize < 40 || shoff + std::uint64_t{shentsize} * shnum > b.size()) return path + ": bad section header table";
+  constexpr std::uint32_t sht_symtab = 2;
+  for (std::uint16_t i = 0; i < shnum; ++i) {
+    const std::size_t sh = shoff + std::size_t{i} * shentsize;
+    if (le32(b, sh + 4) != sht_symtab) continue;
+    const std::uint32_t off = le32(b, sh + 16), size = le32(b, sh + 20), link = le32(b, sh + 24);
+    const std::uint32_t entsize = le32(b, sh + 36);
+    if (link >= shnum || entsize < 16 || std::uint64_t{off} + size > b.size()) return path + ": bad symbol table";
+    const std::size_t strsh = shoff + std::size_t{link} * shentsize;
+    const std::uint32_t stroff = le32(b, strsh + 16), strsize = le32(b, strsh + 20);
+    if (std::uint64_t{stroff} + strsize > b.size()) return path + ": bad string table";
+    for (std::uint32_t at = off; at + 16 <= off + size; at += entsize) {
+      const std::uint32_t name = le32(b, at), value = le32(b, at + 4), sz = le32(b, at + 8);
+      constexpr std::uint8_t stt_func = 2;
+      if ((b[at + 12] & 0xf) != stt_func || name >= strsize) continue;
+      const char* s = reinterpret_cast<const char*>(b.data() + stroff + name);
+      out.push_back({value, sz, std::string(s, strnlen(s, strsize - name))});
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const elf_function& x, const elf_function& y) { return x.addr < y.addr; });
   return {};
 }
 

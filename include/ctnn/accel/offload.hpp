@@ -247,7 +247,8 @@ struct offloader {
   /// run on return (the next leaf's first issue(), or settle(), waits for it).
   /// r: the residual of C's element 0 (R laid out as C; the add's parameters in res_), or nullptr.
   /// pooled: the pool's output of row 0 (pool_plane_ bytes per row, the kind in pool_), or nullptr.
-  result_type rows(job j, int64_t m, const int8_t* a, int8_t* out, const int32_t* bias, const int32_t* mult,
+  /// j is the caller's (its M, A, C, vectors, residual and pool change): no copy of it per leaf.
+  result_type rows(job& j, int64_t m, const int8_t* a, int8_t* out, const int32_t* bias, const int32_t* mult,
                    const int32_t* shift, const int8_t* r, int8_t* pooled) {
     for (int64_t m0 = 0; m0 < m; m0 += max_rows) {
       const int64_t rows_here = m - m0 < max_rows ? m - m0 : max_rows;

@@ -166,6 +166,29 @@ constexpr uint64_t pool_line_writes(const conv& v) {
   return bytes == 0 ? 0 : detail::cdiv(v.pool_addr % line_bytes + bytes, line_bytes);
 }
 
+/// @brief Whether the accelerator runs a packed CFG.CONV job (CONV_CSTRIDE = H x W, LDC = N) on
+/// its matrix-vector unit (ctnn_accel_mv) instead of the array: a linear layer, one output pixel
+/// of a 1x1 kernel over a 1x1 input, int8 C, no residual add, no pool.
+constexpr bool runs_on_mv(const conv& v) {
+  return v.in_h == 1 && v.in_w == 1 && v.kh == 1 && v.kw == 1 && v.pt == 0 && v.pb == 0 && v.pl == 0 &&
+         v.pr == 0 && !v.residual && v.pool == 0;
+}
+
+/// @brief Bus reads of a matrix-vector job: the K input bytes at b_addr as lines, then per row
+/// its vector words (bias, multiplier and shift as used) and its K weights at a_addr + m x lda as
+/// lines (a_row_lines).
+constexpr uint64_t mv_reads(const conv& v, uint64_t a_addr, uint64_t lda, uint64_t b_addr) {
+  const uint64_t K = static_cast<uint64_t>(v.in_c);
+  const uint64_t vec = (v.bias ? 1u : 0u) + (v.per_channel ? 2u : 0u);
+  uint64_t n = a_row_lines(b_addr, K);
+  for (uint64_t m = 0; m < static_cast<uint64_t>(v.out_c); ++m) n += vec + a_row_lines(a_addr + m * lda, K);
+  return n;
+}
+
+/// Cycles of a matrix-vector job beyond its bus beats: the checks and first request, the last
+/// response, the MAC and requantization stages, the last line's write.
+inline constexpr uint64_t mv_latency = 12;
+
 namespace detail {
 /// The schedule of predict(); b_block(blk, cols) gives the B bus items of block blk.
 template <class BBlock>
@@ -282,6 +305,18 @@ constexpr prediction predict(const config& c, const gemm& g) {
 /// (M = out_c, N = out_h x out_w, K = in_c x kh x kw), the weights, input and output packed
 /// (LDA = K, LDC = N), the weights at a line-aligned address, input and output word aligned.
 constexpr prediction predict_conv(const config& c, const conv& v) {
+  if (runs_on_mv(v)) {
+    // the matrix-vector unit: one bus beat per cycle (its reads, C's line writes), 16 MACs a beat
+    prediction p;
+    const uint64_t M = static_cast<uint64_t>(v.out_c), K = static_cast<uint64_t>(v.in_c);
+    p.macs = M * K;
+    p.fits = v.in_c <= c.kmax;
+    p.compute = M * detail::cdiv(K, line_bytes);
+    p.bus_words = mv_reads(v, 0, K, 0) + detail::cdiv(M, line_bytes);
+    p.tail = mv_latency;
+    p.cycles = p.bus_words + p.tail;
+    return p;
+  }
   gemm g;
   g.m = v.out_c;
   g.n = v.out_h() * v.out_w();

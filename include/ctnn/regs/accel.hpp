@@ -34,7 +34,7 @@ struct hwcfg : mmio::reg<hwcfg, "accel.HWCFG", base + 0x004u, 0x04040c08u> {
   struct log2_kmax : mmio::field<hwcfg, log2_kmax, "accel.HWCFG.LOG2_KMAX", 15, 8, mmio::access::ro, 0xcu> {
     using field::field;   // min_value, max_value: [0, 255]
   };
-  /// BUS_BYTES [19:16] ro, reset 0x4: Bytes per bus word
+  /// BUS_BYTES [19:16] ro, reset 0x4: Bytes per bus word of the word streams (B, the vectors, the array's C writes, the residual, the depthwise unit); the DMA port itself moves 16-byte lines, which the A loader, the pool pass and the matrix-vector unit use whole
   struct bus_bytes : mmio::field<hwcfg, bus_bytes, "accel.HWCFG.BUS_BYTES", 19, 16, mmio::access::ro, 0x4u> {
     using field::field;   // min_value, max_value: [0, 15]
   };
