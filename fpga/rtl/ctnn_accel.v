@@ -74,7 +74,7 @@ module ctnn_accel #(
   localparam integer KMIN = 2 * TILES + Dim;
   localparam integer TB = $clog2(NbTiles);
   localparam integer ADEPTH = 1 << (Log2KMax - 3);             // 2 slots x KMax/16 entries of 16 bytes
-  localparam integer BDEPTH = 1 << (Log2KMax + TB + 1);        // 2 slots x NbTiles x KMax
+  localparam integer BDEPTH = 1 << (Log2KMax + 1);             // 2 slots x KMax, per bank
   localparam integer DQ = (Dim + 3) / 4;             // B scratchpad banks (4 columns each) per tile
   localparam integer DW_KMAX = 5;                    // CFG.DW: largest kernel side (DWCFG.KMAX)
   localparam integer DW_LINE = 256;                  // CFG.DW: largest input width (DWCFG.LINE)
@@ -306,17 +306,19 @@ module ctnn_accel #(
 
   // ---- DMA -----------------------------------------------------------------------------------
   wire        w_valid, a_valid, b_valid, rs_valid;
-  wire [31:0] w_addr, w_data, a_req_addr, b_req_addr, a_tag, b_tag, rs_addr;
+  wire [31:0] w_addr, w_data, a_req_addr, b_req_addr, a_tag, rs_addr;
+  wire [39:0] b_tag;                // the B loader's tags are 40 bits (wide runs)
   wire [3:0]  w_strb;
   wire [127:0] w_line;             // stream 0's write as a line: the pool's, or a word in its lane
   wire [15:0] w_lstrb;
   wire [3:0]  grant;
   wire        r_valid;
   wire [1:0]  r_stream;
-  wire [31:0] r_tag, r_rdata;
+  wire [39:0] r_tag;
+  wire [31:0] r_rdata;
   wire [127:0] r_line;
 
-  ctnn_dma #(.TagWidth(32)) u_dma (
+  ctnn_dma #(.TagWidth(40)) u_dma (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .stop_i      (!run),
@@ -326,8 +328,8 @@ module ctnn_accel #(
     .s_we0_i     (1'b1),
     .s_wdata0_i  (w_line),
     .s_wstrb0_i  (w_lstrb),
-    .s_tag_i     ({22'd0, pl_r_tag, job_dw ? dw_x_tag : b_tag,
-                   job_dw ? dw_p_tag : (job_mv ? mv_r_tag : a_tag), 32'd0}),
+    .s_tag_i     ({30'd0, pl_r_tag, job_dw ? {8'd0, dw_x_tag} : b_tag,
+                   8'd0, job_dw ? dw_p_tag : (job_mv ? mv_r_tag : a_tag), 40'd0}),
     .s_grant_o   (grant),
     .r_valid_o   (r_valid),
     .r_stream_o  (r_stream),
@@ -352,9 +354,10 @@ module ctnn_accel #(
   wire [Dim-1:0]   a_we;
   wire [Log2KMax-4:0] a_waddr;
   wire [127:0]        a_wdata;
-  wire [DQ-1:0]    b_we;
-  wire [Log2KMax+TB:0] b_waddr;
+  wire [NbTiles*DQ-1:0] b_we;
+  wire [Log2KMax:0] b_waddr;
   wire [31:0] spad_wdata;
+  wire [127:0] b_wdata;
   wire [3:0]  p_we;
   wire [1:0]  p_kind;
   wire [$clog2((NB+3)/4):0] p_waddr;
@@ -417,6 +420,7 @@ module ctnn_accel #(
     .b_we_o       (b_we),
     .b_waddr_o    (b_waddr),
     .wdata_o      (spad_wdata),
+    .b_wdata_o    (b_wdata),
     .p_we_o       (p_we),
     .p_kind_o     (p_kind),
     .p_waddr_o    (p_waddr),
@@ -425,9 +429,17 @@ module ctnn_accel #(
 
   wire                 rd;
   wire [Log2KMax-4:0]  a_raddr;
-  wire [Log2KMax+TB:0] b_raddr;
+  wire [Log2KMax:0]    b_raddr;
+  wire [15:0]          b_tile;
   wire [Dim*128-1:0]   a_rdata;
-  wire [DQ*32-1:0]    b_rdata;
+  wire [NbTiles*DQ*32-1:0] b_rdata_all;   // bank t * DQ + q: tile t's columns 4q ..
+  reg  [15:0]         b_tile_q;             // the tile of the read in flight
+  always @(posedge clk_i) begin
+    if (!rst_ni) b_tile_q <= 16'd0;
+    else if (rd) b_tile_q <= b_tile;
+  end
+  wire [15:0]         b_tsel = b_tile_q & ((16'd1 << TB) - 16'd1);
+  wire [DQ*32-1:0]    b_rdata = b_rdata_all[b_tsel * (DQ * 32) +: DQ * 32];
   // DIM not a multiple of 4: the last B bank of a tile is only partly used (DIM bytes of 4 x DQ)
   wire unused_b_rdata = ^b_rdata;
 
@@ -438,10 +450,10 @@ module ctnn_accel #(
         .clk_i(clk_i), .we_i(a_we[gi]), .waddr_i(a_waddr), .wdata_i(a_wdata),
         .re_i(rd), .raddr_i(a_raddr), .rdata_o(a_rdata[128*gi +: 128]));
     end
-    for (gi = 0; gi < DQ; gi = gi + 1) begin : g_bspad
+    for (gi = 0; gi < NbTiles * DQ; gi = gi + 1) begin : g_bspad
       ctnn_accel_spad #(.Width(32), .Depth(BDEPTH)) u_b (
-        .clk_i(clk_i), .we_i(b_we[gi]), .waddr_i(b_waddr), .wdata_i(spad_wdata),
-        .re_i(rd), .raddr_i(b_raddr), .rdata_o(b_rdata[32*gi +: 32]));
+        .clk_i(clk_i), .we_i(b_we[gi]), .waddr_i(b_waddr), .wdata_i(b_wdata[32*(gi%4) +: 32]),
+        .re_i(rd), .raddr_i(b_raddr), .rdata_o(b_rdata_all[32*gi +: 32]));
     end
   endgenerate
 
@@ -472,6 +484,7 @@ module ctnn_accel #(
     .a_raddr_o    (a_raddr),
     .a_rdata_i    (a_rdata),
     .b_raddr_o    (b_raddr),
+    .b_tile_o     (b_tile),
     .b_rdata_i    (b_rdata[Dim*8-1:0]),
     .mesh_a_o     (mesh_a),
     .mesh_b_o     (mesh_b),
@@ -669,7 +682,7 @@ module ctnn_accel #(
     .x_grant_i    (grant[2]),
     .rsp_valid_i  (r_valid && job_dw),
     .rsp_stream_i (r_stream),
-    .rsp_tag_i    (r_tag),
+    .rsp_tag_i    (r_tag[31:0]),
     .rsp_rdata_i  (r_rdata),
     .w_valid_o    (dw_w_valid),
     .w_addr_o     (dw_w_addr),
@@ -714,7 +727,7 @@ module ctnn_accel #(
     .r_tag_o      (mv_r_tag),
     .r_grant_i    (grant[1] && job_mv),
     .rsp_valid_i  (r_valid && job_mv && r_stream == 2'd1),
-    .rsp_tag_i    (r_tag),
+    .rsp_tag_i    (r_tag[31:0]),
     .rsp_rdata_i  (r_rdata),
     .rsp_line_i   (r_line),
     .w_valid_o    (mv_w_valid),

@@ -42,7 +42,8 @@ module ctnn_accel_feed #(
   output wire                rd_o,
   output wire [Log2KMax-4:0] a_raddr_o,     // {slot, k/16}
   input  wire [Dim*128-1:0]  a_rdata_i,     // bank i = row i, 16 bytes per entry
-  output wire [Log2KMax+$clog2(NbTiles):0] b_raddr_o,  // {slot, tile, k}
+  output wire [Log2KMax:0]   b_raddr_o,     // {slot, k}: every bank reads it
+  output wire [15:0]         b_tile_o,      // the tile whose banks the read is for
   input  wire [Dim*8-1:0]    b_rdata_i,     // column j = byte j
   // mesh
   output wire [Dim*9-1:0]    mesh_a_o,
@@ -65,7 +66,6 @@ module ctnn_accel_feed #(
 );
   localparam integer TILES = Dim / TileDim;
   localparam integer NB = NbTiles * Dim;
-  localparam integer TB = $clog2(NbTiles);
   localparam [15:0] DIM16 = Dim[15:0];
   localparam [15:0] NB16 = NB[15:0];
   localparam [15:0] NBT16 = NbTiles[15:0];
@@ -106,9 +106,8 @@ module ctnn_accel_feed #(
 
   assign rd_o = fire;
   assign a_raddr_o = {pslot_q, rd_k[Log2KMax-1:4]};
-  wire [31:0] b_raddr_w = ({31'd0, bslot} << (TB + Log2KMax)) | ({16'd0, nt_q} << Log2KMax) |
-                          {16'd0, rd_k};
-  assign b_raddr_o = b_raddr_w[Log2KMax+TB:0];
+  assign b_raddr_o = {bslot, rd_k[Log2KMax-1:0]};
+  assign b_tile_o = nt_q;
 
   // ---- drain ------------------------------------------------------------------------------
   reg        dpend_q;

@@ -96,19 +96,20 @@ module ctnn_accel_load #(
   input  wire                a_grant_i,
   output wire                b_valid_o,
   output wire [31:0]         b_req_addr_o,
-  output wire [31:0]         b_tag_o,
+  output wire [39:0]         b_tag_o,
   input  wire                b_grant_i,
   input  wire                r_valid_i,
   input  wire [1:0]          r_stream_i,
-  input  wire [31:0]         r_tag_i,
+  input  wire [39:0]         r_tag_i,
   input  wire [31:0]         r_rdata_i,
   input  wire [127:0]        r_line_i,
   // scratchpad write ports
   output reg  [Dim-1:0]      a_we_o,       // one bank per row
   output reg  [Log2KMax-4:0] a_waddr_o,    // {slot, entry}
   output reg  [127:0]        a_wdata_o,
-  output reg  [(Dim+3)/4-1:0] b_we_o,      // one bank per 4 columns of a tile
-  output reg  [Log2KMax+$clog2(NbTiles):0] b_waddr_o,  // {slot, tile, k}
+  output reg  [NbTiles*((Dim+3)/4)-1:0] b_we_o,  // bank tile * DQ + q: columns 4q.. of the tile
+  output reg  [Log2KMax:0]   b_waddr_o,    // {slot, k}
+  output reg  [127:0]        b_wdata_o,    // bank i of a write takes word i % 4
   output reg  [31:0]         wdata_o,
   output reg  [3:0]          p_we_o,       // parameter lane (column % 4)
   output reg  [1:0]          p_kind_o,     // 1 bias, 2 multiplier, 3 shift
@@ -128,7 +129,8 @@ module ctnn_accel_load #(
   localparam BYTE_B = (Dim % 4) != 0;
   localparam [1:0] PH_BIAS = 2'd1, PH_MULT = 2'd2, PH_SHIFT = 2'd3, PH_B = 2'd0;
   localparam [Dim-1:0] A_ONE = 1;
-  localparam [DQ-1:0] B_ONE = 1;
+  localparam integer NBK = NbTiles * DQ;             // B scratchpad banks
+  localparam [NBK-1:0] B_ONE = 1;
 
   // Parameters of a B slot stay in use until the writer has stored the block's last tile.
   reg [1:0] b_pbusy_q;
@@ -221,8 +223,8 @@ module ctnn_accel_load #(
   wire b_run = conv_i && !BYTE_B && (cv_sw_i == 8'd1);
   wire b_bytes = (conv_i && !b_run) || BYTE_B;   // B items are bytes (one column each)
   wire [15:0] b_nbw = b_bytes ? b_cols_q : ((b_cols_q + 16'd3) >> 2);
-  wire [2:0]  rn_len;              // columns the item consumes (run items: 0 for a prefetch)
-  wire [15:0] b_q_n = b_q_q + {13'd0, rn_len};
+  wire [4:0]  rn_len;              // columns the item consumes (run items: 0 for a prefetch)
+  wire [15:0] b_q_n = b_q_q + {11'd0, rn_len};
   wire b_row_end = b_run ? (b_q_n == b_cols_q) : (b_q_q == b_nbw - 16'd1);
   wire [15:0] b_npar = row_params_i ? m_i : b_cols_q;
   wire b_par_end = (b_c_q == b_npar - 16'd1);
@@ -239,7 +241,7 @@ module ctnn_accel_load #(
   reg  [4:0]  b_lane_q;
   wire [15:0] b_tile = b_tile_q;
   wire [3:0]  b_bank = (b_bytes || b_run) ? {2'b00, b_lane_q[3:2]} : b_lane_q[3:0];
-  wire        b_lane_wrap = b_run ? (b_lane_q + {2'd0, rn_len} == DIM5)
+  wire        b_lane_wrap = b_run ? 1'b0
                                   : b_bytes ? (b_lane_q == DIM5 - 5'd1) : (b_lane_q[3:0] == DQ4 - 4'd1);
   wire [16:0] b_addr_b = ({16'd0, b_slot_q} << (TB + Log2KMax)) | ({1'd0, b_tile} << Log2KMax)
                         | {1'd0, b_k_q};
@@ -263,7 +265,8 @@ module ctnn_accel_load #(
   wire b_pad = b_gather && !cv_in;
   // the run at this column: lanes lo..lo+len-1 of the scratchpad word, cut at the word's end,
   // the block's end, the output row's end and where padding starts or stops
-  wire [1:0]  rn_lo = b_lane_q[1:0];
+  wire [3:0]  rn_lo = b_q_q[3:0];                                    // lane in the 16-column group
+  wire [3:0]  rn_grp = b_q_q[7:4];                                   // the group: banks 4 grp .. 4 grp + 3
   wire [15:0] rn_blk = b_cols_q - b_q_q;
   wire [15:0] rn_row = cv_ow_i - cv_ox_q;
   wire        rn_rows_in = (cv_iy >= 18'sd0) && (cv_iy < $signed({2'd0, cv_h_i}));
@@ -272,54 +275,54 @@ module ctnn_accel_load #(
   wire        rn_left = cv_ix < 18'sd0;
   wire [17:0] rn_pix = !rn_rows_in || !(rn_left || cv_in) ? 18'h3FFFF   // padding to the row end
                       : (rn_left ? rn_lx : rn_wx);
-  wire [2:0]  rn_g = 3'd4 - {1'b0, rn_lo};
-  wire [2:0]  rn_b = (rn_blk >= 16'd4) ? 3'd4 : rn_blk[2:0];
-  wire [2:0]  rn_r = (rn_row >= 16'd4) ? 3'd4 : rn_row[2:0];
-  wire [2:0]  rn_p = (rn_pix >= 18'd4) ? 3'd4 : rn_pix[2:0];
-  wire [2:0]  rn_gb = (rn_g < rn_b) ? rn_g : rn_b;
-  wire [2:0]  rn_rp = (rn_r < rn_p) ? rn_r : rn_p;
-  wire [2:0]  rn_n = (rn_gb < rn_rp) ? rn_gb : rn_rp;               // 1..4
+  wire [4:0]  rn_g = 5'd16 - {1'b0, rn_lo};
+  wire [4:0]  rn_b = (rn_blk >= 16'd16) ? 5'd16 : rn_blk[4:0];
+  wire [4:0]  rn_r = (rn_row >= 16'd16) ? 5'd16 : rn_row[4:0];
+  wire [4:0]  rn_p = (rn_pix >= 18'd16) ? 5'd16 : rn_pix[4:0];
+  wire [4:0]  rn_gb = (rn_g < rn_b) ? rn_g : rn_b;
+  wire [4:0]  rn_rp = (rn_r < rn_p) ? rn_r : rn_p;
+  wire [4:0]  rn_n = (rn_gb < rn_rp) ? rn_gb : rn_rp;               // 1..16
   // a real run's bytes: one word, or two (the low one from the hold)
-  wire [29:0] rn_w = cv_addr[31:2];
-  wire [2:0]  rn_end = {1'b0, cv_addr[1:0]} + rn_n;                 // > 4: crosses a word
-  wire        rn_two = cv_in && (rn_end > 3'd4);
+  wire [27:0] rn_w = cv_addr[31:4];
+  wire [4:0]  rn_end = {1'b0, cv_addr[3:0]} + rn_n;                 // > 16: crosses a line
+  wire        rn_two = cv_in && (rn_end > 5'd16);
   reg         hold_v_q;
-  reg  [29:0] hold_w_q;                                              // word the hold will hold
-  wire        rn_pre = rn_two && !(hold_v_q && hold_w_q == rn_w);    // read the low word first
+  reg  [27:0] hold_w_q;                                              // line the hold will hold
+  wire        rn_pre = rn_two && !(hold_v_q && hold_w_q == rn_w);    // read the low line first
   wire        rn_hi = rn_two && !rn_pre;
-  wire [29:0] rn_word = rn_hi ? rn_w + 30'd1 : rn_w;
-  wire [1:0]  rn_off = cv_addr[1:0] - rn_lo;
-  wire        rn_wend = !rn_pre && (({1'b0, rn_lo} + rn_n == 3'd4) || b_row_end);
-  assign rn_len = !b_run ? 3'd1 : (rn_pre ? 3'd0 : rn_n);
-  wire [31:0] rn_rel = {rn_word, 2'b00} - RamBase;
+  wire [27:0] rn_word = rn_hi ? rn_w + 28'd1 : rn_w;
+  wire [3:0]  rn_off = cv_addr[3:0] - rn_lo;
+  wire        rn_wend = !rn_pre && (({1'b0, rn_lo} + rn_n == 5'd16) || b_row_end);
+  assign rn_len = !b_run ? 5'd1 : (rn_pre ? 5'd0 : rn_n);
+  wire [31:0] rn_rel = {rn_word, 4'b0000} - RamBase;
   wire b_oob = b_gather && cv_in && (b_run ? (rn_rel >= RamSize) : (cv_rel >= RamSize));
   wire [31:0] b_byte_addr = !b_gather ? b_addr_q : (!cv_in ? b_addr_i
-                                                   : (b_run ? {rn_word, 2'b00} : cv_addr));
+                                                   : (b_run ? {rn_word, 4'b0000} : cv_addr));
   wire [1:0]  b_item_lane = b_lane_q[1:0];
   // the column after this item's (run items advance by the run)
-  wire cv_wrap = (cv_ox_q + {13'd0, rn_len} == cv_ow_i);
-  wire [15:0] cv_ox_n = cv_wrap ? 16'd0 : cv_ox_q + {13'd0, rn_len};
+  wire cv_wrap = (cv_ox_q + {11'd0, rn_len} == cv_ow_i);
+  wire [15:0] cv_ox_n = cv_wrap ? 16'd0 : cv_ox_q + {11'd0, rn_len};
   wire signed [17:0] cv_x0_n = cv_wrap ? -$signed({10'd0, cv_pl_i})
-                             : cv_x0_q + (b_run ? $signed({15'd0, rn_len}) : $signed({10'd0, cv_sw_i}));
+                             : cv_x0_q + (b_run ? $signed({13'd0, rn_len}) : $signed({10'd0, cv_sw_i}));
   wire signed [17:0] cv_y0_n = cv_wrap ? cv_y0_q + $signed({10'd0, cv_sh_i}) : cv_y0_q;
   wire [31:0] cv_y0w_n = cv_wrap ? cv_y0w_q + cv_shw_i : cv_y0w_q;
   wire b_wend = b_run ? rn_wend : (!b_bytes || b_lane_q[1:0] == 2'd3 || b_lane_wrap || b_row_end);
 
   // tag: [31] last, [30] slot, [29:28] kind, [27:24] bank or lane, [23:0] address; B items
   // also [23:22] byte in bus word, [21:20] lane, [19] word end, [18] padding, [17] byte item;
-  // run items [27] run, [26] hi (low bytes from the hold), [25:24] bank, [23:22] off,
-  // [21:20] lo, [19] write (word end), [18] padding, [17] 0
+  // run items [39:36] off, [35:32] lo (lane in the group), [27] run, [26] hi (low bytes from the
+  // hold), [25:22] group, [19] write (group end), [18] padding, [17] 0
   assign b_start = !b_active_q && !b_all_q && !b_own_q[b_slot_q] && !b_pbusy_q[b_slot_q] &&
                    !b_free_i[b_slot_q];
   assign b_valid_o = b_active_q && run_i && !b_oob;
   assign range_err_o = b_active_q && run_i && b_oob;
   assign b_req_addr_o = {b_byte_addr[31:2], 2'b00};
   assign b_tag_o = (b_phase_q == PH_B)
-      ? (b_run ? {b_last, b_slot_q, PH_B, 1'b1, rn_hi, b_bank[1:0], rn_off, rn_lo, b_wend, b_pad,
+      ? (b_run ? {rn_off, rn_lo, b_last, b_slot_q, PH_B, 1'b1, rn_hi, rn_grp, 2'b00, b_wend, b_pad,
                   1'b0, b_addr_b}
-               : {b_last, b_slot_q, PH_B, b_bank, b_byte_addr[1:0], b_item_lane, b_wend, b_pad,
+               : {8'd0, b_last, b_slot_q, PH_B, b_bank, b_byte_addr[1:0], b_item_lane, b_wend, b_pad,
                   b_bytes, b_addr_b})
-      : {1'b0, b_slot_q, b_phase_q, 2'b00, b_c_q[1:0], 8'd0, b_paddr};
+      : {8'd0, 1'b0, b_slot_q, b_phase_q, 2'b00, b_c_q[1:0], 8'd0, b_paddr};
 
   always @(posedge clk_i) begin
     if (!rst_ni || !run_i) begin
@@ -408,11 +411,13 @@ module ctnn_accel_load #(
         if (b_row_end) begin
           b_tile_q <= 16'd0;
           b_lane_q <= 5'd0;
+        end else if (b_run) begin
+          // run items address banks by their column (b_q_q): no tile and lane walk
         end else if (b_lane_wrap) begin
           b_tile_q <= b_tile_q + 16'd1;
           b_lane_q <= 5'd0;
         end else begin
-          b_lane_q <= b_lane_q + (b_run ? {2'd0, rn_len} : 5'd1);
+          b_lane_q <= b_lane_q + 5'd1;
         end
       end
     end
@@ -422,7 +427,7 @@ module ctnn_accel_load #(
   always @(posedge clk_i) begin
     if (!rst_ni || !run_i) begin
       hold_v_q <= 1'b0;
-      hold_w_q <= 30'd0;
+      hold_w_q <= 28'd0;
     end else if (b_grant_i && b_run && b_gather && cv_in) begin
       hold_v_q <= 1'b1;
       hold_w_q <= rn_word;
@@ -462,25 +467,38 @@ module ctnn_accel_load #(
   wire [7:0]  r_byte = r_tag_i[18] ? b_zp_i : r_rdata_i[8*r_boff +: 8];
   reg  [31:0] asm_b_q;
   reg  [31:0] r_asm;
-  // run items: the funnel {cur, hold} >> 8*off (hi) or cur rotated by off, B_ZP for padding
-  reg  [31:0] hold_q;
-  wire [1:0]  r_off = r_tag_i[23:22];
-  wire [63:0] r_pair = {r_rdata_i, r_tag_i[26] ? hold_q : r_rdata_i};
-  wire [31:0] r_shifted, unused_r_shifted_high;   // the high word is shifted out
-  assign {unused_r_shifted_high, r_shifted} = r_pair >> {r_off, 3'b000};
-  wire [31:0] r_run = r_tag_i[18] ? {4{b_zp_i}} : r_shifted;
-  integer li;
   always @(*) begin
     r_asm = asm_b_q;
-    if (r_b && r_b_run) begin
-      for (li = 0; li < 4; li = li + 1)
-        if (li[1:0] >= r_lane) r_asm[8*li +: 8] = r_run[8*li +: 8];
-    end else begin
-      r_asm[8*r_lane +: 8] = r_byte;
-    end
+    r_asm[8*r_lane +: 8] = r_byte;
   end
-  wire r_is_byte = r_b && (r_b_byte || r_b_run);
-  wire r_write = !r_is_byte || r_wend;
+  // run items: lanes lo..15 of the group's 16 columns from the funnel {cur, hold} >> 8*off (hi:
+  // the low bytes from the held line) or cur rotated by off, B_ZP for padding; lanes below lo
+  // stay as the group's earlier runs left them
+  reg  [127:0] hold_q;                         // the last real line a run read
+  reg  [127:0] asm_r_q;                        // the group assembled so far
+  wire [3:0]   r_off = r_tag_i[39:36];
+  wire [3:0]   r_lo = r_tag_i[35:32];
+  wire [3:0]   r_grp = r_tag_i[25:22];
+  wire [255:0] r_pair = {r_line_i, r_tag_i[26] ? hold_q : r_line_i};
+  wire [127:0] r_shifted, unused_r_shifted_high;   // the high line is shifted out
+  assign {unused_r_shifted_high, r_shifted} = r_pair >> {r_off, 3'b000};
+  wire [127:0] r_run = r_tag_i[18] ? {16{b_zp_i}} : r_shifted;
+  reg  [127:0] r_asm_r;
+  integer li;
+  always @(*) begin
+    r_asm_r = asm_r_q;
+    for (li = 0; li < 16; li = li + 1)
+      if (li[3:0] >= r_lo) r_asm_r[8*li +: 8] = r_run[8*li +: 8];
+  end
+  wire r_is_byte = r_b && r_b_byte;
+  wire r_write = !(r_is_byte || (r_b && r_b_run)) || r_wend;
+  // the bank of a B item: its tile (tag bits Log2KMax + TB - 1 .. Log2KMax) x DQ + its bank in
+  // the tile; a run item writes the four banks of its group
+  wire [16:0] r_tile = ({1'b0, r_tag_i[15:0]} >> Log2KMax) & ((17'd1 << TB) - 17'd1);
+  localparam [16:0] DQ17 = DQ[16:0];
+  wire [16:0] r_bank = r_tile * DQ17 + {13'd0, r_tag_i[27:24]};
+  localparam [NBK-1:0] B_FOUR = (NBK >= 4) ? {{(NBK > 4 ? NBK - 4 : 1){1'b0}}, 4'hF} : {NBK{1'b1}};
+  wire [NBK-1:0] r_we_b = r_b_run ? (B_FOUR << {r_grp, 2'b00}) : (B_ONE << r_bank);
 
   always @(posedge clk_i) begin
     if (!rst_ni || !run_i) begin
@@ -488,12 +506,12 @@ module ctnn_accel_load #(
       b_full_o <= 2'b00;
       b_pbusy_q <= 2'b00;
       a_we_o <= {Dim{1'b0}};
-      b_we_o <= {DQ{1'b0}};
+      b_we_o <= {NBK{1'b0}};
       p_we_o <= 4'd0;
       a_waddr_o <= {(Log2KMax-3){1'b0}};
       a_wdata_o <= 128'd0;
       hold_a_q <= 128'd0;
-      b_waddr_o <= {(Log2KMax+TB+1){1'b0}};
+      b_waddr_o <= {(Log2KMax+1){1'b0}};
       p_waddr_o <= {($clog2((NB+3)/4)+1){1'b0}};
       p_kind_o <= 2'd0;
       wdata_o <= 32'd0;
@@ -502,17 +520,20 @@ module ctnn_accel_load #(
       b_last_q <= 1'b0;
       last_slot_q <= 1'b0;
       asm_b_q <= 32'd0;
-      hold_q <= 32'd0;
+      asm_r_q <= 128'd0;
+      hold_q <= 128'd0;
+      b_wdata_o <= 128'd0;
     end else begin
-      if (r_b && r_b_run && !r_tag_i[18]) hold_q <= r_rdata_i;
+      if (r_b && r_b_run && !r_tag_i[18]) hold_q <= r_line_i;
       if (r_a) hold_a_q <= r_line_i;
-      if (r_b && (r_b_byte || r_b_run)) asm_b_q <= r_wend ? 32'd0 : r_asm;
+      if (r_b && r_b_byte) asm_b_q <= r_wend ? 32'd0 : r_asm;
+      if (r_b && r_b_run) asm_r_q <= r_wend ? 128'd0 : r_asm_r;
       a_we_o <= (r_a && r_tag_i[20]) ? (A_ONE << r_tag_i[29:25]) : {Dim{1'b0}};
       a_waddr_o <= {r_tag_i[30], r_tag_i[KL_BITS-1:0]};
       a_wdata_o <= r_a_entry;
-      b_we_o <= (r_b && r_kind == PH_B && r_write) ? (B_ONE << {r_b_run ? 2'b00 : r_tag_i[27:26], r_tag_i[25:24]})
-                                        : {DQ{1'b0}};
-      b_waddr_o <= r_tag_i[Log2KMax+TB:0];   // Log2KMax + TB <= 16 (ctnn_accel checks)
+      b_we_o <= (r_b && r_kind == PH_B && r_write) ? r_we_b : {NBK{1'b0}};
+      b_wdata_o <= r_b_run ? r_asm_r : {4{r_is_byte ? r_asm : r_rdata_i}};
+      b_waddr_o <= {r_tag_i[Log2KMax+TB], r_tag_i[Log2KMax-1:0]};   // {slot, k}
       p_we_o <= (r_b && r_kind != PH_B) ? (4'b0001 << r_tag_i[25:24]) : 4'd0;
       p_kind_o <= r_kind;
       p_waddr_o <= r_tag_i[$clog2((NB+3)/4):0];

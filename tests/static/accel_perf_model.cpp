@@ -27,25 +27,35 @@ constexpr acc::conv lenet_conv1{1, 32, 32, 6, 5, 5, 1, 1, 0, 0, 0, 0, true, true
 constexpr acc::prediction pc1 = acc::predict_conv(dim8, lenet_conv1);
 static_assert(lenet_conv1.out_h() == 28 && lenet_conv1.out_w() == 28);
 static_assert(pc1.macs == 6u * 784u * 25u);
-// A stride-1 im2col gather reads runs of up to 4 columns per bus word: conv1's 25 x 784 B
-// elements take under half as many requests; the small conv is still bus-bound.
-static_assert(pc1.bus_words < 25u * 784u / 2u && pc1.bus_words > 25u * 784u / 4u);
-static_assert(pc1.cycles > pc1.compute && pc1.cycles >= pc1.bus_words);
+// A stride-1 im2col gather reads runs of up to 16 columns per 16-byte line, cut at the 28-pixel
+// output rows: conv1's 25 x 784 B elements take between 1/16 and 1/8 as many requests.
+constexpr uint64_t conv1_b_items() {
+  acc::gather_hold h;
+  uint64_t n = 0;
+  for (uint64_t col0 = 0; col0 < 784; col0 += 64) n += acc::conv_b_items(lenet_conv1, 1024, col0, 784 - col0 < 64 ? 784 - col0 : 64, 0, h);
+  return n;
+}
+static_assert(conv1_b_items() < 25u * 784u / 8u && conv1_b_items() > 25u * 784u / 16u);
+static_assert(pc1.cycles >= pc1.compute && pc1.cycles >= pc1.bus_words);
 // A horizontal stride of 2 gathers one byte per request (K x N); so does a DIM not a multiple of 4.
 constexpr acc::conv strided{8, 16, 16, 16, 3, 3, 2, 2, 1, 1, 1, 1, true, true};
 static_assert(acc::predict_conv(dim8, strided).bus_words >= 72u * 64u);
 static_assert(acc::predict_conv({6, 1, 48, 8192, 4}, lenet_conv1).bus_words >= 25u * 784u);
-// A 1x1 stride-1 conv on 8 aligned pixels: two 4-column words, one request each. A 1x2 kernel:
-// row kx = 0 the same, row kx = 1 starts one byte on, so both words cross a bus word: one
-// prefetch, then one request per word (the second reuses the first's high word).
+// A 1x1 stride-1 conv on 8 aligned pixels: one run of 8 columns from one line. A 1x2 kernel:
+// row kx = 1 starts one byte on, still inside the line: one request each.
 constexpr uint64_t b_items(const acc::conv& v, uint64_t cstride, uint64_t cols, uint64_t base = 0) {
   acc::gather_hold h;
   return acc::conv_b_items(v, cstride, 0, cols, base, h);
 }
-static_assert(b_items({1, 1, 8, 1, 1, 1, 1, 1, 0, 0, 0, 0, true, true}, 8, 8) == 2);
-static_assert(b_items({1, 1, 9, 1, 1, 2, 1, 1, 0, 0, 0, 0, true, true}, 9, 8) == 2 + 3);
-// The same 1x1 conv on an input at an odd address: both words cross, one prefetch.
-static_assert(b_items({1, 1, 8, 1, 1, 1, 1, 1, 0, 0, 0, 0, true, true}, 8, 8, 1) == 3);
+static_assert(b_items({1, 1, 8, 1, 1, 1, 1, 1, 0, 0, 0, 0, true, true}, 8, 8) == 1);
+static_assert(b_items({1, 1, 9, 1, 1, 2, 1, 1, 0, 0, 0, 0, true, true}, 9, 8) == 1 + 1);
+// The same convs on an input at byte 12 of a line: the run crosses into the next line, whose
+// low line is read first (a prefetch); row kx = 1 crosses too, and the hold is the high line
+// of row kx = 0, so it prefetches again. 20 pixels from byte 0: 16 columns (one group, one
+// line), then 4 from the next line.
+static_assert(b_items({1, 1, 8, 1, 1, 1, 1, 1, 0, 0, 0, 0, true, true}, 8, 8, 12) == 2);
+static_assert(b_items({1, 1, 9, 1, 1, 2, 1, 1, 0, 0, 0, 0, true, true}, 9, 8, 12) == 2 + 2);
+static_assert(b_items({1, 1, 20, 1, 1, 1, 1, 1, 0, 0, 0, 0, true, true}, 20, 20) == 2);
 // Padding runs: a 1x3 input padded by 1 all round, 3x3 kernel, one output row of 3 columns:
 // rows ky = 0, 2 are all padding (one run each); ky = 1 cuts [pad][2 real] for kx = 0,
 // [3 real] for kx = 1 and [2 real][pad] for kx = 2.

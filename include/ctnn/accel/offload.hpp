@@ -184,6 +184,8 @@ struct offloader {
   }
 
  private:
+  job job_{};                    ///< the job of the leaf being issued (base_job)
+  conv_view view_{};             ///< its convolution view (conv, linear)
   residual res_{};               ///< the residual of the fused job being started (offload_fused)
   pool pool_{};                  ///< the pool of the fused job being started ...
   int8_t* pool_out_ = nullptr;   ///< ... its output (nullptr: no pool) ...
@@ -273,17 +275,34 @@ struct offloader {
   }
 
   /// clamp: the jobs' output clamp (the leaf's fused activation, narrowed by a fused ReLU-like leaf).
-  static job base_job(const leaf& c, int64_t k, int64_t n, int64_t ldc, ctnn::runtime::act_range clamp) {
-    job j;
+  /// The leaf's job is the offloader's job_, every field written here (no zeroed copy per leaf).
+  job& base_job(const leaf& c, int64_t k, int64_t n, int64_t ldc, ctnn::runtime::act_range clamp) {
+    job& j = job_;
+    j.m = 0;
     j.n = static_cast<int>(n);
     j.k = static_cast<int>(k);
+    j.a = nullptr;
     j.lda = static_cast<int>(k);
+    j.b = nullptr;
     j.ldb = static_cast<int>((n + 3) & ~int64_t{3});  // unused in CONV mode; a valid stride anyway
+    j.c = nullptr;
     j.ldc = static_cast<int>(ldc);
-    j.row_params = true;
+    j.bias = nullptr;
+    j.out_raw = false;
     // A = weights (zero point 0), B = activations: the input's zero point
-    j.q = ctnn::ref::gemm_s8_params{0, c.q_in[0].zero_point, c.q_out.zero_point, nullptr, nullptr, true, clamp.min,
-                                    clamp.max};
+    j.q.a_zp = 0;
+    j.q.b_zp = c.q_in[0].zero_point;
+    j.q.out_zp = c.q_out.zero_point;
+    j.q.multiplier = nullptr;
+    j.q.shift = nullptr;
+    j.q.per_channel = true;
+    j.q.act_min = clamp.min;
+    j.q.act_max = clamp.max;
+    j.row_params = true;
+    j.conv = nullptr;
+    j.res = nullptr;
+    j.pl = nullptr;
+    j.dw = false;
     return j;
   }
 
@@ -297,7 +316,10 @@ struct offloader {
     // the op's GEMM view (op_def<op::conv2d>::gemm): per group M = Cout/groups, N = OH*OW, K = Cin/groups*KH*KW
     const int64_t groups = r.gemm.count;
     if (g.dilation.h != 1 || g.dilation.w != 1 || groups <= 0) return result_type::declined();
-    const int64_t cin_g = r.in.c / groups, m = r.gemm.m, n = r.gemm.n, k = r.gemm.k;
+    // a 32-bit division (channel counts fit): on rv32 the 64-bit one is a __divdi3 call, ~190 cycles
+    if (r.in.c > INT32_MAX || groups > INT32_MAX) return result_type::declined();
+    const int64_t cin_g = static_cast<int32_t>(r.in.c) / static_cast<int32_t>(groups);
+    const int64_t m = r.gemm.m, n = r.gemm.n, k = r.gemm.k;
     const int64_t plane = r.in.h * r.in.w;
     // every value must fit the register field it is written to (generated maxima of ctnn.toml)
     namespace f = ctnn::regs::accel;
@@ -308,7 +330,7 @@ struct offloader {
         !f::conv_out::pl::fits(g.padding.left) || !f::conv_out::out_w::fits(r.out.w) || max_rows == 0 ||
         c.multipliers() == nullptr || c.shifts() == nullptr)
       return result_type::declined();
-    conv_view v;
+    conv_view& v = view_;   // every field written: no default-initialized copy per leaf
     v.h = static_cast<uint32_t>(r.in.h);
     v.w = static_cast<uint32_t>(r.in.w);
     v.cstride = static_cast<uint32_t>(plane);
@@ -319,7 +341,7 @@ struct offloader {
     v.out_w = static_cast<uint32_t>(r.out.w);
     v.pt = static_cast<uint32_t>(g.padding.top);
     v.pl = static_cast<uint32_t>(g.padding.left);
-    job j = base_job(c, k, n, n, clamp);
+    job& j = base_job(c, k, n, n, clamp);
     j.conv = &v;
     ++leaves;
     programmed_ = false;   // the leaf's first job programs every register
@@ -358,11 +380,14 @@ struct offloader {
     const int64_t k = r.gemm.k, m = r.gemm.m;  // the op's GEMM view: M = out features, N = 1, K = in elements
     if (k > static_cast<int64_t>(k_max) || max_rows == 0 || c.multipliers() == nullptr || c.shifts() == nullptr)
       return result_type::declined();
-    conv_view v;  // the input vector as a 1x1 image of K channels, one output pixel
+    conv_view& v = view_;  // the input vector as a 1x1 image of K channels, one output pixel
     v.h = v.w = 1;
     v.cstride = 1;
+    v.kh = v.kw = 1;
+    v.sh = v.sw = 1;
     v.out_w = 1;
-    job j = base_job(c, k, 1, 1, clamp);
+    v.pt = v.pl = 0;
+    job& j = base_job(c, k, 1, 1, clamp);
     j.conv = &v;
     j.b = c.in[0];
     ++leaves;

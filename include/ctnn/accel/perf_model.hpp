@@ -19,7 +19,7 @@
 //
 // Bus items are words, except: A panels are read as 16-byte lines (line_bytes; a_row_lines), the
 // implicit im2col B of a convolution (CFG.CONV) is gathered one byte per request unless its
-// horizontal stride is 1 (then as runs, see conv_b_items), every B of an array whose DIM is not
+// horizontal stride is 1 (then as runs of up to 16 columns from lines, see conv_b_items), every B of an array whose DIM is not
 // a multiple of 4 is read one byte per request, and an int8 C that is not word aligned (or on
 // such an array) is written one byte per column. A residual add (CFG.RES_ADD) reads one residual
 // word per C item on a fourth stream before the item is written: as many words again as C on
@@ -108,12 +108,12 @@ inline constexpr uint64_t residual_latency = 10;
 inline constexpr uint64_t pool_latency = 8;
 
 /// @brief B bus items of one N block of a stride-1 convolution's implicit im2col, as
-/// ctnn_accel_load issues them: each scratchpad word (4 columns) is cut into runs that stay in
-/// one output row and are all padding or all inside the input; a run is one request, plus a
-/// prefetch when its bytes cross a bus word and the previous real word read (the hold) is not
-/// the low one. The input sits at byte address `base` with channels at `cstride` bytes; rows
-/// k = (c, ky, kx) in order. `hold` carries the word held from row to row and from block to
-/// block, like the hardware's (a job starts with none).
+/// ctnn_accel_load issues them: each group of 16 columns of the block (four scratchpad banks)
+/// is cut into runs that stay in one output row and are all padding or all inside the input; a
+/// run is one 16-byte line request, plus a prefetch when its bytes cross a line and the previous
+/// real line read (the hold) is not the low one. The input sits at byte address `base` with
+/// channels at `cstride` bytes; rows k = (c, ky, kx) in order. `hold` carries the line held from
+/// row to row and from block to block, like the hardware's (a job starts with none).
 struct gather_hold {
   bool valid = false;
   int64_t word = 0;
@@ -132,15 +132,15 @@ constexpr uint64_t conv_b_items(const conv& v, uint64_t cstride, uint64_t col0, 
           const int64_t iy = oy * v.sh - v.pt + ky, ix = ox - v.pl + kx;
           const bool rows_in = iy >= 0 && iy < H;
           const bool real = rows_in && ix >= 0 && ix < Wd;
-          const int64_t pix = !rows_in || ix >= Wd ? 4 : (ix < 0 ? -ix : Wd - ix);
-          int64_t len = 4 - static_cast<int64_t>(j % 4);
+          const int64_t pix = !rows_in || ix >= Wd ? 16 : (ix < 0 ? -ix : Wd - ix);
+          int64_t len = 16 - static_cast<int64_t>(j % 16);
           len = ctnn::min<int64_t>(len, static_cast<int64_t>(cols - j));
           len = ctnn::min<int64_t>(len, ow - ox);
           len = ctnn::min<int64_t>(len, pix);
           if (real) {
             const int64_t a = static_cast<int64_t>(base) + c * static_cast<int64_t>(cstride) + iy * Wd + ix;
-            const int64_t w = a / 4;
-            const bool two = a % 4 + len > 4;
+            const int64_t w = a / 16;
+            const bool two = a % 16 + len > 16;
             if (two && !(hold.valid && hold.word == w)) ++items;   // prefetch of the low word
             hold.valid = true;
             hold.word = two ? w + 1 : w;

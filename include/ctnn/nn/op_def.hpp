@@ -91,29 +91,31 @@ enum class quant_rule : uint8_t {
 };
 
 /// @brief One leaf as the executor resolved it from the plan and the parameter layout
-/// (independent of Net): what the CPU kernels and an offload hook receive.
+/// (independent of Net): what the CPU kernels and an offload hook receive. No default member
+/// initializers: the executor fills every field of its calls in place (a zeroing per leaf cost
+/// the rv32 core more cycles than a small accelerator job); `leaf_call<T> c{}` is all zero.
 template <class T>
 struct leaf_call {
   using acc_type = conditional_t<is_same_v<T, int8_t>, int32_t, float>;
-  int32_t index = -1;                      ///< the leaf's execution position
-  const row* r = nullptr;                  ///< its row: kind, shapes, geometry, name
-  T* out = nullptr;
+  int32_t index;                           ///< the leaf's execution position
+  const row* r;                            ///< its row: kind, shapes, geometry, name
+  T* out;
   // per input k < r->n_inputs (arrays the executor sizes by Net::max_fan_in):
-  const T* const* in = nullptr;
-  const uint64_t* in_offset = nullptr;     ///< byte offsets in the arena
-  const int64_t* in_elems = nullptr;
-  uint64_t out_offset = 0;
-  void* scratch = nullptr;                 ///< the plan's scratch for this leaf, or null
-  size_t scratch_bytes = 0;
-  int64_t panel_rows = 0;                  ///< the scratch units the plan granted (im2col rows)
-  const uint8_t* params = nullptr;         ///< the whole blob
-  const leaf_param_layout* lp = nullptr;   ///< this leaf's regions of it
-  const tensor_quant* q_in = nullptr;
-  tensor_quant q_out{};
+  const T* const* in;
+  const uint64_t* in_offset;               ///< byte offsets in the arena
+  const int64_t* in_elems;
+  uint64_t out_offset;
+  void* scratch;                           ///< the plan's scratch for this leaf, or null
+  size_t scratch_bytes;
+  int64_t panel_rows;                      ///< the scratch units the plan granted (im2col rows)
+  const uint8_t* params;                   ///< the whole blob
+  const leaf_param_layout* lp;             ///< this leaf's regions of it
+  const tensor_quant* q_in;
+  tensor_quant q_out;
   /// The leaf's weights packed once into its optimized kernel's layout (runtime/packed.hpp), or
   /// null: no packed region given to run(), or the op packs nothing in this dtype and build.
-  const uint8_t* packed = nullptr;
-  uint64_t packed_bytes = 0;
+  const uint8_t* packed;
+  uint64_t packed_bytes;
 
   /// Weights (OIHW or [out][in]), or null.
   [[nodiscard]] const T* weights() const { return region<T>(lp->w, lp->w_bytes); }

@@ -336,25 +336,50 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
   constexpr auto fan_in = static_cast<size_t>(Net::max_fan_in);
   // the inputs of leaf i (set 0) and, for a fused chain, of leaf i + k (set k)
   constexpr size_t sets = static_cast<size_t>(max_fused) + 1;
-  const T* in[sets][fan_in] = {};
-  uint64_t in_offset[sets][fan_in] = {};
-  int64_t in_elems[sets][fan_in] = {};
-  tensor_quant q_in[sets][fan_in] = {};
+  // written by make_call before any read (entries k < the leaf's inputs): not zeroed per run
+  const T* in[sets][fan_in];
+  uint64_t in_offset[sets][fan_in];
+  int64_t in_elems[sets][fan_in];
+  tensor_quant q_in[sets][fan_in];
   // chain[0] is leaf i; chain[k] leaf i + k of a fused chain. make_call fills every field in
   // place: no leaf_call is zeroed or copied per leaf (on rv32 that was ~500 cycles of memset and
   // memcpy per leaf, more than the accelerator's job for LeNet-5's last layers).
   leaf_call<T> chain[sets];
+  // what make_call takes from the plan and the network, per leaf: constants of Net and T, read
+  // from a table instead of recomputed (64-bit products on rv32) each run
+  struct leaf_geom {
+    uint64_t out_offset;
+    uint64_t in_offset[fan_in];
+    int64_t in_elems[fan_in];
+  };
+  struct geom_table {
+    leaf_geom g[Net::leaf_count > 0 ? static_cast<size_t>(Net::leaf_count) : 1];
+  };
+  static constexpr geom_table geo = [] {
+    geom_table t{};
+    for (int32_t i = 0; i < Net::leaf_count; ++i) {
+      const row& r = Net::layer(i);
+      leaf_geom& g = t.g[static_cast<size_t>(i)];
+      g.out_offset = memory::plan_of<Net, dt>.offset_of(r.output);
+      for (int32_t k = 0; k < r.n_inputs; ++k) {
+        g.in_offset[k] = memory::plan_of<Net, dt>.offset_of(r.inputs[k]);
+        g.in_elems[k] = Net::tensor_shape(r.inputs[k]).elems();
+      }
+    }
+    return t;
+  }();
   auto make_call = [&](leaf_call<T>& c, int32_t i, int set) {
     const row& r = Net::layer(i);
     const auto ui = static_cast<size_t>(i);
+    const leaf_geom& g = geo.g[ui];
     c.index = i;
     c.r = &r;
-    c.out_offset = plan.offset_of(r.output);
+    c.out_offset = g.out_offset;
     c.out = reinterpret_cast<T*>(arena + c.out_offset);
     for (int32_t k = 0; k < r.n_inputs; ++k) {
-      in_offset[set][k] = plan.offset_of(r.inputs[k]);
-      in[set][k] = reinterpret_cast<const T*>(arena + in_offset[set][k]);
-      in_elems[set][k] = Net::tensor_shape(r.inputs[k]).elems();
+      in_offset[set][k] = g.in_offset[k];
+      in[set][k] = reinterpret_cast<const T*>(arena + g.in_offset[k]);
+      in_elems[set][k] = g.in_elems[k];
       q_in[set][k] = quant_of(r.inputs[k]);
     }
     c.in = in[set];
@@ -390,11 +415,15 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
     make_call(chain[0], i, 0);
     const leaf_call<T>& c = chain[0];
     if constexpr (is_same_v<T, int8_t> && fused_offload_hook<Offload, T> && fusion_of<Net>.any) {
-      fusion f = fusion_of<Net>.at[static_cast<size_t>(i)];
-      if (callback == nullptr && f.count > 0) {
-        for (int32_t k = 1; k <= f.count; ++k) make_call(chain[k], i + k, static_cast<int>(k));
+      // the chain from the table, then (when refused) shorter ones: no copy of the table's entry
+      // unless a shorter chain is tried (a struct copy is a memcpy call in the -Os firmware)
+      const fusion* fp = &fusion_of<Net>.at[static_cast<size_t>(i)];
+      fusion shorter_f;
+      if (callback == nullptr && fp->count > 0) {
+        for (int32_t k = 1; k <= fp->count; ++k) make_call(chain[k], i + k, static_cast<int>(k));
         bool taken = false;
-        for (; f.count > 0 && !taken; f = f.shorter()) {
+        for (; fp->count > 0 && !taken; shorter_f = fp->shorter(), fp = &shorter_f) {
+          const fusion& f = *fp;
           if (!fused_apart(chain, f)) continue;
           if constexpr (requires { off.leaf_begin(i); }) off.leaf_begin(i);
           const offload_result o =

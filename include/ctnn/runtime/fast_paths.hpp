@@ -18,11 +18,19 @@
 namespace ctnn::runtime::fast {
 
 /// Scales whose products and quotients by powers of two stay exact normal numbers.
-constexpr bool sane_scale(float s) { return s >= 0x1p-100f && s <= 0x1p100f; }
+/// On the bits alone (no soft-float call on rv32): a float in [2^-100, 2^100] is positive and
+/// finite, and for those the order of the bits is the order of the values; negative values,
+/// zeros, infinities and NaNs all fall outside the bit range.
+constexpr bool sane_scale(float s) {
+  const uint32_t b = __builtin_bit_cast(uint32_t, s);
+  return b >= __builtin_bit_cast(uint32_t, 0x1p-100f) && b <= __builtin_bit_cast(uint32_t, 0x1p100f);
+}
 
-/// True when an int8 ReLU from `in` to `out` is max(x, zero point).
+/// True when an int8 ReLU from `in` to `out` is max(x, zero point). Equal sane scales are equal
+/// bits (the values where == and the bits disagree, zeros and NaNs, are not sane).
 constexpr bool relu_is_clamp(const tensor_quant& in, const tensor_quant& out) {
-  return in.scale == out.scale && in.zero_point == out.zero_point && sane_scale(in.scale);
+  return __builtin_bit_cast(uint32_t, in.scale) == __builtin_bit_cast(uint32_t, out.scale) &&
+         in.zero_point == out.zero_point && sane_scale(in.scale);
 }
 
 /// max(x, zp) of the four signed bytes of a word at once (SWAR). Signed bytes become unsigned by
