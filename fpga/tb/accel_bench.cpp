@@ -309,7 +309,7 @@ int main(int argc, char** argv) {
   if (quick) cases = {{"cube64", 64, 64, 64}, {"small", 40, 72, 100}, {"small+add", 40, 72, 100, true}};
   else cases.insert(cases.end(), std::begin(resnet50), std::end(resnet50));
 
-  std::printf("# ctnn accelerator DIM=%d, B block %d columns, K <= %d, %d-byte bus; utilization = MACs / (DIM^2 x cycles)\n",
+  std::printf("# ctnn accelerator DIM=%d, B block %d columns, K <= %d, %d-byte words on 16-byte DMA lines; utilization = MACs / (DIM^2 x cycles)\n",
               hw.dim, hw.nb, hw.kmax, hw.bus_bytes);
   int bad = 0;
   double worst = 0;
