@@ -17,10 +17,10 @@
 //           end <total ms per run>"
 //
 // A case is <model>.<dtype>: lenet5.float32, lenet5.int8, resnet18.float32, ..., and with
-// CTNN_BENCH_FASHION_MNIST the trained Fashion-MNIST models fmnist_lenet5 and fmnist_dscnn
-// (imported by ctnn_add_model, int8 calibrated with the mse rule, their parameter blobs), and with
-// CTNN_BENCH_TORCHVISION torchvision's ResNet-18 and MobileNetV2 exported to ONNX by
-// torch_peer.py --export and imported likewise (tv_resnet18, tv_mobilenet_v2).
+// CTNN_BENCH_FASHION_MNIST the trained Fashion-MNIST models fmnist_lenet5, fmnist_dscnn and
+// fmnist_resnet8 (imported by ctnn_add_model, int8 calibrated with the mse rule, their parameter
+// blobs), and with CTNN_BENCH_TORCHVISION torchvision's ResNet-18 and MobileNetV2 exported to
+// ONNX by torch_peer.py --export and imported likewise (tv_resnet18, tv_mobilenet_v2).
 // The zoo's parameters are fill_params(seed 1); the input is fill_input(seed 2), placed again
 // before each run (in-place layers overwrite it) outside the timed interval. The checksum (sum of
 // the outputs) lets the caller see that the runs compute something.
@@ -46,6 +46,8 @@
 #include "fmnist_dscnn_i8.hpp"
 #include "fmnist_lenet5_f32.hpp"
 #include "fmnist_lenet5_i8.hpp"
+#include "fmnist_resnet8_f32.hpp"
+#include "fmnist_resnet8_i8.hpp"
 #endif
 #if CTNN_BENCH_TORCHVISION
 #include "tv_mobilenet_v2_f32.hpp"
@@ -263,6 +265,8 @@ int main(int argc, char** argv) {
   add_imported<ctnn_models::fmnist_lenet5_i8_model>(cases, "fmnist_lenet5", wanted);
   add_imported<ctnn_models::fmnist_dscnn_f32_model>(cases, "fmnist_dscnn", wanted);
   add_imported<ctnn_models::fmnist_dscnn_i8_model>(cases, "fmnist_dscnn", wanted);
+  add_imported<ctnn_models::fmnist_resnet8_f32_model>(cases, "fmnist_resnet8", wanted);
+  add_imported<ctnn_models::fmnist_resnet8_i8_model>(cases, "fmnist_resnet8", wanted);
 #endif
 #if CTNN_BENCH_TORCHVISION
   add_imported<ctnn_models::tv_resnet18_f32_model>(cases, "tv_resnet18", wanted);

@@ -6,7 +6,7 @@ Networks: LeNet-5 (ctnn's zoo definition written in PyTorch), ResNet-18 and Mobi
 settle_batch_norm), 224x224. ctnn runs the same zoo types through
 runtime::run<Net, T, backend::optimized> in bench/ctnn_bench_net (one process, driven over a pipe).
 When ctnn_bench_net was built with CTNN_BENCH_FASHION_MNIST, also the trained Fashion-MNIST models
-of examples/fashion_mnist (fmnist_lenet5, fmnist_dscnn: PyTorch loads the ONNX file's weights into
+of examples/fashion_mnist (fmnist_lenet5, fmnist_dscnn, fmnist_resnet8: PyTorch loads the ONNX file's weights into
 fmnist.py's modules, ctnn runs the file as ctnn_add_model imported it, int8 calibrated by ctnn-import).
 When it was built with CTNN_BENCH_TORCHVISION (the release preset), also tv_resnet18 and
 tv_mobilenet_v2: the same seeded torchvision networks as resnet18 and mobilenet_v2, but on ctnn's
@@ -84,8 +84,9 @@ MODELS = {
     "tv_mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(weights=None), (1, 3, 224, 224)),
     "fmnist_lenet5": (fmnist_model("lenet5"), (1, 1, 32, 32)),
     "fmnist_dscnn": (fmnist_model("dscnn"), (1, 1, 28, 28)),
+    "fmnist_resnet8": (fmnist_model("resnet8"), (1, 3, 32, 32)),
 }
-TRAINED = ("fmnist_lenet5", "fmnist_dscnn")  # BatchNorm statistics from training: kept
+TRAINED = ("fmnist_lenet5", "fmnist_dscnn", "fmnist_resnet8")  # BatchNorm statistics from training: kept
 IMPORTED = ("tv_resnet18", "tv_mobilenet_v2")  # ctnn runs the ONNX file that --export writes
 CALIBRATION_SEEDS = range(100, 108)  # PyTorch's int8 calibration and ctnn-import's: the same 8 inputs
 
