@@ -25,7 +25,8 @@
 //
 // The panel is the arena scratch; its size is conv_scratch_elems (geometry.hpp), the request the
 // convolution makes to the planner.
-// panel_rows == 0 runs the direct kernel (no scratch). The GEMM's packing workspace is not arena
+// panel_rows == 0 (no scratch) runs the GEMM with its panel in the workspace where one fits there,
+// else the direct kernel. The GEMM's packing workspace is not arena
 // scratch: it depends on the tiling only, and is passed as `workspace` (nullptr: the static
 // workspace of tiled.hpp, not reentrant).
 #pragma once
@@ -400,12 +401,22 @@ inline void conv_slab_offsets(const conv_geometry& g, int64_t channels, int64_t 
       }
 }
 
-/// One phase row of a slab (column phase px): dst[x] = row[sw x + px - pl] for the x < wq whose
-/// input column lies in [0, in_w), pad elsewhere; row null (an input row outside the image): all pad.
+/// The columns x < wq of a slab's phase px whose input column sw x + px - pl lies in [0, in_w):
+/// [lo, hi). Computed once per phase (two 64-bit divisions), not per row.
+struct slab_span {
+  int64_t lo, hi;
+};
+constexpr slab_span conv_slab_phase_span(const conv_geometry& g, int64_t px, int64_t wq) {
+  const int64_t lo = min(wq, ceil_div(max(int64_t{0}, g.pl - px), g.sw));
+  return {lo, max(lo, min(wq, ceil_div(max(int64_t{0}, g.in_w + g.pl - px), g.sw)))};
+}
+
+/// One phase row of a slab (column phase px, its span sp): dst[x] = row[sw x + px - pl] for the
+/// x in sp, pad elsewhere; row null (an input row outside the image): all pad.
 template <class T>
-inline void conv_slab_phase_row(const conv_geometry& g, int64_t px, int64_t wq, const T* row, T pad, T* dst) {
-  const int64_t x_lo = row == nullptr ? wq : min(wq, ceil_div(max(int64_t{0}, g.pl - px), g.sw));
-  const int64_t x_hi = row == nullptr ? wq : max(x_lo, min(wq, ceil_div(max(int64_t{0}, g.in_w + g.pl - px), g.sw)));
+inline void conv_slab_phase_row(const conv_geometry& g, int64_t px, int64_t wq, slab_span sp, const T* row, T pad,
+                                T* dst) {
+  const int64_t x_lo = row == nullptr ? wq : sp.lo, x_hi = row == nullptr ? wq : sp.hi;
   for (int64_t x = 0; x < x_lo; ++x) dst[x] = pad;
   if (x_hi > x_lo) {
     const T* src = row + px - g.pl;  // + sw x
@@ -477,12 +488,14 @@ inline status conv2d_f32_slab(const conv_geometry& g, conv_slab sl, const float*
       const float* in_g = in + grp * icg * g.in_h * g.in_w;
       for (int64_t ic = 0; ic < icg; ++ic)
         for (int64_t py = 0; py < g.sh; ++py)
-          for (int64_t px = 0; px < g.sw; ++px)
+          for (int64_t px = 0; px < g.sw; ++px) {
+            const slab_span sp = conv_slab_phase_span(g, px, wq);
             for (int64_t y = 0; y < hq; ++y) {
               const int64_t iy = g.sh * (r0 + y) + py - g.pt;
               const float* row = iy < 0 || iy >= g.in_h ? nullptr : in_g + (ic * g.in_h + iy) * g.in_w;
-              conv_slab_phase_row(g, px, wq, row, 0.0f, scratch + ((ic * phases + py * g.sw + px) * hq + y) * wq);
+              conv_slab_phase_row(g, px, wq, sp, row, 0.0f, scratch + ((ic * phases + py * g.sw + px) * hq + y) * wq);
             }
+          }
       for (int64_t x = icg * phases * plane; x < slab_elems; ++x) scratch[x] = 0.0f;
       const auto* wp = packed != nullptr
                            ? reinterpret_cast<const float*>(packed + static_cast<size_t>(grp) * packed_group_bytes)
@@ -549,8 +562,8 @@ inline status pack_conv2d_f32_weights(const conv_geometry& g, const float* w, vo
 /// on the input; otherwise panel_rows > 0 gives `scratch` (at least conv_scratch_elems(g,
 /// panel_rows) floats): where the implicit im2col applies (detail::conv_slab_of, x86/SSE/NEON
 /// builds) it holds input slabs and their products, else `panel_rows` output rows at a time are
-/// lowered into it and multiplied with the tiled GEMM; panel_rows == 0 runs the direct kernel
-/// (no scratch).
+/// lowered into it and multiplied with the tiled GEMM; panel_rows == 0 runs the implicit im2col
+/// in the workspace where it applies and a panel row fits there, else the direct kernel.
 /// workspace: Tiling::workspace_elems floats, or nullptr for tiled.hpp's static workspace.
 /// act_lo, act_hi: a fused activation's clamp of the output (runtime::apply_fused's), applied
 /// as the implicit-im2col path stores, after the others; none when both are infinite.
@@ -574,26 +587,39 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
   const int NT = static_cast<int>(oh * ow);
   if (!conv_uses_panels(g))  // pointwise: the input is the GEMM's B
     return clamped(tiled::gemm_f32_row_bias<Tiling>(M, NT, K, w, K, in, NT, bias, out, NT, ws));
+  // the implicit im2col in `slab_elems` floats at `slab` (x86/SSE/NEON builds): false where it
+  // does not apply or a panel row does not fit
+  const auto run_slab = [&](float* slab, uint64_t slab_elems, status& s) {
+#if !CTNN_KERNELS_SCALAR  // (RISC-V images do not compile the slab path: no vector registers to gain from)
+    const detail::conv_slab sl = detail::conv_slab_of<Tiling::nr>(g, slab_elems);
+    if (sl.rows == 0) return false;
+    // the weights packed once when this geometry packs them and they are given, else in place
+    const size_t need = conv2d_f32_packed_bytes<Tiling>(g);
+    const bool pk = need != 0 && packed_w != nullptr && packed_bytes >= need;
+    s = detail::conv2d_f32_slab<Tiling>(g, sl, in, w, bias, out, slab, ws, act_lo, act_hi,
+                                        pk ? static_cast<const uint8_t*>(packed_w) : nullptr,
+                                        conv2d_f32_packed_group_bytes<Tiling>(g));
+    return true;
+#else
+    (void)slab, (void)slab_elems, (void)s, (void)packed_w, (void)packed_bytes;
+    return false;
+#endif
+  };
+  status st = status::ok;
   if (panel_rows == 0) {
+    // No scratch from the plan (a residual block's convolutions: no hole in the arena beside
+    // their input and output): the slab and its product go into the workspace past the part the
+    // slab's GEMM uses (the edge panel of A, MR x K floats), as int8's im2col panel does. The
+    // direct kernel ran 4-5x slower (fmnist ResNet-8's 16x32x32 3x3: 0.32 ms a call).
+    const uint64_t used = round_up(static_cast<uint64_t>(Tiling::mr) * static_cast<uint64_t>(K), 16);
+    if (Tiling::workspace_elems > used && run_slab(ws + used, Tiling::workspace_elems - used, st)) return st;
     detail::direct_conv<float, float>(g, in, w, bias, out, 0, 0, [](float acc, int64_t) { return acc; });
     return clamped(status::ok);
   }
   if (scratch == nullptr) return status::null_pointer;
   if (scratch_bytes < conv_scratch_elems(g, panel_rows) * sizeof(float)) return status::scratch_too_small;
   auto* col = static_cast<float*>(scratch);
-#if !CTNN_KERNELS_SCALAR  // (RISC-V images do not compile the slab path: no vector registers to gain from)
-  if (const detail::conv_slab sl = detail::conv_slab_of<Tiling::nr>(g, scratch_bytes / sizeof(float)); sl.rows > 0) {
-    // the weights packed once when this geometry packs them and they are given, else in place
-    const size_t need = conv2d_f32_packed_bytes<Tiling>(g);
-    const bool pk = need != 0 && packed_w != nullptr && packed_bytes >= need;
-    return detail::conv2d_f32_slab<Tiling>(g, sl, in, w, bias, out, col, ws, act_lo, act_hi,
-                                           pk ? static_cast<const uint8_t*>(packed_w) : nullptr,
-                                           conv2d_f32_packed_group_bytes<Tiling>(g));
-  }
-#else
-  (void)packed_w;
-  (void)packed_bytes;
-#endif
+  if (run_slab(col, scratch_bytes / sizeof(float), st)) return st;
   for (int64_t grp = 0; grp < g.groups; ++grp) {
     const float* in_g = in + grp * g.in_c_per_group() * g.in_h * g.in_w;
     for (int64_t r0 = 0; r0 < oh; r0 += panel_rows) {
@@ -881,13 +907,14 @@ inline status conv2d_s8_slab(const conv_geometry& g, int64_t panel_rows, const i
       const int8_t* in_g = in + grp * icg * g.in_h * g.in_w;
       for (int64_t c4 = 0; c4 < c4n; ++c4)
         for (int64_t py = 0; py < g.sh; ++py)
-          for (int64_t px = 0; px < g.sw; ++px)
+          for (int64_t px = 0; px < g.sw; ++px) {
+            const slab_span sp = conv_slab_phase_span(g, px, wq);
             for (int64_t y = 0; y < hq; ++y) {
               const int64_t iy = g.sh * (r0 + y) + py - g.pt;
               for (int64_t q = 0; q < 4; ++q) {  // channels past in_c are padding too
                 const int64_t ic = 4 * c4 + q;
                 const int8_t* row = ic >= icg || iy < 0 || iy >= g.in_h ? nullptr : in_g + (ic * g.in_h + iy) * g.in_w;
-                conv_slab_phase_row(g, px, wq, row, pad, stage + q * row_bytes);
+                conv_slab_phase_row(g, px, wq, sp, row, pad, stage + q * row_bytes);
               }
               // 32 cells at a time; the last step's extra cells land in the next row, written later
               uint8_t* cells = slab + (((c4 * phases + py * g.sw + px) * hq + y) * wq) * 4;
@@ -899,6 +926,7 @@ inline status conv2d_s8_slab(const conv_geometry& g, int64_t panel_rows, const i
                 interleave4x32(r[0], r[1], r[2], r[3], cells + 4 * x, o);
               }
             }
+          }
       // the slack the last windows read (columns past the panel's pixels: results dropped)
       const int64_t used = c4n * phases * plane * 4;
       __builtin_memset(slab + used, 0, static_cast<size_t>(slab_bytes - used));
