@@ -338,15 +338,14 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
   constexpr size_t sets = static_cast<size_t>(max_fused) + 1;
   // written by make_call before any read (entries k < the leaf's inputs): not zeroed per run
   const T* in[sets][fan_in];
-  uint64_t in_offset[sets][fan_in];
-  int64_t in_elems[sets][fan_in];
   tensor_quant q_in[sets][fan_in];
   // chain[0] is leaf i; chain[k] leaf i + k of a fused chain. make_call fills every field in
   // place: no leaf_call is zeroed or copied per leaf (on rv32 that was ~500 cycles of memset and
   // memcpy per leaf, more than the accelerator's job for LeNet-5's last layers).
   leaf_call<T> chain[sets];
   // what make_call takes from the plan and the network, per leaf: constants of Net and T, read
-  // from a table instead of recomputed (64-bit products on rv32) each run
+  // from a table instead of recomputed (64-bit products on rv32) each run; a leaf_call's
+  // in_offset and in_elems point into it
   struct leaf_geom {
     uint64_t out_offset;
     uint64_t in_offset[fan_in];
@@ -377,14 +376,12 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
     c.out_offset = g.out_offset;
     c.out = reinterpret_cast<T*>(arena + c.out_offset);
     for (int32_t k = 0; k < r.n_inputs; ++k) {
-      in_offset[set][k] = g.in_offset[k];
       in[set][k] = reinterpret_cast<const T*>(arena + g.in_offset[k]);
-      in_elems[set][k] = g.in_elems[k];
       q_in[set][k] = quant_of(r.inputs[k]);
     }
     c.in = in[set];
-    c.in_offset = in_offset[set];
-    c.in_elems = in_elems[set];
+    c.in_offset = g.in_offset;
+    c.in_elems = g.in_elems;
     c.q_in = q_in[set];
     c.q_out = quant_of(r.output);
     c.scratch = plan.scratch_bytes[ui] != 0 ? arena + plan.scratch_offset[ui] : nullptr;
