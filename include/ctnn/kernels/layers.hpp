@@ -585,8 +585,11 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
   const int64_t oh = g.out_h(), ow = g.out_w();
   const int M = static_cast<int>(g.out_c_per_group()), K = static_cast<int>(g.gemm_k());
   const int NT = static_cast<int>(oh * ow);
-  if (!conv_uses_panels(g))  // pointwise: the input is the GEMM's B
-    return clamped(tiled::gemm_f32_row_bias<Tiling>(M, NT, K, w, K, in, NT, bias, out, NT, ws));
+  if (!conv_uses_panels(g)) {  // pointwise: the input is the GEMM's B; the clamp on each finished tile
+    if (!(act_lo > -__builtin_huge_valf()) && !(act_hi < __builtin_huge_valf()))
+      return tiled::gemm_f32_row_bias<Tiling>(M, NT, K, w, K, in, NT, bias, out, NT, ws);
+    return tiled::gemm_f32_row_bias_clamp<Tiling>(M, NT, K, w, K, in, NT, bias, out, NT, ws, act_lo, act_hi);
+  }
   // the implicit im2col in `slab_elems` floats at `slab` (x86/SSE/NEON builds): false where it
   // does not apply or a panel row does not fit
   const auto run_slab = [&](float* slab, uint64_t slab_elems, status& s) {

@@ -160,10 +160,12 @@ inline void pack_b_f32(int kc, int nc, const float* b, int ldb, float* bp) {
 /// PA: A packed (a[k * MR + i], pack_a_f32) or read in place (a[i * lda + k], Rows real rows).
 /// PB: B packed (b[k * NR + j], pack_b_f32) or read in place (b[k * ldb + j], NR real columns).
 /// load_c: accumulate onto C (not the first K block). BiasRows: bias[i] per row (conv: output
-/// channel = row); otherwise bias[j] per column.
+/// channel = row); otherwise bias[j] per column. act: null, or {lo, hi}: the stored tile clamped
+/// to [lo, hi] (a fused activation, on the last K block), while it is still in L1.
 template <int MR, int NR, int Rows, int Cols, bool PA, bool PB, bool BiasRows>
 inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const float* __restrict b, ptrdiff_t ldb,
-                      float* c, int ldc, int m_valid, int n_valid, bool load_c, const float* bias) {
+                      float* c, int ldc, int m_valid, int n_valid, bool load_c, const float* bias,
+                      const float* act = nullptr) {
   using simd::vf32;
   constexpr int lanes = simd::f32_lanes;
   constexpr int nv = Cols / lanes;
@@ -230,6 +232,13 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
       }
     }
   }
+  if (act != nullptr) {
+    const float lo = act[0], hi = act[1];
+    for (int i = 0; i < m_valid; ++i) {
+      float* crow = c + static_cast<ptrdiff_t>(i) * ldc;
+      for (int j = 0; j < n_valid; ++j) crow[j] = crow[j] < lo ? lo : (crow[j] > hi ? hi : crow[j]);
+    }
+  }
 }
 
 /// Row tiers of the float micro-kernel: an edge tile of m_valid < MR rows runs the smallest
@@ -244,17 +253,17 @@ struct f32_row_tiers {
 /// of the tier to exist, so the caller packs an edge panel whose m_valid is below the tier.
 template <int MR, int NR, int Cols, bool PA, bool PB, bool BiasRows>
 inline void micro_f32_rows(int kc, const float* a, ptrdiff_t lda, const float* b, ptrdiff_t ldb, float* c, int ldc,
-                           int m_valid, int n_valid, bool load_c, const float* bias) {
+                           int m_valid, int n_valid, bool load_c, const float* bias, const float* act) {
   using tiers = f32_row_tiers<MR>;
   if constexpr (tiers::split && PA) {
     if (m_valid <= tiers::t1)
       return micro_f32<MR, NR, tiers::t1, Cols, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
-                                                                  bias);
+                                                                  bias, act);
     if (m_valid <= tiers::t2)
       return micro_f32<MR, NR, tiers::t2, Cols, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
-                                                                  bias);
+                                                                  bias, act);
   }
-  micro_f32<MR, NR, MR, Cols, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias);
+  micro_f32<MR, NR, MR, Cols, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, act);
 }
 
 /// One micro-tile with the row and column tiers for m_valid x n_valid: an edge panel of
@@ -262,13 +271,14 @@ inline void micro_f32_rows(int kc, const float* a, ptrdiff_t lda, const float* b
 /// 784 = 24 x 32 + 16).
 template <int MR, int NR, bool PA, bool PB, bool BiasRows>
 inline void micro_f32_tile(int kc, const float* a, ptrdiff_t lda, const float* b, ptrdiff_t ldb, float* c, int ldc,
-                           int m_valid, int n_valid, bool load_c, const float* bias) {
+                           int m_valid, int n_valid, bool load_c, const float* bias, const float* act) {
   constexpr int half = NR / 2;
   if constexpr (PB && half % simd::f32_lanes == 0 && half > 0) {
     if (n_valid <= half)
-      return micro_f32_rows<MR, NR, half, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias);
+      return micro_f32_rows<MR, NR, half, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias,
+                                                            act);
   }
-  micro_f32_rows<MR, NR, NR, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias);
+  micro_f32_rows<MR, NR, NR, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, act);
 }
 
 // ---- int8 ----------------------------------------------------------------------------------
@@ -941,15 +951,19 @@ inline constexpr int f32_pack_b_min_blocks = 3;
 ///   otherwise (64-256 output channels over a big im2col matrix) B is read in place, each
 ///   KC x NR panel reused from cache by the MC / MR tiles of its column, and only an edge panel
 ///   (columns < NR) is packed.
+/// act: null, or {lo, hi}: C clamped to [lo, hi] as each tile is finished (a fused activation).
 template <class Tiling, bool BiasRows>
 inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const float* B, int ldb, const float* bias,
-                       float* C, int ldc, float* workspace) {
+                            float* C, int ldc, float* workspace, const float* act = nullptr) {
   constexpr int MR = Tiling::mr, NR = Tiling::nr, KC = Tiling::kc, MC = Tiling::mc, NC = Tiling::nc;
   if (const status s = ref::detail::check_gemm(M, N, K, A, lda, B, ldb, C, ldc); s != status::ok) return s;
   if (M == 0 || N == 0) return status::ok;
   if (K == 0) {  // C = bias
     for (int m = 0; m < M; ++m)
-      for (int n = 0; n < N; ++n) C[static_cast<ptrdiff_t>(m) * ldc + n] = bias != nullptr ? bias[BiasRows ? m : n] : 0.0f;
+      for (int n = 0; n < N; ++n) {
+        const float v = bias != nullptr ? bias[BiasRows ? m : n] : 0.0f;
+        C[static_cast<ptrdiff_t>(m) * ldc + n] = act == nullptr ? v : (v < act[0] ? act[0] : (v > act[1] ? act[1] : v));
+      }
     return status::ok;
   }
   if (workspace == nullptr) return status::null_pointer;
@@ -993,6 +1007,7 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
         for (int jr = 0; jr < nc; jr += NR) {
           const int n_valid = min(NR, nc - jr);
           const float* bias_j = (last && bias != nullptr) ? (BiasRows ? bias + ic : bias + jc + jr) : nullptr;
+          const float* act_j = last ? act : nullptr;
           // B panel: packed block, in place, or (in-place edge panel) packed alone at bp.
           const bool b_packed = pack_b || n_valid < NR;
           const float* bpan = pack_b ? bp + static_cast<ptrdiff_t>(jr) * kc : b_packed ? bp : bblk + jr;
@@ -1004,10 +1019,10 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
             const float* apan = at + static_cast<ptrdiff_t>(ir) * kc;
             if (b_packed)
               micro_f32_tile<tiers::t2, NR, true, true, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid,
-                                                                  !first, bias_t);
+                                                                  !first, bias_t, act_j);
             else
               micro_f32_tile<tiers::t2, NR, true, false, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid,
-                                                                   !first, bias_t);
+                                                                   !first, bias_t, act_j);
           }
           for (int ir = 0; ir < m_main; ir += MR) {
             const int m_valid = min(MR, m_main - ir);
@@ -1017,14 +1032,18 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
             const float* apan = pack_a ? ap + static_cast<ptrdiff_t>(ir) * kc : a_packed ? ap : ablk + static_cast<ptrdiff_t>(ir) * lda;
             if (a_packed) {
               if (b_packed)
-                micro_f32_tile<MR, NR, true, true, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first, bias_t);
+                micro_f32_tile<MR, NR, true, true, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first,
+                                                             bias_t, act_j);
               else
-                micro_f32_tile<MR, NR, true, false, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first, bias_t);
+                micro_f32_tile<MR, NR, true, false, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first,
+                                                              bias_t, act_j);
             } else {
               if (b_packed)
-                micro_f32_tile<MR, NR, false, true, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first, bias_t);
+                micro_f32_tile<MR, NR, false, true, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first,
+                                                              bias_t, act_j);
               else
-                micro_f32_tile<MR, NR, false, false, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first, bias_t);
+                micro_f32_tile<MR, NR, false, false, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first,
+                                                               bias_t, act_j);
             }
           }
         }
@@ -1181,6 +1200,15 @@ template <class Tiling = default_f32_tiling>
 inline status gemm_f32_row_bias(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
                                 const float* bias, float* C, int ldc, float* workspace) {
   return detail::gemm_f32_impl<Tiling, true>(M, N, K, A, lda, B, ldb, bias, C, ldc, workspace);
+}
+
+/// @brief As gemm_f32_row_bias with C clamped to [lo, hi] as each tile is finished (a fused
+/// activation: no pass of its own over C).
+template <class Tiling = default_f32_tiling>
+inline status gemm_f32_row_bias_clamp(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
+                                      const float* bias, float* C, int ldc, float* workspace, float lo, float hi) {
+  const float act[2] = {lo, hi};
+  return detail::gemm_f32_impl<Tiling, true>(M, N, K, A, lda, B, ldb, bias, C, ldc, workspace, act);
 }
 
 /// @brief Tiled float GEMM using a static workspace (not reentrant).
