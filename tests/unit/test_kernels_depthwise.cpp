@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "ctnn/kernels/layers.hpp"
@@ -74,6 +75,13 @@ void check_depthwise(const conv_geometry& g, ctnn_test::rng& r, sweep_count& res
   std::fill(got.begin(), got.end(), -7.0f);
   REQUIRE(kk::conv2d_f32(g, in_f.data(), w_f.data(), bf, got.data(), 0, nullptr, 0) == status::ok);
   for (size_t i = 0; i < want.size(); ++i) REQUIRE(std::fabs(got[i] - want[i]) <= tol);
+  // a fused clamp between two of the outputs (some clamped below, some above), applied as each
+  // path stores; through conv2d_f32 as the executor calls it
+  float lo = want[usz(r.range(0, int(want.size()) - 1))], hi = want[usz(r.range(0, int(want.size()) - 1))];
+  if (lo > hi) std::swap(lo, hi);
+  std::fill(got.begin(), got.end(), -7.0f);
+  REQUIRE(kk::conv2d_f32(g, in_f.data(), w_f.data(), bf, got.data(), 0, nullptr, 0, nullptr, lo, hi) == status::ok);
+  for (size_t i = 0; i < want.size(); ++i) REQUIRE(std::fabs(got[i] - std::clamp(want[i], lo, hi)) <= tol);
 
   // int8: inputs at the ends too (all -128 / all 127 planes are the zero points' worst products)
   auto in_q = r.s8(usz(g.in_elems()));

@@ -698,18 +698,23 @@ constexpr bool clanes_fit_f32(const conv_geometry& g) {
   return clanes_fit<K, S>(g) && (g.out_w() <= 16 || (g.out_w() <= 32 && (S == 1 || K == 5)));
 }
 
-/// clanes_bands for float: the bias added last, as the reference adds it; 16 pixels transposed
-/// back to the 16 channels' rows.
+/// clanes_bands for float: the bias added last, as the reference adds it, then the clamp (act:
+/// null or {lo, hi}; max(lo, v) then min(hi, v) keep a NaN lane as clamp_f32 does); 16 pixels
+/// transposed back to the 16 channels' rows.
 template <int K, int S>
 inline void depthwise_f32_clanes(const conv_geometry& g, int64_t c0, const float* in, const float* w,
-                                 const float* bias, float* out) {
+                                 const float* bias, float* out, const float* act) {
   const int64_t oplane = g.out_h() * g.out_w(), ow = g.out_w();
   __m512 wv[K * K];
   clanes_weights<K>(w, c0, 0, wv);
   const __m512 bv = bias != nullptr ? _mm512_loadu_ps(bias + c0) : _mm512_setzero_ps();
+  const __m512 lo = _mm512_set1_ps(act != nullptr ? act[0] : 0.0f), hi = _mm512_set1_ps(act != nullptr ? act[1] : 0.0f);
   clanes_bands<K, S>(g, c0, in, 0, wv, [&](int64_t oy, int64_t ox0, int64_t n, const __m512 (&acc)[16]) {
     __m512 r[16], t[16];
-    for (int64_t j = 0; j < 16; ++j) r[j] = j < n ? _mm512_add_ps(acc[j], bv) : _mm512_setzero_ps();
+    for (int64_t j = 0; j < 16; ++j) {
+      r[j] = j < n ? _mm512_add_ps(acc[j], bv) : _mm512_setzero_ps();
+      if (act != nullptr) r[j] = _mm512_min_ps(hi, _mm512_max_ps(lo, r[j]));
+    }
     transpose16x16(r, t);
     const auto om = static_cast<__mmask16>((1u << n) - 1u);
     for (int l = 0; l < 16; ++l) _mm512_mask_storeu_ps(out + (c0 + l) * oplane + oy * ow + ox0, om, t[l]);
@@ -717,12 +722,14 @@ inline void depthwise_f32_clanes(const conv_geometry& g, int64_t c0, const float
 }
 #endif
 
+/// act: null, or {lo, hi}: each output clamped as it is stored (a fused activation).
 template <int K, int S>
-inline void depthwise_f32(const conv_geometry& g, const float* in, const float* w, const float* bias, float* out) {
+inline void depthwise_f32(const conv_geometry& g, const float* in, const float* w, const float* bias, float* out,
+                          const float* act) {
   int64_t oc0 = 0;  // the channels before it ran in lanes
 #if CTNN_DW_CHANNEL_LANES
   if (clanes_fit_f32<K, S>(g)) {
-    for (; oc0 + 16 <= g.out_c; oc0 += 16) depthwise_f32_clanes<K, S>(g, oc0, in, w, bias, out);
+    for (; oc0 + 16 <= g.out_c; oc0 += 16) depthwise_f32_clanes<K, S>(g, oc0, in, w, bias, out, act);
     if (oc0 == g.out_c) return;
   }
 #endif
@@ -734,9 +741,12 @@ inline void depthwise_f32(const conv_geometry& g, const float* in, const float* 
     float* o = out + oc * oh * ow;
     const bool has_bias = bias != nullptr;
     const float b = has_bias ? bias[oc] : 0.0f;
+    const simd::vf32 lo = simd::vf32{} + (act != nullptr ? act[0] : 0.0f);
+    const simd::vf32 hi = simd::vf32{} + (act != nullptr ? act[1] : 0.0f);
     auto finish = [&](const simd::vf32& acc, int64_t oy, int64_t x, int64_t n) {
-      // the bias last, as the reference adds it
-      store_n(o + oy * ow + x, has_bias ? acc + b : acc, n, end);
+      // the bias last, as the reference adds it, then the clamp
+      const simd::vf32 v = has_bias ? acc + b : acc;
+      store_n(o + oy * ow + x, act != nullptr ? simd::clamp(v, lo, hi) : v, n, end);
     };
     plane_lanes<K, S>(g, rg, in + (oc / mult) * plane, 0, w + oc * K * K, finish);
   }
@@ -792,17 +802,23 @@ constexpr bool depthwise_vectorized(const conv_geometry& g) {
 /// the geometries of depthwise_vectorized, the direct loop otherwise. Within float rounding of
 /// ref::conv2d_f32 (the taps summed per window row, then the rows, possibly with fused
 /// multiply-adds; the bias last, as there). Writes only the output buffer, but may write a lane of
-/// it before its final value.
+/// it before its final value. act_lo, act_hi: a fused activation's clamp, applied as the vector
+/// paths store (after the direct loop, in a pass); none when both are infinite.
 inline status depthwise_conv2d_f32(const conv_geometry& g, const float* in, const float* w, const float* bias,
-                                   float* out) {
+                                   float* out, float act_lo = -__builtin_huge_valf(),
+                                   float act_hi = __builtin_huge_valf()) {
   if (!g.valid() || !g.depthwise()) return status::bad_geometry;
   if (in == nullptr || w == nullptr || out == nullptr) return status::null_pointer;
+  const float bounds[2] = {act_lo, act_hi};
+  const float* act = (act_lo > -__builtin_huge_valf() || act_hi < __builtin_huge_valf()) ? bounds : nullptr;
 #if !CTNN_KERNELS_SCALAR  // RISC-V: not even instantiated (the ring's stack frame, the code size)
   if (depthwise_vectorized(g) &&
-      detail::dw::with_window(g, [&]<int K, int S>() { detail::dw::depthwise_f32<K, S>(g, in, w, bias, out); }))
+      detail::dw::with_window(g, [&]<int K, int S>() { detail::dw::depthwise_f32<K, S>(g, in, w, bias, out, act); }))
     return status::ok;
 #endif
   detail::depthwise_direct_f32(g, in, w, bias, out);
+  if (act != nullptr)
+    for (int64_t i = 0; i < g.out_elems(); ++i) out[i] = out[i] < act_lo ? act_lo : (out[i] > act_hi ? act_hi : out[i]);
   return status::ok;
 }
 

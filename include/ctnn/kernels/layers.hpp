@@ -579,7 +579,7 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
     if (s == status::ok) detail::clamp_f32(out, g.out_elems(), act_lo, act_hi);
     return s;
   };
-  if (g.depthwise()) return clamped(depthwise_conv2d_f32(g, in, w, bias, out));
+  if (g.depthwise()) return depthwise_conv2d_f32(g, in, w, bias, out, act_lo, act_hi);
   if (in == nullptr || w == nullptr || out == nullptr) return status::null_pointer;
   float* ws = workspace != nullptr ? workspace : detail::static_workspace_f32<Tiling>::buf;
   const int64_t oh = g.out_h(), ow = g.out_w();

@@ -42,6 +42,14 @@ template <class V, class T>
 inline void store(T* p, const V& v) {
   __builtin_memcpy(p, &v, sizeof(V));
 }
+
+/// v clamped to [lo, hi] lane by lane as detail::clamp_f32 clamps one float (v < lo ? lo :
+/// v > hi ? hi : v; a NaN lane stays NaN): two compares and bit selects, no libm.
+inline vf32 clamp(vf32 v, vf32 lo, vf32 hi) {
+  const vs32 below = v < lo, above = v > hi;
+  const vs32 bits = ((vs32)lo & below) | ((vs32)hi & above) | ((vs32)v & ~(below | above));
+  return (vf32)bits;
+}
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif

@@ -160,8 +160,8 @@ inline void pack_b_f32(int kc, int nc, const float* b, int ldb, float* bp) {
 /// PA: A packed (a[k * MR + i], pack_a_f32) or read in place (a[i * lda + k], Rows real rows).
 /// PB: B packed (b[k * NR + j], pack_b_f32) or read in place (b[k * ldb + j], NR real columns).
 /// load_c: accumulate onto C (not the first K block). BiasRows: bias[i] per row (conv: output
-/// channel = row); otherwise bias[j] per column. act: null, or {lo, hi}: the stored tile clamped
-/// to [lo, hi] (a fused activation, on the last K block), while it is still in L1.
+/// channel = row); otherwise bias[j] per column. act: null, or {lo, hi}: the tile clamped to
+/// [lo, hi] in registers as it is stored (a fused activation, on the last K block).
 template <int MR, int NR, int Rows, int Cols, bool PA, bool PB, bool BiasRows>
 inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const float* __restrict b, ptrdiff_t ldb,
                       float* c, int ldc, int m_valid, int n_valid, bool load_c, const float* bias,
@@ -189,6 +189,7 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
     a += a_step;
     b += b_step;
   }
+  const vf32 lo = vf32{} + (act != nullptr ? act[0] : 0.0f), hi = vf32{} + (act != nullptr ? act[1] : 0.0f);
   if (m_valid == Rows && n_valid == Cols) {
     CTNN_UNROLL_VECTOR_LOOP(32)
     for (int i = 0; i < Rows; ++i) {
@@ -203,6 +204,7 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
           else
             v += simd::load<vf32>(bias + j * lanes);
         }
+        if (act != nullptr) v = simd::clamp(v, lo, hi);
         simd::store(crow + j * lanes, v);
       }
     }
@@ -222,21 +224,16 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
           else
             v += simd::load<vf32>(bias + j * lanes);
         }
+        if (act != nullptr) v = simd::clamp(v, lo, hi);
         simd::store(crow + j * lanes, v);
       }
       for (int j = n_vec * lanes; j < n_valid; ++j) {
         float v = tile[i][j];
         if (load_c) v += crow[j];
         if (bias != nullptr) v += bias[BiasRows ? i : j];
+        if (act != nullptr) v = v < act[0] ? act[0] : (v > act[1] ? act[1] : v);
         crow[j] = v;
       }
-    }
-  }
-  if (act != nullptr) {
-    const float lo = act[0], hi = act[1];
-    for (int i = 0; i < m_valid; ++i) {
-      float* crow = c + static_cast<ptrdiff_t>(i) * ldc;
-      for (int j = 0; j < n_valid; ++j) crow[j] = crow[j] < lo ? lo : (crow[j] > hi ? hi : crow[j]);
     }
   }
 }
