@@ -809,16 +809,15 @@ inline status depthwise_conv2d_f32(const conv_geometry& g, const float* in, cons
                                    float act_hi = __builtin_huge_valf()) {
   if (!g.valid() || !g.depthwise()) return status::bad_geometry;
   if (in == nullptr || w == nullptr || out == nullptr) return status::null_pointer;
-  const float bounds[2] = {act_lo, act_hi};
-  const float* act = (act_lo > -__builtin_huge_valf() || act_hi < __builtin_huge_valf()) ? bounds : nullptr;
 #if !CTNN_KERNELS_SCALAR  // RISC-V: not even instantiated (the ring's stack frame, the code size)
+  const float bounds[2] = {act_lo, act_hi};
+  const float* act = detail::clamps(act_lo, act_hi) ? bounds : nullptr;
   if (depthwise_vectorized(g) &&
       detail::dw::with_window(g, [&]<int K, int S>() { detail::dw::depthwise_f32<K, S>(g, in, w, bias, out, act); }))
     return status::ok;
 #endif
   detail::depthwise_direct_f32(g, in, w, bias, out);
-  if (act != nullptr)
-    for (int64_t i = 0; i < g.out_elems(); ++i) out[i] = out[i] < act_lo ? act_lo : (out[i] > act_hi ? act_hi : out[i]);
+  detail::clamp_f32(out, g.out_elems(), act_lo, act_hi);
   return status::ok;
 }
 

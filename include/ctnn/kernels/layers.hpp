@@ -344,14 +344,6 @@ inline void direct_conv(const conv_geometry& g, const T* in, const T* w, const B
 
 }  // namespace detail
 
-namespace detail {
-/// A fused activation's clamp of n floats to [lo, hi] (NaN stays NaN, as runtime::apply_fused);
-/// nothing when both bounds are infinite.
-inline void clamp_f32(float* y, int64_t n, float lo, float hi) {
-  if (!(lo > -__builtin_huge_valf()) && !(hi < __builtin_huge_valf())) return;
-  for (int64_t i = 0; i < n; ++i) y[i] = y[i] < lo ? lo : (y[i] > hi ? hi : y[i]);
-}
-}  // namespace detail
 
 /// Largest K (in_c/groups kh kw) of conv2d_f32's implicit-im2col path: its row offsets live on
 /// the stack.
@@ -566,8 +558,8 @@ inline status pack_conv2d_f32_weights(const conv_geometry& g, const float* w, vo
 /// in the workspace where it applies and a panel row fits there, else the direct kernel.
 /// workspace: Tiling::workspace_elems floats, or nullptr for tiled.hpp's static workspace.
 /// act_lo, act_hi: a fused activation's clamp of the output (runtime::apply_fused's), applied
-/// as the implicit-im2col, pointwise and depthwise paths store, in a pass after the direct kernel
-/// and the im2col panels; none when both are infinite.
+/// as the GEMM paths (implicit im2col, pointwise, im2col panels) and depthwise store, in a pass
+/// after the direct kernel; none when both are infinite.
 /// packed_w: the weights packed once (pack_conv2d_f32_weights, packed_bytes bytes) or null.
 template <class Tiling = default_f32_tiling>
 inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w, const float* bias, float* out,
@@ -576,21 +568,14 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
                          const void* packed_w = nullptr, size_t packed_bytes = 0) {
   if (!g.valid()) return status::bad_geometry;
   if (panel_rows < 0) return status::bad_size;
-  const auto clamped = [&](status s) {
-    if (s == status::ok) detail::clamp_f32(out, g.out_elems(), act_lo, act_hi);
-    return s;
-  };
   if (g.depthwise()) return depthwise_conv2d_f32(g, in, w, bias, out, act_lo, act_hi);
   if (in == nullptr || w == nullptr || out == nullptr) return status::null_pointer;
   float* ws = workspace != nullptr ? workspace : detail::static_workspace_f32<Tiling>::buf;
   const int64_t oh = g.out_h(), ow = g.out_w();
   const int M = static_cast<int>(g.out_c_per_group()), K = static_cast<int>(g.gemm_k());
   const int NT = static_cast<int>(oh * ow);
-  if (!conv_uses_panels(g)) {  // pointwise: the input is the GEMM's B; the clamp on each finished tile
-    if (!(act_lo > -__builtin_huge_valf()) && !(act_hi < __builtin_huge_valf()))
-      return tiled::gemm_f32_row_bias<Tiling>(M, NT, K, w, K, in, NT, bias, out, NT, ws);
+  if (!conv_uses_panels(g))  // pointwise: the input is the GEMM's B; the clamp on each finished tile
     return tiled::gemm_f32_row_bias_clamp<Tiling>(M, NT, K, w, K, in, NT, bias, out, NT, ws, act_lo, act_hi);
-  }
   // the implicit im2col in `slab_elems` floats at `slab` (x86/SSE/NEON builds): false where it
   // does not apply or a panel row does not fit
   const auto run_slab = [&](float* slab, uint64_t slab_elems, status& s) {
@@ -619,7 +604,8 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
     const uint64_t used = round_up(static_cast<uint64_t>(Tiling::mr) * static_cast<uint64_t>(K), 16);
     if (Tiling::workspace_elems > used && run_slab(ws + used, Tiling::workspace_elems - used, st)) return st;
     detail::direct_conv<float, float>(g, in, w, bias, out, 0, 0, [](float acc, int64_t) { return acc; });
-    return clamped(status::ok);
+    detail::clamp_f32(out, g.out_elems(), act_lo, act_hi);
+    return status::ok;
   }
   if (scratch == nullptr) return status::null_pointer;
   if (scratch_bytes < conv_scratch_elems(g, panel_rows) * sizeof(float)) return status::scratch_too_small;
@@ -631,13 +617,13 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
       const int64_t rows = min(panel_rows, oh - r0);
       const int N = static_cast<int>(rows * ow);
       detail::im2col_rows_f32(g, in_g, col, r0, rows);
-      const status s = tiled::gemm_f32_row_bias<Tiling>(M, N, K, w + grp * M * K, K, col, N,
-                                                        bias != nullptr ? bias + grp * M : nullptr,
-                                                        out + grp * M * NT + r0 * ow, NT, ws);
+      const status s = tiled::gemm_f32_row_bias_clamp<Tiling>(M, N, K, w + grp * M * K, K, col, N,
+                                                              bias != nullptr ? bias + grp * M : nullptr,
+                                                              out + grp * M * NT + r0 * ow, NT, ws, act_lo, act_hi);
       if (s != status::ok) return s;
     }
   }
-  return clamped(status::ok);
+  return status::ok;
 }
 
 namespace detail {

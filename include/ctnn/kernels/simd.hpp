@@ -58,6 +58,16 @@ inline vf32 clamp(vf32 v, vf32 lo, vf32 hi) {
 
 namespace ctnn::kernels::detail {
 
+/// A fused activation's clamp of one float to [lo, hi] (NaN stays NaN, as runtime::apply_fused).
+constexpr float clamp_f32(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
+/// Whether [lo, hi] clamps anything: a fused activation's bounds, none when both are infinite.
+constexpr bool clamps(float lo, float hi) { return lo > -__builtin_huge_valf() || hi < __builtin_huge_valf(); }
+/// clamp_f32 on n floats; nothing when both bounds are infinite.
+inline void clamp_f32(float* y, int64_t n, float lo, float hi) {
+  if (!clamps(lo, hi)) return;
+  for (int64_t i = 0; i < n; ++i) y[i] = clamp_f32(y[i], lo, hi);
+}
+
 /// @brief i / T; a shift when T is a power of two.
 template <int64_t T>
 constexpr int64_t tile_of(int64_t i) {

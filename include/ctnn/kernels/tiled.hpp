@@ -231,7 +231,7 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
         float v = tile[i][j];
         if (load_c) v += crow[j];
         if (bias != nullptr) v += bias[BiasRows ? i : j];
-        if (act != nullptr) v = v < act[0] ? act[0] : (v > act[1] ? act[1] : v);
+        if (act != nullptr) v = clamp_f32(v, act[0], act[1]);
         crow[j] = v;
       }
     }
@@ -959,7 +959,7 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
     for (int m = 0; m < M; ++m)
       for (int n = 0; n < N; ++n) {
         const float v = bias != nullptr ? bias[BiasRows ? m : n] : 0.0f;
-        C[static_cast<ptrdiff_t>(m) * ldc + n] = act == nullptr ? v : (v < act[0] ? act[0] : (v > act[1] ? act[1] : v));
+        C[static_cast<ptrdiff_t>(m) * ldc + n] = act == nullptr ? v : clamp_f32(v, act[0], act[1]);
       }
     return status::ok;
   }
@@ -1200,12 +1200,13 @@ inline status gemm_f32_row_bias(int M, int N, int K, const float* A, int lda, co
 }
 
 /// @brief As gemm_f32_row_bias with C clamped to [lo, hi] as each tile is finished (a fused
-/// activation: no pass of its own over C).
+/// activation: no pass of its own over C); no clamp when both bounds are infinite.
 template <class Tiling = default_f32_tiling>
 inline status gemm_f32_row_bias_clamp(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
                                       const float* bias, float* C, int ldc, float* workspace, float lo, float hi) {
   const float act[2] = {lo, hi};
-  return detail::gemm_f32_impl<Tiling, true>(M, N, K, A, lda, B, ldb, bias, C, ldc, workspace, act);
+  return detail::gemm_f32_impl<Tiling, true>(M, N, K, A, lda, B, ldb, bias, C, ldc, workspace,
+                                             detail::clamps(lo, hi) ? act : nullptr);
 }
 
 /// @brief Tiled float GEMM using a static workspace (not reentrant).
