@@ -38,6 +38,7 @@
 #include "ctnn/kernels/scalar.hpp"
 #include "ctnn/kernels/status.hpp"
 #include "ctnn/kernels/tiled.hpp"
+#include "ctnn/kernels/winograd.hpp"
 #include "ctnn/kernels/x86.hpp"
 
 namespace ctnn::kernels {
@@ -528,17 +529,28 @@ constexpr size_t conv2d_f32_packed_group_bytes(const conv_geometry& g) {
 /// there the packed panels measured 3-5 % slower than the rows read in place (Zen 5, 512x7x7:
 /// 1.33 vs 1.27 ms), so those keep packing their short edge panel (4 or 8 rows) per K block.
 template <class Tiling = default_f32_tiling>
-constexpr size_t conv2d_f32_packed_bytes(const conv_geometry& g) {
+constexpr size_t conv2d_f32_slab_packed_bytes(const conv_geometry& g) {
   if (!g.valid() || !detail::conv_slab_applies(g)) return 0;
   if (detail::f32_offsets_kc_step<Tiling>(g.out_c_per_group(), g.gemm_k()) != g.gemm_k()) return 0;
   return static_cast<size_t>(g.groups) * conv2d_f32_packed_group_bytes<Tiling>(g);
+}
+
+/// @brief Bytes of a float convolution's weights packed once (pack_conv2d_f32_weights): the
+/// Winograd transform of the weights where conv2d_f32 runs Winograd F(4x4, 3x3)
+/// (winograd_f32_packed_bytes), else the implicit im2col's panels (conv2d_f32_slab_packed_bytes),
+/// 0 where neither applies.
+template <class Tiling = default_f32_tiling>
+constexpr size_t conv2d_f32_packed_bytes(const conv_geometry& g) {
+  if (const size_t wb = winograd_f32_packed_bytes(g); wb != 0) return wb;
+  return conv2d_f32_slab_packed_bytes<Tiling>(g);
 }
 
 /// @brief Packs a float convolution's weights (OIHW) once into `dst` (conv2d_f32_packed_bytes(g)
 /// bytes, 64-byte aligned for speed, 4 at least): what conv2d_f32 reads through `packed_w`.
 template <class Tiling = default_f32_tiling>
 inline status pack_conv2d_f32_weights(const conv_geometry& g, const float* w, void* dst, size_t dst_bytes) {
-  const size_t need = conv2d_f32_packed_bytes<Tiling>(g);
+  if (winograd_f32_packed_bytes(g) != 0) return pack_winograd_f32(g, w, dst, dst_bytes);
+  const size_t need = conv2d_f32_slab_packed_bytes<Tiling>(g);
   if (need == 0) return status::ok;
   if (w == nullptr || dst == nullptr) return status::null_pointer;
   if (dst_bytes < need || !detail::aligned4(dst)) return status::scratch_too_small;
@@ -576,6 +588,9 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
   const int NT = static_cast<int>(oh * ow);
   if (!conv_uses_panels(g))  // pointwise: the input is the GEMM's B; the clamp on each finished tile
     return tiled::gemm_f32_row_bias_clamp<Tiling>(M, NT, K, w, K, in, NT, bias, out, NT, ws, act_lo, act_hi);
+  // 3x3 stride 1 with its Winograd weights packed: no scratch from the plan needed
+  if (const size_t wb = winograd_f32_packed_bytes(g); wb != 0 && packed_w != nullptr && packed_bytes >= wb)
+    return conv2d_f32_winograd<Tiling>(g, in, packed_w, packed_bytes, bias, out, ws, act_lo, act_hi);
   // the implicit im2col in `slab_elems` floats at `slab` (x86/SSE/NEON builds): false where it
   // does not apply or a panel row does not fit
   const auto run_slab = [&](float* slab, uint64_t slab_elems, status& s) {
@@ -583,8 +598,9 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
     const detail::conv_slab sl = detail::conv_slab_of<Tiling::nr>(g, slab_elems);
     if (sl.rows == 0) return false;
     // the weights packed once when this geometry packs them and they are given, else in place
-    const size_t need = conv2d_f32_packed_bytes<Tiling>(g);
-    const bool pk = need != 0 && packed_w != nullptr && packed_bytes >= need;
+    // (where Winograd applies, packed_w holds its transformed weights: not these panels)
+    const size_t need = conv2d_f32_slab_packed_bytes<Tiling>(g);
+    const bool pk = need != 0 && winograd_f32_packed_bytes(g) == 0 && packed_w != nullptr && packed_bytes >= need;
     s = detail::conv2d_f32_slab<Tiling>(g, sl, in, w, bias, out, slab, ws, act_lo, act_hi,
                                         pk ? static_cast<const uint8_t*>(packed_w) : nullptr,
                                         conv2d_f32_packed_group_bytes<Tiling>(g));
