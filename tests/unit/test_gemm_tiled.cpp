@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -244,3 +245,28 @@ TEST_CASE("AVX-512 requantization lanes equal quant::multiply_by_quantized_multi
   CHECK(checked == 64000);
 }
 #endif
+
+TEST_CASE("simd::clamp equals detail::clamp_f32 lane by lane: NaN, signed zeros, infinities, the bounds") {
+  namespace s = ctnn::kernels::simd;
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  const float values[] = {nan, -inf, -7.5f, -1.0f, -0.0f, 0.0f, 0.25f, 6.0f, 6.5f, inf, -nan, 1e-40f};
+  const float bounds[][2] = {{0.0f, 6.0f}, {-1.0f, 1.0f}, {-0.0f, 0.0f}, {-inf, 0.5f}, {0.25f, inf}, {-inf, inf}};
+  for (const auto& b : bounds) {
+    float in[s::f32_lanes], out[s::f32_lanes], lo[s::f32_lanes], hi[s::f32_lanes];
+    for (int l = 0; l < s::f32_lanes; ++l) {
+      in[l] = values[l % (sizeof(values) / sizeof(values[0]))];
+      lo[l] = b[0], hi[l] = b[1];  // (not vf32{} + b: +0 + -0 is +0)
+    }
+    s::store(out, s::clamp(s::load<s::vf32>(in), s::load<s::vf32>(lo), s::load<s::vf32>(hi)));
+    for (int l = 0; l < s::f32_lanes; ++l) {
+      const float want = ctnn::kernels::detail::clamp_f32(in[l], b[0], b[1]);
+      CAPTURE(l);
+      if (std::isnan(want)) {
+        CHECK(std::isnan(out[l]));
+      } else {
+        CHECK(out[l] == want);
+        CHECK(std::signbit(out[l]) == std::signbit(want));
+      }
+    }
+  }
+}

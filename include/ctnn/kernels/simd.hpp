@@ -4,6 +4,7 @@
 #pragma once
 #include "ctnn/core/bits.hpp"
 #include "ctnn/core/utility.hpp"
+#include "ctnn/kernels/x86.hpp"
 
 namespace ctnn::kernels::simd {
 
@@ -44,11 +45,22 @@ inline void store(T* p, const V& v) {
 }
 
 /// v clamped to [lo, hi] lane by lane as detail::clamp_f32 clamps one float (v < lo ? lo :
-/// v > hi ? hi : v; a NaN lane stays NaN): two compares and bit selects, no libm.
+/// v > hi ? hi : v; a NaN lane stays NaN), no libm. x86: max(lo, v) then min(hi, .), whose
+/// "a > b ? a : b" / "a < b ? a : b" lane rule (the second operand when either is NaN, or when
+/// they are equal) is exactly that; elsewhere two compares and bit selects.
 inline vf32 clamp(vf32 v, vf32 lo, vf32 hi) {
+#if CTNN_KERNELS_X86 && defined(__AVX512F__)
+  // the all-lanes masked forms: GCC 12's _mm512_max_ps passes _mm512_undefined_ps(), which
+  // -Wuninitialized reports where it is inlined (GCC bug 105593)
+  const __m512 a = _mm512_mask_max_ps((__m512)lo, __mmask16(0xFFFF), (__m512)lo, (__m512)v);
+  return (vf32)_mm512_mask_min_ps(a, __mmask16(0xFFFF), (__m512)hi, a);
+#elif CTNN_KERNELS_X86
+  return (vf32)_mm256_min_ps((__m256)hi, _mm256_max_ps((__m256)lo, (__m256)v));
+#else
   const vs32 below = v < lo, above = v > hi;
   const vs32 bits = ((vs32)lo & below) | ((vs32)hi & above) | ((vs32)v & ~(below | above));
   return (vf32)bits;
+#endif
 }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop

@@ -45,6 +45,12 @@ inline constexpr int64_t wino_workspace_elems = int64_t{1} << 20;
 /// within 4 % on ResNet-18's 64x56x56 and 128x28x28 3x3 layers, Intel Xeon).
 inline constexpr int64_t wino_block_budget_elems = 256 * 1024;
 
+/// Floats between consecutive matrices of V and of M beyond their size: one cache line, so that
+/// the 36 stores of a transformed tile (and the 36 loads of the output transform) fall in 36
+/// different L1 sets. Without it a block of C ld floats a multiple of 4 KiB (64 channels, 32
+/// tiles) put them all in one set: the input transform of ResNet-18's 64x56x56 layer took 213 us.
+inline constexpr int64_t wino_skew = 16;
+
 /// GEMM columns (tiles) are taken in multiples of this: whole column tiles of the micro-kernel.
 inline constexpr int64_t wino_col_step = 32;
 
@@ -72,7 +78,7 @@ constexpr bool wino_pays(const conv_geometry& g) { return wino_tiles(g) >= 32 &&
 constexpr bool winograd_f32_applies(const conv_geometry& g) {
   if (CTNN_KERNELS_SCALAR || !g.valid()) return false;
   if (g.kh != 3 || g.kw != 3 || g.sh != 1 || g.sw != 1 || g.dh != 1 || g.dw != 1 || g.groups != 1) return false;
-  return wino_pays(g) && 36 * (g.in_c + g.out_c) * wino_block_tiles(g) + 64 <= wino_workspace_elems;
+  return wino_pays(g) && 36 * ((g.in_c + g.out_c) * wino_block_tiles(g) + 2 * wino_skew) + 64 <= wino_workspace_elems;
 }
 
 struct static_workspace_wino {
@@ -226,32 +232,58 @@ inline void wino_scatter(float* row, const wino_vec y[4], const wino_out_window&
 #endif
 }
 
+/// A run of at most wino_lanes tiles of one tile row inside a block: its first column in V and
+/// M, its tile row, its first tile column, its tile count.
+struct wino_chunk {
+  int64_t col, ty, tx0;
+  int n;
+};
+
+/// Chunks per batch of wino_chunks (a fixed array: the transforms take the chunks of a block a
+/// batch at a time, every channel over the batch).
+inline constexpr int wino_batch = 64;
+
+/// The chunks of block [t0, t0 + nb) from tile `from` on, at most wino_batch of them, into
+/// `out`; returns their count and advances `from` past them.
+inline int wino_chunks(int64_t tw, int64_t t0, int64_t nb, int64_t& from, wino_chunk* out) {
+  int count = 0;
+  while (from < t0 + nb && count < wino_batch) {
+    const int64_t ty = from / tw, tx0 = from - ty * tw;
+    const int64_t n = min(int64_t{wino_lanes}, min(tw - tx0, t0 + nb - from));
+    out[count++] = wino_chunk{from - t0, ty, tx0, static_cast<int>(n)};
+    from += n;
+  }
+  return count;
+}
+
 /// V of one block: tiles [t0, t0 + nb) of the tile grid (tw tiles a row), their column in V =
-/// t - t0; V[xi] is [in_c x ldv].
+/// t - t0; V[xi] is [in_c x ldv]. Channel by channel over a batch of chunks: a channel's rows stay
+/// in L1 from one tile row to the next (they overlap by 2), each row of V is written in order.
 inline void wino_input_transform(const conv_geometry& g, const float* in, int64_t t0, int64_t nb, float* v,
                                  int64_t ldv) {
-  const int64_t tw = wino_tiles(g.out_w()), plane = g.in_h * g.in_w, xi_stride = g.in_c * ldv;
-  for (int64_t ty = t0 / tw; ty * tw < t0 + nb; ++ty) {
-    const int64_t tx_lo = max(int64_t{0}, t0 - ty * tw), tx_hi = min(tw, t0 + nb - ty * tw);
-    for (int64_t tx0 = tx_lo; tx0 < tx_hi; tx0 += wino_lanes) {
-      const int n = static_cast<int>(min(int64_t{wino_lanes}, tx_hi - tx0));
-      const int64_t col = ty * tw + tx0 - t0, y0 = 4 * ty - g.pt;
-      const wino_window win = wino_window_of(4 * tx0 - g.pl, g.in_w, n);
-      for (int64_t c = 0; c < g.in_c; ++c) {
-        const float* ch = in + c * plane;
+  const int64_t tw = wino_tiles(g.out_w()), plane = g.in_h * g.in_w, xi_stride = g.in_c * ldv + wino_skew;
+  wino_chunk chunks[wino_batch];
+  wino_window wins[wino_batch];
+  for (int64_t from = t0; from < t0 + nb;) {
+    const int count = wino_chunks(tw, t0, nb, from, chunks);
+    for (int q = 0; q < count; ++q) wins[q] = wino_window_of(4 * chunks[q].tx0 - g.pl, g.in_w, chunks[q].n);
+    for (int64_t c = 0; c < g.in_c; ++c) {
+      const float* ch = in + c * plane;
+      for (int q = 0; q < count; ++q) {
+        const int64_t y0 = 4 * chunks[q].ty - g.pt;
         wino_vec w[6][6];  // rows of the tile transformed along x: w[r][j]
         for (int r = 0; r < 6; ++r) {
           const int64_t y = y0 + r;
           wino_vec d[6];
-          wino_gather(y >= 0 && y < g.in_h ? ch + y * g.in_w : nullptr, win, d);
+          wino_gather(y >= 0 && y < g.in_h ? ch + y * g.in_w : nullptr, wins[q], d);
           wino_in_1d(d, w[r]);
         }
-        float* vc = v + c * ldv + col;
+        float* vc = v + c * ldv + chunks[q].col;
         for (int j = 0; j < 6; ++j) {
           const wino_vec colj[6] = {w[0][j], w[1][j], w[2][j], w[3][j], w[4][j], w[5][j]};
           wino_vec o[6];
           wino_in_1d(colj, o);
-          for (int i = 0; i < 6; ++i) wino_store_lanes(vc + (6 * i + j) * xi_stride, o[i], win);
+          for (int i = 0; i < 6; ++i) wino_store_lanes(vc + (6 * i + j) * xi_stride, o[i], wins[q]);
         }
       }
     }
@@ -259,21 +291,22 @@ inline void wino_input_transform(const conv_geometry& g, const float* in, int64_
 }
 
 /// The outputs of one block from M[xi] ([out_c x ldm]): bias, clamp to [lo, hi] (none when both
-/// are infinite), the rows and columns inside the output.
+/// are infinite), the rows and columns inside the output. Output channel by channel over a batch
+/// of chunks (each row of M read in order, each output plane written in order).
 inline void wino_output_transform(const conv_geometry& g, const float* m, int64_t t0, int64_t nb, int64_t ldm,
                                   const float* bias, float lo, float hi, float* out) {
-  const int64_t oh = g.out_h(), ow = g.out_w(), tw = wino_tiles(ow), xi_stride = g.out_c * ldm;
+  const int64_t oh = g.out_h(), ow = g.out_w(), tw = wino_tiles(ow), xi_stride = g.out_c * ldm + wino_skew;
   const bool clamp = clamps(lo, hi);
   const wino_vec vlo = wino_vec{} + lo, vhi = wino_vec{} + hi;
-  for (int64_t ty = t0 / tw; ty * tw < t0 + nb; ++ty) {
-    const int64_t tx_lo = max(int64_t{0}, t0 - ty * tw), tx_hi = min(tw, t0 + nb - ty * tw);
-    for (int64_t tx0 = tx_lo; tx0 < tx_hi; tx0 += wino_lanes) {
-      const int64_t n = min(int64_t{wino_lanes}, tx_hi - tx0);
-      const int64_t col = ty * tw + tx0 - t0, ox = 4 * tx0, width = min(4 * n, ow - ox);
-      const int64_t rows = min(int64_t{4}, oh - 4 * ty);
-      const wino_out_window win = wino_out_window_of(width);
-      for (int64_t k = 0; k < g.out_c; ++k) {
-        const float* mk = m + k * ldm + col;
+  wino_chunk chunks[wino_batch];
+  wino_out_window wins[wino_batch];
+  for (int64_t from = t0; from < t0 + nb;) {
+    const int count = wino_chunks(tw, t0, nb, from, chunks);
+    for (int q = 0; q < count; ++q) wins[q] = wino_out_window_of(min(int64_t{4} * chunks[q].n, ow - 4 * chunks[q].tx0));
+    for (int64_t k = 0; k < g.out_c; ++k) {
+      const float b = bias != nullptr ? bias[k] : 0.0f;
+      for (int q = 0; q < count; ++q) {
+        const float* mk = m + k * ldm + chunks[q].col;
         wino_vec z[4][6];  // columns of M transformed along y: z[i][j]
         for (int j = 0; j < 6; ++j) {
           wino_vec mj[6];
@@ -282,8 +315,8 @@ inline void wino_output_transform(const conv_geometry& g, const float* m, int64_
           wino_out_1d(mj, zj);
           for (int i = 0; i < 4; ++i) z[i][j] = zj[i];
         }
-        const float b = bias != nullptr ? bias[k] : 0.0f;
-        float* ok = out + (k * oh + 4 * ty) * ow + ox;
+        const int64_t rows = min(int64_t{4}, oh - 4 * chunks[q].ty);
+        float* ok = out + (k * oh + 4 * chunks[q].ty) * ow + 4 * chunks[q].tx0;
         for (int64_t i = 0; i < rows; ++i) {
           wino_vec y[4];
           wino_out_1d(z[i], y);
@@ -291,7 +324,7 @@ inline void wino_output_transform(const conv_geometry& g, const float* m, int64_
             y[j] += b;
             if (clamp) y[j] = simd::clamp(y[j], vlo, vhi);
           }
-          wino_scatter(ok + i * ow, y, win);
+          wino_scatter(ok + i * ow, y, wins[q]);
         }
       }
     }
@@ -355,14 +388,17 @@ inline status conv2d_f32_winograd(const conv_geometry& g, const float* in, const
   float* v = detail::static_workspace_wino::buf;
   for (int64_t t0 = 0; t0 < t; t0 += tb) {
     const int64_t nb = min(tb, t - t0), ld = detail::round_up_to_tile<detail::wino_col_step>(nb);
-    float* m = v + 36 * C * ld;
+    // V[xi] at v + xi vs, M[xi] at m + xi ms (vs, ms: the matrices plus wino_skew)
+    const int64_t vs = C * ld + detail::wino_skew, ms = K * ld + detail::wino_skew;
+    float* m = v + 36 * vs;
     if (ld > nb)  // the padding columns of V: zero (their products are not read)
-      for (int64_t r = 0; r < 36 * C; ++r)
-        for (int64_t x = nb; x < ld; ++x) v[r * ld + x] = 0.0f;
+      for (int64_t xi = 0; xi < 36; ++xi)
+        for (int64_t r = 0; r < C; ++r)
+          for (int64_t x = nb; x < ld; ++x) v[xi * vs + r * ld + x] = 0.0f;
     detail::wino_input_transform(g, in, t0, nb, v, ld);
     for (int xi = 0; xi < 36; ++xi) {
       const status s = tiled::gemm_f32<Tiling>(K, static_cast<int>(ld), C, u + static_cast<int64_t>(xi) * K * C, C,
-                                               v + xi * C * ld, static_cast<int>(ld), nullptr, m + xi * K * ld,
+                                               v + xi * vs, static_cast<int>(ld), nullptr, m + xi * ms,
                                                static_cast<int>(ld), ws);
       if (s != status::ok) return s;
     }
