@@ -254,7 +254,7 @@ TEST_CASE("simd::clamp equals detail::clamp_f32 lane by lane: NaN, signed zeros,
   for (const auto& b : bounds) {
     float in[s::f32_lanes], out[s::f32_lanes], lo[s::f32_lanes], hi[s::f32_lanes];
     for (int l = 0; l < s::f32_lanes; ++l) {
-      in[l] = values[l % (sizeof(values) / sizeof(values[0]))];
+      in[l] = values[static_cast<size_t>(l) % (sizeof(values) / sizeof(values[0]))];
       lo[l] = b[0], hi[l] = b[1];  // (not vf32{} + b: +0 + -0 is +0)
     }
     s::store(out, s::clamp(s::load<s::vf32>(in), s::load<s::vf32>(lo), s::load<s::vf32>(hi)));

@@ -513,6 +513,94 @@ inline status conv2d_f32_slab(const conv_geometry& g, conv_slab sl, const float*
 
 }  // namespace detail
 
+namespace detail {
+
+/// conv2d_f32 with the output pixels as the GEMM's rows (small outputs of many channels): with
+/// the input copied once into a zero-padded channels-last buffer (HWC), pixel p's im2col row in
+/// tap-major order (ky, kx, c) is kh kw runs of in_c floats, copied into X [P x K]; the weights
+/// packed once in the same order as Wt [K x out_c] (pack_conv2d_f32_weights); the GEMM
+/// C^T = X . Wt [P x out_c] takes the bias per column and the fused clamp on each tile, and C^T
+/// is transposed into the output. Where the implicit im2col's columns are mostly padding (a 7x7
+/// output: 64 GEMM columns for 49 pixels, a 14x14 one 224 for 196), the pixels as rows cost a
+/// row tier's padding only (49 pixels: 52 rows).
+///
+///   hwc  [(in_h + pt + pb) x (in_w + pl + pr) x in_c]
+///   X    [P x K]        row p = (oy, ox): hwc[oy sh + ky dh][ox sw + kx dw][0 .. in_c) for each (ky, kx)
+///   C^T  [P x out_c]    -> out [out_c x P]
+constexpr int64_t conv_rows_hwc_elems(const conv_geometry& g) {
+  return (g.in_h + g.pt + g.pb) * (g.in_w + g.pl + g.pr) * g.in_c;
+}
+/// Floats of the path's workspace: hwc, X and C^T, each at a multiple of 16 floats.
+constexpr int64_t conv_rows_elems(const conv_geometry& g) {
+  const int64_t p = g.out_h() * g.out_w();
+  return round_up_to_tile<16>(conv_rows_hwc_elems(g)) + round_up_to_tile<16>(p * g.gemm_k()) + p * g.out_c;
+}
+
+/// Largest output (pixels) of the pixel-row path: 16x16.
+inline constexpr int64_t conv_rows_max_pixels = 256;
+
+/// True when conv2d_f32 runs g with the pixels as rows (given its packed weights): one group,
+/// a window larger than 1x1 (a strided 1x1's im2col is a subsample: 128x28x28->256 /2 0.15 ms
+/// through its panel, 0.17 here; a pointwise one's input is the GEMM operand), not Winograd, at most
+/// conv_rows_max_pixels outputs, 64 output channels or more, the workspace within Winograd's
+/// static one (which it shares: the two never run at once); not on RISC-V.
+constexpr bool conv_rows_applies(const conv_geometry& g) {
+  if (CTNN_KERNELS_SCALAR || !g.valid() || g.groups != 1 || g.kh * g.kw == 1 || winograd_f32_applies(g)) return false;
+  return g.out_h() * g.out_w() <= conv_rows_max_pixels && g.out_c >= 64 &&
+         conv_rows_elems(g) <= wino_workspace_elems;
+}
+
+/// How the pixel-row path holds Wt: in the GEMM's B panels (gemm_f32_impl's b_pre, per KC
+/// block) where the GEMM runs K in KC blocks; else row-major [K x out_c], read in place over all
+/// of K at once (out_c K <= f32_whole_k_max_elems: 64x8x8 0.042 ms a call, 0.067 in panels).
+constexpr bool conv_rows_panels(const conv_geometry& g) { return g.out_c * g.gemm_k() > f32_whole_k_max_elems; }
+
+/// The pixel-row path (conv_rows_applies(g)) with Wt packed by pack_conv2d_f32_weights.
+template <class Tiling>
+inline status conv2d_f32_rows(const conv_geometry& g, const float* in, const float* wt, const float* bias, float* out,
+                              float* ws, float lo, float hi) {
+  const int64_t hp = g.in_h + g.pt + g.pb, wp = g.in_w + g.pl + g.pr, C = g.in_c;
+  const int64_t oh = g.out_h(), ow = g.out_w(), P = oh * ow, K = g.gemm_k(), M = g.out_c;
+  float* hwc = static_workspace_wino::buf;
+  float* x = hwc + round_up_to_tile<16>(conv_rows_hwc_elems(g));
+  float* ct = x + round_up_to_tile<16>(P * K);
+  // hwc: zero rows above and below, zero columns left and right, the input transposed between
+  for (int64_t y = 0; y < hp; ++y) {
+    float* row = hwc + y * wp * C;
+    const int64_t iy = y - g.pt;
+    if (iy < 0 || iy >= g.in_h) {
+      for (int64_t i = 0; i < wp * C; ++i) row[i] = 0.0f;
+      continue;
+    }
+    for (int64_t i = 0; i < g.pl * C; ++i) row[i] = 0.0f;
+    for (int64_t i = (g.pl + g.in_w) * C; i < wp * C; ++i) row[i] = 0.0f;
+    for (int64_t ix = 0; ix < g.in_w; ++ix) {
+      float* dst = row + (ix + g.pl) * C;
+      const float* src = in + iy * g.in_w + ix;
+      for (int64_t c = 0; c < C; ++c) dst[c] = src[c * g.in_h * g.in_w];
+    }
+  }
+  for (int64_t oy = 0; oy < oh; ++oy)
+    for (int64_t ox = 0; ox < ow; ++ox) {
+      float* xr = x + (oy * ow + ox) * K;
+      for (int64_t ky = 0; ky < g.kh; ++ky)
+        for (int64_t kx = 0; kx < g.kw; ++kx, xr += C)
+          copy_run(xr, hwc + ((oy * g.sh + ky * g.dh) * wp + ox * g.sw + kx * g.dw) * C,
+                   static_cast<size_t>(C) * sizeof(float));
+    }
+  const float act[2] = {lo, hi};
+  const status s = gemm_f32_impl<Tiling, false>(static_cast<int>(P), static_cast<int>(M), static_cast<int>(K), x,
+                                                static_cast<int>(K), wt, static_cast<int>(M), bias, ct,
+                                                static_cast<int>(M), ws, clamps(lo, hi) ? act : nullptr,
+                                                conv_rows_panels(g) ? wt : nullptr);
+  if (s != status::ok) return s;
+  for (int64_t p = 0; p < P; ++p)
+    for (int64_t m = 0; m < M; ++m) out[m * P + p] = ct[p * M + m];
+  return status::ok;
+}
+
+}  // namespace detail
+
 /// Bytes of one group's float weights packed once, rounded up to 64 (the next group's boundary).
 template <class Tiling = default_f32_tiling>
 constexpr size_t conv2d_f32_packed_group_bytes(const conv_geometry& g) {
@@ -542,6 +630,11 @@ constexpr size_t conv2d_f32_slab_packed_bytes(const conv_geometry& g) {
 template <class Tiling = default_f32_tiling>
 constexpr size_t conv2d_f32_packed_bytes(const conv_geometry& g) {
   if (const size_t wb = winograd_f32_packed_bytes(g); wb != 0) return wb;
+  if (detail::conv_rows_applies(g)) {  // Wt: K x out_c (in the GEMM's B panels: out_c rounded up to NR)
+    const uint64_t cols = detail::conv_rows_panels(g) ? round_up(static_cast<uint64_t>(g.out_c), Tiling::nr)
+                                                      : static_cast<uint64_t>(g.out_c);
+    return static_cast<size_t>(round_up(static_cast<uint64_t>(g.gemm_k()) * cols * sizeof(float), 64));
+  }
   return conv2d_f32_slab_packed_bytes<Tiling>(g);
 }
 
@@ -550,6 +643,29 @@ constexpr size_t conv2d_f32_packed_bytes(const conv_geometry& g) {
 template <class Tiling = default_f32_tiling>
 inline status pack_conv2d_f32_weights(const conv_geometry& g, const float* w, void* dst, size_t dst_bytes) {
   if (winograd_f32_packed_bytes(g) != 0) return pack_winograd_f32(g, w, dst, dst_bytes);
+  if (detail::conv_rows_applies(g)) {
+    // Wt [K x out_c], K in tap-major order (ky, kx, c): row-major, or as the GEMM's B packed
+    // once (detail::conv_rows_panels: pack_b_f32_blocks' layout, per KC block NR-column panels,
+    // zero past out_c)
+    if (w == nullptr || dst == nullptr) return status::null_pointer;
+    const size_t need = conv2d_f32_packed_bytes<Tiling>(g);
+    if (dst_bytes < need || !detail::aligned4(dst)) return status::scratch_too_small;
+    constexpr int64_t NR = Tiling::nr, KC = Tiling::kc;
+    auto* wt = static_cast<float*>(dst);
+    for (size_t i = 0; i < need / sizeof(float); ++i) wt[i] = 0.0f;
+    const int64_t taps = g.kh * g.kw, M = g.out_c, K = g.gemm_k(), np = static_cast<int64_t>(round_up(static_cast<uint64_t>(M), NR));
+    for (int64_t t = 0; t < taps; ++t)
+      for (int64_t c = 0; c < g.in_c; ++c) {
+        const int64_t k = t * g.in_c + c, pc = k / KC * KC, kc = min(KC, K - pc);
+        if (!detail::conv_rows_panels(g)) {
+          for (int64_t m = 0; m < M; ++m) wt[k * M + m] = w[(m * g.in_c + c) * taps + t];
+          continue;
+        }
+        float* row = wt + pc * np + (k - pc) * NR;
+        for (int64_t m = 0; m < M; ++m) row[(m / NR) * kc * NR + m % NR] = w[(m * g.in_c + c) * taps + t];
+      }
+    return status::ok;
+  }
   const size_t need = conv2d_f32_slab_packed_bytes<Tiling>(g);
   if (need == 0) return status::ok;
   if (w == nullptr || dst == nullptr) return status::null_pointer;
@@ -591,6 +707,9 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
   // 3x3 stride 1 with its Winograd weights packed: no scratch from the plan needed
   if (const size_t wb = winograd_f32_packed_bytes(g); wb != 0 && packed_w != nullptr && packed_bytes >= wb)
     return conv2d_f32_winograd<Tiling>(g, in, packed_w, packed_bytes, bias, out, ws, act_lo, act_hi);
+  // small outputs of many channels with their weights packed: the pixels as the GEMM's rows
+  if (detail::conv_rows_applies(g) && packed_w != nullptr && packed_bytes >= conv2d_f32_packed_bytes<Tiling>(g))
+    return detail::conv2d_f32_rows<Tiling>(g, in, static_cast<const float*>(packed_w), bias, out, ws, act_lo, act_hi);
   // the implicit im2col in `slab_elems` floats at `slab` (x86/SSE/NEON builds): false where it
   // does not apply or a panel row does not fit
   const auto run_slab = [&](float* slab, uint64_t slab_elems, status& s) {
@@ -600,7 +719,8 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
     // the weights packed once when this geometry packs them and they are given, else in place
     // (where Winograd applies, packed_w holds its transformed weights: not these panels)
     const size_t need = conv2d_f32_slab_packed_bytes<Tiling>(g);
-    const bool pk = need != 0 && winograd_f32_packed_bytes(g) == 0 && packed_w != nullptr && packed_bytes >= need;
+    const bool pk = need != 0 && winograd_f32_packed_bytes(g) == 0 && !detail::conv_rows_applies(g) &&
+                    packed_w != nullptr && packed_bytes >= need;
     s = detail::conv2d_f32_slab<Tiling>(g, sl, in, w, bias, out, slab, ws, act_lo, act_hi,
                                         pk ? static_cast<const uint8_t*>(packed_w) : nullptr,
                                         conv2d_f32_packed_group_bytes<Tiling>(g));

@@ -144,6 +144,15 @@ inline void pack_b_f32(int kc, int nc, const float* b, int ldb, float* bp) {
   }
 }
 
+/// Packs all of B (K x N, ldb) once for gemm_f32_impl's b_pre: per KC block of K (in order),
+/// pack_b_f32<NR> of its N columns, so block pc starts at pc round_up(N, NR).
+template <int NR, int KC>
+inline void pack_b_f32_blocks(int K, int N, const float* b, int ldb, float* dst) {
+  const auto np = static_cast<ptrdiff_t>(round_up_to_tile<NR>(N));
+  for (int pc = 0; pc < K; pc += KC)
+    pack_b_f32<NR>(min(KC, K - pc), N, b + static_cast<ptrdiff_t>(pc) * ldb, ldb, dst + static_cast<ptrdiff_t>(pc) * np);
+}
+
 // The register block's loops over vectors are unrolled so that the accumulators stay in vector
 // registers. Clang does not unroll a loop of generic vector operations for a RISC-V target
 // without the V extension (rv32im: no vector registers to keep, each vf32 operation becomes
@@ -162,10 +171,12 @@ inline void pack_b_f32(int kc, int nc, const float* b, int ldb, float* bp) {
 /// load_c: accumulate onto C (not the first K block). BiasRows: bias[i] per row (conv: output
 /// channel = row); otherwise bias[j] per column. act: null, or {lo, hi}: the tile clamped to
 /// [lo, hi] in registers as it is stored (a fused activation, on the last K block).
+/// pf: null, or a packed panel (kc x NR) read next: its rows are prefetched as b's are read (a
+/// panel streamed from memory arrives while this one computes).
 template <int MR, int NR, int Rows, int Cols, bool PA, bool PB, bool BiasRows>
 inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const float* __restrict b, ptrdiff_t ldb,
                       float* c, int ldc, int m_valid, int n_valid, bool load_c, const float* bias,
-                      const float* act = nullptr) {
+                      const float* act = nullptr, const float* pf = nullptr) {
   using simd::vf32;
   constexpr int lanes = simd::f32_lanes;
   constexpr int nv = Cols / lanes;
@@ -177,6 +188,8 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
     CTNN_UNROLL_VECTOR_LOOP(8)
     for (int j = 0; j < nv; ++j) acc[i][j] = vf32{};
   for (int k = 0; k < kc; ++k) {
+    if (pf != nullptr)
+      for (int j = 0; j < NR; j += 16) __builtin_prefetch(pf + static_cast<ptrdiff_t>(k) * NR + j, 0, 3);
     vf32 bv[nv];
     CTNN_UNROLL_VECTOR_LOOP(8)
     for (int j = 0; j < nv; ++j) bv[j] = simd::load<vf32>(b + j * lanes);
@@ -250,17 +263,18 @@ struct f32_row_tiers {
 /// of the tier to exist, so the caller packs an edge panel whose m_valid is below the tier.
 template <int MR, int NR, int Cols, bool PA, bool PB, bool BiasRows>
 inline void micro_f32_rows(int kc, const float* a, ptrdiff_t lda, const float* b, ptrdiff_t ldb, float* c, int ldc,
-                           int m_valid, int n_valid, bool load_c, const float* bias, const float* act) {
+                           int m_valid, int n_valid, bool load_c, const float* bias, const float* act,
+                           const float* pf = nullptr) {
   using tiers = f32_row_tiers<MR>;
   if constexpr (tiers::split && PA) {
     if (m_valid <= tiers::t1)
       return micro_f32<MR, NR, tiers::t1, Cols, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
-                                                                  bias, act);
+                                                                  bias, act, pf);
     if (m_valid <= tiers::t2)
       return micro_f32<MR, NR, tiers::t2, Cols, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
-                                                                  bias, act);
+                                                                  bias, act, pf);
   }
-  micro_f32<MR, NR, MR, Cols, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, act);
+  micro_f32<MR, NR, MR, Cols, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, act, pf);
 }
 
 /// One micro-tile with the row and column tiers for m_valid x n_valid: an edge panel of
@@ -268,14 +282,15 @@ inline void micro_f32_rows(int kc, const float* a, ptrdiff_t lda, const float* b
 /// 784 = 24 x 32 + 16).
 template <int MR, int NR, bool PA, bool PB, bool BiasRows>
 inline void micro_f32_tile(int kc, const float* a, ptrdiff_t lda, const float* b, ptrdiff_t ldb, float* c, int ldc,
-                           int m_valid, int n_valid, bool load_c, const float* bias, const float* act) {
+                           int m_valid, int n_valid, bool load_c, const float* bias, const float* act,
+                           const float* pf = nullptr) {
   constexpr int half = NR / 2;
   if constexpr (PB && half % simd::f32_lanes == 0 && half > 0) {
     if (n_valid <= half)
       return micro_f32_rows<MR, NR, half, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias,
-                                                            act);
+                                                            act, pf);
   }
-  micro_f32_rows<MR, NR, NR, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, act);
+  micro_f32_rows<MR, NR, NR, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, act, pf);
 }
 
 // ---- int8 ----------------------------------------------------------------------------------
@@ -949,9 +964,12 @@ inline constexpr int f32_pack_b_min_blocks = 3;
 ///   KC x NR panel reused from cache by the MC / MR tiles of its column, and only an edge panel
 ///   (columns < NR) is packed.
 /// act: null, or {lo, hi}: C clamped to [lo, hi] as each tile is finished (a fused activation).
+/// b_pre: B packed once (pack_b_f32_blocks: all its KC blocks, NR-column panels), read instead
+/// of packing B (B is then only checked, never read), or null.
 template <class Tiling, bool BiasRows>
 inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const float* B, int ldb, const float* bias,
-                            float* C, int ldc, float* workspace, const float* act = nullptr) {
+                            float* C, int ldc, float* workspace, const float* act = nullptr,
+                            const float* b_pre = nullptr) {
   constexpr int MR = Tiling::mr, NR = Tiling::nr, KC = Tiling::kc, MC = Tiling::mc, NC = Tiling::nc;
   if (const status s = ref::detail::check_gemm(M, N, K, A, lda, B, ldb, C, ldc); s != status::ok) return s;
   if (M == 0 || N == 0) return status::ok;
@@ -968,7 +986,8 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
   float* bp = workspace + static_cast<ptrdiff_t>(MC) * KC;
   using tiers = f32_row_tiers<MR>;
   static_assert(!tiers::split || 2 * tiers::t2 >= MR + tiers::t1, "gemm_f32: the row tail must fit two panels");
-  const bool pack_b = (M + MC - 1) / MC >= f32_pack_b_min_blocks;
+  const bool pack_b = b_pre != nullptr || (M + MC - 1) / MC >= f32_pack_b_min_blocks;
+  const auto np = static_cast<ptrdiff_t>(round_up_to_tile<NR>(N));  // a block of b_pre: kc x np
   // B in place and all of A small enough to stay in cache: each tile runs the whole K at once
   // (C written once instead of once per KC block), A read in place, its edge panels packed.
   // (The edge panels packed over all of K must fit the workspace: A's at ap, B's at bp.)
@@ -983,7 +1002,8 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
       const int kc = min(kc_step, K - pc);
       const bool first = pc == 0, last = pc + kc == K;
       const float* bblk = B + static_cast<ptrdiff_t>(pc) * ldb + jc;
-      if (pack_b) pack_b_f32<NR>(kc, nc, bblk, ldb, bp);
+      if (pack_b && b_pre == nullptr) pack_b_f32<NR>(kc, nc, bblk, ldb, bp);
+      const float* bpb = b_pre != nullptr ? b_pre + static_cast<ptrdiff_t>(pc) * np + static_cast<ptrdiff_t>(jc) * kc : bp;
       for (int ic = 0; ic < M; ic += MC) {
         const int mc = min(MC, M - ic);
         const float* ablk = A + static_cast<ptrdiff_t>(ic) * lda + pc;
@@ -1007,8 +1027,10 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
           const float* act_j = last ? act : nullptr;
           // B panel: packed block, in place, or (in-place edge panel) packed alone at bp.
           const bool b_packed = pack_b || n_valid < NR;
-          const float* bpan = pack_b ? bp + static_cast<ptrdiff_t>(jr) * kc : b_packed ? bp : bblk + jr;
+          const float* bpan = pack_b ? bpb + static_cast<ptrdiff_t>(jr) * kc : b_packed ? bp : bblk + jr;
           if (!pack_b && n_valid < NR) pack_b_f32<NR>(kc, n_valid, bblk + jr, ldb, bp);
+          // B packed once is streamed from memory: the first tile of a panel prefetches the next
+          const float* pf_j = (b_pre != nullptr && jr + NR < nc) ? bpan + static_cast<ptrdiff_t>(NR) * kc : nullptr;
           for (int ir = 0; ir < m_tail; ir += tiers::t2) {
             const int m_valid = min(tiers::t2, m_tail - ir);
             float* ct = C + static_cast<ptrdiff_t>(ic + m_main + ir) * ldc + jc + jr;
@@ -1016,7 +1038,7 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
             const float* apan = at + static_cast<ptrdiff_t>(ir) * kc;
             if (b_packed)
               micro_f32_tile<tiers::t2, NR, true, true, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid,
-                                                                  !first, bias_t, act_j);
+                                                                  !first, bias_t, act_j, ir == 0 ? pf_j : nullptr);
             else
               micro_f32_tile<tiers::t2, NR, true, false, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid,
                                                                    !first, bias_t, act_j);
@@ -1030,14 +1052,14 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
             if (a_packed) {
               if (b_packed)
                 micro_f32_tile<MR, NR, true, true, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first,
-                                                             bias_t, act_j);
+                                                             bias_t, act_j, ir == 0 && m_tail == 0 ? pf_j : nullptr);
               else
                 micro_f32_tile<MR, NR, true, false, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first,
                                                               bias_t, act_j);
             } else {
               if (b_packed)
                 micro_f32_tile<MR, NR, false, true, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first,
-                                                              bias_t, act_j);
+                                                              bias_t, act_j, ir == 0 && m_tail == 0 ? pf_j : nullptr);
               else
                 micro_f32_tile<MR, NR, false, false, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first,
                                                                bias_t, act_j);

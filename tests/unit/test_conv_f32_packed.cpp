@@ -1,8 +1,10 @@
-// Winograd F(4x4, 3x3) (kernels/winograd.hpp) against a direct convolution in double: partial
-// tiles on both edges, asymmetric padding, several blocks with a block boundary inside a tile
-// row, tile rows wider than a vector of tiles, output channels not a multiple of the GEMM's
-// rows, bias and the fused clamp; conv2d_f32's dispatch to it through the packed weights; its
-// status codes; where it applies.
+// conv2d_f32's paths with weights packed once, against a direct convolution in double.
+// Winograd F(4x4, 3x3) (kernels/winograd.hpp): partial tiles on both edges, asymmetric padding,
+// several blocks with a block boundary inside a tile row, tile rows wider than a vector of tiles,
+// output channels not a multiple of the GEMM's rows, bias and the fused clamp. The pixel-row
+// GEMM (detail::conv2d_f32_rows): both weight layouts, strides, dilation, 5x5 and 7x7 windows,
+// padding, the largest output it takes. conv2d_f32's dispatch to both through the packed
+// weights, their status codes, where each applies.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -29,7 +31,7 @@ conv_geometry conv3x3(int64_t c, int64_t h, int64_t w, int64_t k, int64_t pt, in
   return g;
 }
 
-/// The exact convolution (double sums) with bias.
+/// The exact convolution (double sums) with bias; one group.
 std::vector<double> exact_conv(const conv_geometry& g, const std::vector<float>& in, const std::vector<float>& w,
                                const std::vector<float>& bias) {
   const int64_t oh = g.out_h(), ow = g.out_w();
@@ -39,12 +41,12 @@ std::vector<double> exact_conv(const conv_geometry& g, const std::vector<float>&
       for (int64_t x = 0; x < ow; ++x) {
         double acc = bias[static_cast<size_t>(k)];
         for (int64_t c = 0; c < g.in_c; ++c)
-          for (int64_t ky = 0; ky < 3; ++ky)
-            for (int64_t kx = 0; kx < 3; ++kx) {
-              const int64_t iy = y + ky - g.pt, ix = x + kx - g.pl;
+          for (int64_t ky = 0; ky < g.kh; ++ky)
+            for (int64_t kx = 0; kx < g.kw; ++kx) {
+              const int64_t iy = y * g.sh + ky * g.dh - g.pt, ix = x * g.sw + kx * g.dw - g.pl;
               if (iy < 0 || iy >= g.in_h || ix < 0 || ix >= g.in_w) continue;
               acc += double(in[static_cast<size_t>((c * g.in_h + iy) * g.in_w + ix)]) *
-                     double(w[static_cast<size_t>(((k * g.in_c + c) * 3 + ky) * 3 + kx)]);
+                     double(w[static_cast<size_t>(((k * g.in_c + c) * g.kh + ky) * g.kw + kx)]);
             }
         out[static_cast<size_t>((k * oh + y) * ow + x)] = acc;
       }
@@ -167,4 +169,74 @@ TEST_CASE("winograd: where it applies, and its status codes") {
       const int64_t ny = 3 - (y == 0) - (y == oh - 1), nx = 3 - (x == 0) - (x == ow - 1);
       REQUIRE(std::fabs(out[static_cast<size_t>(y * ow + x)] - 0.125f * 32 * float(ny * nx)) <= 1e-4f);
     }
+}
+
+TEST_CASE("pixel-row GEMM: against the exact convolution, both weight layouts, strides, dilation, windows") {
+  struct shape {
+    conv_geometry g;
+    const char* what;
+  };
+  auto geo = [](int64_t c, int64_t h, int64_t w, int64_t k, int64_t kh, int64_t kw, int64_t s, int64_t p, int64_t d) {
+    conv_geometry g;
+    g.in_c = c, g.in_h = h, g.in_w = w, g.out_c = k, g.kh = kh, g.kw = kw, g.sh = g.sw = s;
+    g.pt = g.pb = g.pl = g.pr = p, g.dh = g.dw = d;
+    return g;
+  };
+  conv_geometry asym = geo(40, 9, 13, 70, 3, 3, 1, 0, 1);
+  asym.pt = 2, asym.pl = 1, asym.pr = 0, asym.pb = 1;
+  const shape shapes[] = {
+      {geo(16, 8, 8, 64, 3, 3, 1, 1, 1), "ResNet-8's 8x8 (weights row-major: out_c K within the whole-K GEMM)"},
+      {geo(128, 7, 7, 150, 3, 3, 1, 1, 1), "7x7, weights in B panels (150 x 1152), out_c not a multiple of NR"},
+      {geo(96, 14, 14, 96, 3, 3, 2, 1, 1), "stride 2 (14x14 -> 7x7)"},
+      {geo(24, 11, 12, 64, 5, 5, 1, 2, 2), "5x5, dilation 2"},
+      {geo(3, 30, 30, 64, 7, 7, 2, 3, 1), "a 7x7/2 stem on 3 channels (15x15)"},
+      {geo(32, 16, 16, 65, 3, 3, 1, 1, 1), "16x16: the largest output taken"},
+      {asym, "asymmetric padding 2/1/1/0"},
+  };
+  ctnn_test::rng r(23);
+  for (const auto& s : shapes) {
+    const conv_geometry& g = s.g;
+    const std::string what = s.what;
+    CAPTURE(what);
+    REQUIRE(g.valid());
+    REQUIRE(kk::detail::conv_rows_applies(g));
+    REQUIRE_FALSE(kk::detail::winograd_f32_applies(g));
+    const auto in = r.f32(static_cast<size_t>(g.in_elems()));
+    const auto w = r.f32(static_cast<size_t>(g.weight_elems()));
+    const auto bias = r.f32(static_cast<size_t>(g.out_c));
+    const auto want = exact_conv(g, in, w, bias);
+    const size_t pb = kk::conv2d_f32_packed_bytes(g);
+    REQUIRE(pb >= size_t(g.weight_elems()) * 4);
+    std::vector<float> packed(pb / 4, std::nanf(""));
+    REQUIRE(kk::pack_conv2d_f32_weights(g, w.data(), packed.data(), pb) == status::ok);
+    std::vector<float> got(static_cast<size_t>(g.out_elems()), -7.0f);
+    REQUIRE(kk::conv2d_f32(g, in.data(), w.data(), bias.data(), got.data(), 0, nullptr, 0, nullptr,
+                           -__builtin_huge_valf(), __builtin_huge_valf(), packed.data(), pb) == status::ok);
+    // a plain GEMM over K products: the im2col path's rounding
+    CHECK(rel_error(got, want, -INFINITY, INFINITY) <= 2e-6);
+    REQUIRE(kk::conv2d_f32(g, in.data(), w.data(), bias.data(), got.data(), 0, nullptr, 0, nullptr, -0.5f, 0.75f,
+                           packed.data(), pb) == status::ok);
+    CHECK(rel_error(got, want, -0.5f, 0.75f) <= 2e-6);
+    for (float v : got) REQUIRE((v >= -0.5f && v <= 0.75f));
+    REQUIRE(kk::conv2d_f32(g, in.data(), w.data(), nullptr, got.data(), 0, nullptr, 0, nullptr,
+                           -__builtin_huge_valf(), __builtin_huge_valf(), packed.data(), pb) == status::ok);
+    const std::vector<float> zero(static_cast<size_t>(g.out_c), 0.0f);
+    CHECK(rel_error(got, exact_conv(g, in, w, zero), -INFINITY, INFINITY) <= 2e-6);
+    // too few packed bytes: an error from the packing, the weights in place in conv2d_f32
+    CHECK(kk::pack_conv2d_f32_weights(g, w.data(), packed.data(), pb - 4) == status::scratch_too_small);
+    std::vector<float> inplace(got.size());
+    REQUIRE(kk::conv2d_f32(g, in.data(), w.data(), nullptr, inplace.data(), 0, nullptr, 0, nullptr,
+                           -__builtin_huge_valf(), __builtin_huge_valf(), packed.data(), pb - 4) == status::ok);
+    CHECK(rel_error(inplace, exact_conv(g, in, w, zero), -INFINITY, INFINITY) <= 2e-6);
+  }
+  // where it does not apply
+  CHECK_FALSE(kk::detail::conv_rows_applies(geo(32, 17, 16, 64, 3, 3, 1, 1, 1)));  // 272 pixels
+  CHECK_FALSE(kk::detail::conv_rows_applies(geo(32, 8, 8, 63, 3, 3, 1, 1, 1)));    // 63 channels
+  CHECK_FALSE(kk::detail::conv_rows_applies(geo(256, 14, 14, 512, 1, 1, 2, 0, 1)));  // a strided 1x1
+  CHECK_FALSE(kk::detail::conv_rows_applies(geo(64, 56, 56, 64, 3, 3, 1, 1, 1)));    // Winograd's
+  conv_geometry grouped = geo(64, 8, 8, 64, 3, 3, 1, 1, 1);
+  grouped.groups = 2;
+  CHECK_FALSE(kk::detail::conv_rows_applies(grouped));
+  CHECK(kk::detail::conv_rows_applies(geo(512, 7, 7, 512, 3, 3, 1, 1, 1)));  // ResNet-18's 7x7 and 14x14
+  CHECK(kk::detail::conv_rows_applies(geo(256, 14, 14, 256, 3, 3, 1, 1, 1)));
 }
