@@ -53,6 +53,17 @@ std::vector<double> exact_conv(const conv_geometry& g, const std::vector<float>&
   return out;
 }
 
+/// A layer's seeded input, weights and bias in [-1, 1) and its exact output.
+struct conv_data {
+  std::vector<float> in, w, bias;
+  std::vector<double> want;
+  conv_data(const conv_geometry& g, ctnn_test::rng& r)
+      : in(r.f32(static_cast<size_t>(g.in_elems()))),
+        w(r.f32(static_cast<size_t>(g.weight_elems()))),
+        bias(r.f32(static_cast<size_t>(g.out_c))),
+        want(exact_conv(g, in, w, bias)) {}
+};
+
 /// max |got - clamp(want, lo, hi)| / max(1, max |want|): the error against the layer's largest
 /// output before the clamp
 double rel_error(const std::vector<float>& got, const std::vector<double>& want, float lo, float hi) {
@@ -84,10 +95,9 @@ TEST_CASE("winograd F(4x4, 3x3): against the exact convolution, every tile and b
     const std::string what = s.what;
     CAPTURE(what);
     REQUIRE(kk::detail::winograd_f32_applies(g));
-    const auto in = r.f32(static_cast<size_t>(g.in_elems()));
-    const auto w = r.f32(static_cast<size_t>(g.weight_elems()));
-    const auto bias = r.f32(static_cast<size_t>(g.out_c));
-    const auto want = exact_conv(g, in, w, bias);
+    const conv_data d(g, r);
+    const auto &in = d.in, &w = d.w, &bias = d.bias;
+    const auto& want = d.want;
     const size_t pb = kk::winograd_f32_packed_bytes(g);
     REQUIRE(pb == size_t(36 * g.out_c * g.in_c * 4 + 63) / 64 * 64);
     REQUIRE(kk::conv2d_f32_packed_bytes(g) == pb);
@@ -201,10 +211,9 @@ TEST_CASE("pixel-row GEMM: against the exact convolution, both weight layouts, s
     REQUIRE(g.valid());
     REQUIRE(kk::detail::conv_rows_applies(g));
     REQUIRE_FALSE(kk::detail::winograd_f32_applies(g));
-    const auto in = r.f32(static_cast<size_t>(g.in_elems()));
-    const auto w = r.f32(static_cast<size_t>(g.weight_elems()));
-    const auto bias = r.f32(static_cast<size_t>(g.out_c));
-    const auto want = exact_conv(g, in, w, bias);
+    const conv_data d(g, r);
+    const auto &in = d.in, &w = d.w, &bias = d.bias;
+    const auto& want = d.want;
     const size_t pb = kk::conv2d_f32_packed_bytes(g);
     REQUIRE(pb >= size_t(g.weight_elems()) * 4);
     std::vector<float> packed(pb / 4, std::nanf(""));

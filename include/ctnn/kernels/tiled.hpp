@@ -299,6 +299,18 @@ inline void micro_f32_tile(int kc, const float* a, ptrdiff_t lda, const float* b
   micro_f32_rows<MR, NR, NR, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, act, pf);
 }
 
+/// micro_f32_tile with B packed (b_packed: pf, the next packed panel, is prefetched) or read in
+/// place (pf unused).
+template <int MR, int NR, bool PA, bool BiasRows>
+inline void micro_f32_tile_b(bool b_packed, int kc, const float* a, ptrdiff_t lda, const float* b, ptrdiff_t ldb,
+                             float* c, int ldc, int m_valid, int n_valid, bool load_c, const float* bias,
+                             const float* act, const float* pf) {
+  if (b_packed)
+    return micro_f32_tile<MR, NR, PA, true, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, act,
+                                                      pf);
+  micro_f32_tile<MR, NR, PA, false, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, act);
+}
+
 // ---- int8 ----------------------------------------------------------------------------------
 
 /// Packs A[0:mc, 0:K] as u8 (a + 128) into MR-row panels of 4-k groups: ap[p][k/4][i][k%4];
@@ -1046,35 +1058,21 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
             const int m_valid = min(tiers::t2, m_tail - ir);
             float* ct = C + static_cast<ptrdiff_t>(ic + m_main + ir) * ldc + jc + jr;
             const float* bias_t = (BiasRows && bias_j != nullptr) ? bias_j + m_main + ir : bias_j;
-            const float* apan = at + static_cast<ptrdiff_t>(ir) * kc;
-            if (b_packed)
-              micro_f32_tile<tiers::t2, NR, true, true, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid,
-                                                                  !first, bias_t, act_j, pf);
-            else
-              micro_f32_tile<tiers::t2, NR, true, false, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid,
-                                                                   !first, bias_t, act_j);
-            return;
+            return micro_f32_tile_b<tiers::t2, NR, true, BiasRows>(b_packed, kc, at + static_cast<ptrdiff_t>(ir) * kc,
+                                                                   lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first,
+                                                                   bias_t, act_j, pf);
           }
           const int m_valid = min(MR, m_main - ir);
           float* ct = C + static_cast<ptrdiff_t>(ic + ir) * ldc + jc + jr;
           const float* bias_t = (BiasRows && bias_j != nullptr) ? bias_j + ir : bias_j;
           const bool a_packed = pack_a || m_valid < MR;
           const float* apan = pack_a ? ap + static_cast<ptrdiff_t>(ir) * kc : a_packed ? ap : ablk + static_cast<ptrdiff_t>(ir) * lda;
-          if (a_packed) {
-            if (b_packed)
-              micro_f32_tile<MR, NR, true, true, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first,
-                                                           bias_t, act_j, pf);
-            else
-              micro_f32_tile<MR, NR, true, false, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first,
-                                                            bias_t, act_j);
-          } else {
-            if (b_packed)
-              micro_f32_tile<MR, NR, false, true, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first,
-                                                            bias_t, act_j, pf);
-            else
-              micro_f32_tile<MR, NR, false, false, BiasRows>(kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first,
-                                                             bias_t, act_j);
-          }
+          if (a_packed)
+            micro_f32_tile_b<MR, NR, true, BiasRows>(b_packed, kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid,
+                                                     !first, bias_t, act_j, pf);
+          else
+            micro_f32_tile_b<MR, NR, false, BiasRows>(b_packed, kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid,
+                                                      !first, bias_t, act_j, pf);
         };
         // Columns in groups of panels, every row tile over a group before the next: one panel
         // (the B panel reused from L1 by all row tiles) where B is packed or K blocks are long;
