@@ -704,12 +704,14 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
   const int NT = static_cast<int>(oh * ow);
   if (!conv_uses_panels(g))  // pointwise: the input is the GEMM's B; the clamp on each finished tile
     return tiled::gemm_f32_row_bias_clamp<Tiling>(M, NT, K, w, K, in, NT, bias, out, NT, ws, act_lo, act_hi);
+#if !CTNN_KERNELS_SCALAR  // (host paths: their static workspace is not compiled into RISC-V images)
   // 3x3 stride 1 with its Winograd weights packed: no scratch from the plan needed
   if (const size_t wb = winograd_f32_packed_bytes(g); wb != 0 && packed_w != nullptr && packed_bytes >= wb)
     return conv2d_f32_winograd<Tiling>(g, in, packed_w, packed_bytes, bias, out, ws, act_lo, act_hi);
   // small outputs of many channels with their weights packed: the pixels as the GEMM's rows
   if (detail::conv_rows_applies(g) && packed_w != nullptr && packed_bytes >= conv2d_f32_packed_bytes<Tiling>(g))
     return detail::conv2d_f32_rows<Tiling>(g, in, static_cast<const float*>(packed_w), bias, out, ws, act_lo, act_hi);
+#endif
   // the implicit im2col in `slab_elems` floats at `slab` (x86/SSE/NEON builds): false where it
   // does not apply or a panel row does not fit
   const auto run_slab = [&](float* slab, uint64_t slab_elems, status& s) {
