@@ -699,8 +699,8 @@ constexpr bool clanes_fit_f32(const conv_geometry& g) {
 }
 
 /// clanes_bands for float: the bias added last, as the reference adds it, then the clamp (act:
-/// null or {lo, hi}; max(lo, v) then min(hi, v) keep a NaN lane as clamp_f32 does); 16 pixels
-/// transposed back to the 16 channels' rows.
+/// null or {lo, hi}; simd::clamp, NaN lanes kept as clamp_f32 keeps them); 16 pixels transposed
+/// back to the 16 channels' rows.
 template <int K, int S>
 inline void depthwise_f32_clanes(const conv_geometry& g, int64_t c0, const float* in, const float* w,
                                  const float* bias, float* out, const float* act) {
@@ -708,12 +708,12 @@ inline void depthwise_f32_clanes(const conv_geometry& g, int64_t c0, const float
   __m512 wv[K * K];
   clanes_weights<K>(w, c0, 0, wv);
   const __m512 bv = bias != nullptr ? _mm512_loadu_ps(bias + c0) : _mm512_setzero_ps();
-  const __m512 lo = _mm512_set1_ps(act != nullptr ? act[0] : 0.0f), hi = _mm512_set1_ps(act != nullptr ? act[1] : 0.0f);
+  const simd::vf32 lo = simd::vf32{} + (act != nullptr ? act[0] : 0.0f), hi = simd::vf32{} + (act != nullptr ? act[1] : 0.0f);
   clanes_bands<K, S>(g, c0, in, 0, wv, [&](int64_t oy, int64_t ox0, int64_t n, const __m512 (&acc)[16]) {
     __m512 r[16], t[16];
     for (int64_t j = 0; j < 16; ++j) {
       r[j] = j < n ? _mm512_add_ps(acc[j], bv) : _mm512_setzero_ps();
-      if (act != nullptr) r[j] = _mm512_min_ps(hi, _mm512_max_ps(lo, r[j]));
+      if (act != nullptr) r[j] = (__m512)simd::clamp((simd::vf32)r[j], lo, hi);
     }
     transpose16x16(r, t);
     const auto om = static_cast<__mmask16>((1u << n) - 1u);

@@ -143,20 +143,6 @@ inline void im2col_rows(const conv_geometry& g, const T* in_group, T* col, T pad
 }
 
 #if CTNN_KERNELS_X86 && defined(__AVX512F__)
-/// The lanes l of a 16-float window starting at input column `start` whose column start + l lies
-/// in [0, in_w), within the first `n` lanes.
-inline __mmask16 im2col_lanes_f32(int64_t start, int64_t in_w, int64_t n) {
-  const int64_t lo = start >= 0 ? 0 : (-start < 16 ? -start : 16);
-  const int64_t room = in_w - start, hi0 = room <= 0 ? 0 : (room < 16 ? room : 16), hi = hi0 < n ? hi0 : n;
-  if (hi <= lo) return 0;
-  return static_cast<__mmask16>(((1u << hi) - 1u) & ~((1u << lo) - 1u));
-}
-
-/// A float at input column x of `row`, as an address only (masked loads read no lane outside
-/// the row, but the window's first address may lie before it).
-inline const float* im2col_at(const float* row, int64_t x) {
-  return reinterpret_cast<const float*>(reinterpret_cast<uintptr_t>(row) + static_cast<uintptr_t>(x * 4));
-}
 
 /// im2col_rows for float, stride 1 or 2 along the width (AVX-512). Stride 1: the interior of a
 /// row in 8-float moves, the last one overlapping (im2col_rows moves 16 bytes at a time).
@@ -623,30 +609,54 @@ constexpr size_t conv2d_f32_slab_packed_bytes(const conv_geometry& g) {
   return static_cast<size_t>(g.groups) * conv2d_f32_packed_group_bytes<Tiling>(g);
 }
 
-/// @brief Bytes of a float convolution's weights packed once (pack_conv2d_f32_weights): the
-/// Winograd transform of the weights where conv2d_f32 runs Winograd F(4x4, 3x3)
-/// (winograd_f32_packed_bytes), else the implicit im2col's panels (conv2d_f32_slab_packed_bytes),
-/// 0 where neither applies.
+namespace detail {
+
+/// The layout of a float convolution's weights packed once, the one decision that
+/// conv2d_f32_packed_bytes, pack_conv2d_f32_weights and conv2d_f32 share: Winograd's transformed
+/// weights, the pixel-row GEMM's Wt, the implicit im2col's panels, or none.
+enum class f32_packing { none, winograd, rows, slab };
+
+template <class Tiling>
+constexpr f32_packing f32_packing_of(const conv_geometry& g) {
+  if (winograd_f32_applies(g)) return f32_packing::winograd;
+  if (conv_rows_applies(g)) return f32_packing::rows;
+  return conv2d_f32_slab_packed_bytes<Tiling>(g) != 0 ? f32_packing::slab : f32_packing::none;
+}
+
+}  // namespace detail
+
+/// @brief Bytes of a float convolution's weights packed once (pack_conv2d_f32_weights), by
+/// detail::f32_packing_of: Winograd's transformed weights (winograd_f32_packed_bytes), the
+/// pixel-row GEMM's Wt (K x out_c; in the GEMM's B panels out_c rounded up to NR), the implicit
+/// im2col's panels (conv2d_f32_slab_packed_bytes), 0 where none applies.
 template <class Tiling = default_f32_tiling>
 constexpr size_t conv2d_f32_packed_bytes(const conv_geometry& g) {
-  if (const size_t wb = winograd_f32_packed_bytes(g); wb != 0) return wb;
-  if (detail::conv_rows_applies(g)) {  // Wt: K x out_c (in the GEMM's B panels: out_c rounded up to NR)
-    const uint64_t cols = detail::conv_rows_panels(g) ? round_up(static_cast<uint64_t>(g.out_c), Tiling::nr)
-                                                      : static_cast<uint64_t>(g.out_c);
-    return static_cast<size_t>(round_up(static_cast<uint64_t>(g.gemm_k()) * cols * sizeof(float), 64));
+  switch (detail::f32_packing_of<Tiling>(g)) {
+    case detail::f32_packing::winograd:
+      return winograd_f32_packed_bytes(g);
+    case detail::f32_packing::rows: {
+      const uint64_t cols = detail::conv_rows_panels(g) ? round_up(static_cast<uint64_t>(g.out_c), Tiling::nr)
+                                                        : static_cast<uint64_t>(g.out_c);
+      return static_cast<size_t>(round_up(static_cast<uint64_t>(g.gemm_k()) * cols * sizeof(float), 64));
+    }
+    case detail::f32_packing::slab:
+      return conv2d_f32_slab_packed_bytes<Tiling>(g);
+    case detail::f32_packing::none:
+      break;
   }
-  return conv2d_f32_slab_packed_bytes<Tiling>(g);
+  return 0;
 }
 
 /// @brief Packs a float convolution's weights (OIHW) once into `dst` (conv2d_f32_packed_bytes(g)
 /// bytes, 64-byte aligned for speed, 4 at least): what conv2d_f32 reads through `packed_w`.
 template <class Tiling = default_f32_tiling>
 inline status pack_conv2d_f32_weights(const conv_geometry& g, const float* w, void* dst, size_t dst_bytes) {
-  if (winograd_f32_packed_bytes(g) != 0) return pack_winograd_f32(g, w, dst, dst_bytes);
-  if (detail::conv_rows_applies(g)) {
+  const detail::f32_packing kind = detail::f32_packing_of<Tiling>(g);
+  if (kind == detail::f32_packing::winograd) return pack_winograd_f32(g, w, dst, dst_bytes);
+  if (kind == detail::f32_packing::rows) {
     // Wt [K x out_c], K in tap-major order (ky, kx, c): row-major, or as the GEMM's B packed
-    // once (detail::conv_rows_panels: pack_b_f32_blocks' layout, per KC block NR-column panels,
-    // zero past out_c)
+    // once (detail::conv_rows_panels: gemm_f32_impl's b_pre layout, per KC block NR-column
+    // panels, zero past out_c)
     if (w == nullptr || dst == nullptr) return status::null_pointer;
     const size_t need = conv2d_f32_packed_bytes<Tiling>(g);
     if (dst_bytes < need || !detail::aligned4(dst)) return status::scratch_too_small;
@@ -654,15 +664,18 @@ inline status pack_conv2d_f32_weights(const conv_geometry& g, const float* w, vo
     auto* wt = static_cast<float*>(dst);
     for (size_t i = 0; i < need / sizeof(float); ++i) wt[i] = 0.0f;
     const int64_t taps = g.kh * g.kw, M = g.out_c, K = g.gemm_k(), np = static_cast<int64_t>(round_up(static_cast<uint64_t>(M), NR));
+    const bool panels = detail::conv_rows_panels(g);
     for (int64_t t = 0; t < taps; ++t)
       for (int64_t c = 0; c < g.in_c; ++c) {
-        const int64_t k = t * g.in_c + c, pc = k / KC * KC, kc = min(KC, K - pc);
-        if (!detail::conv_rows_panels(g)) {
-          for (int64_t m = 0; m < M; ++m) wt[k * M + m] = w[(m * g.in_c + c) * taps + t];
+        const int64_t k = t * g.in_c + c;
+        const float* wk = w + c * taps + t;  // w[m][c][t] at wk[m in_c taps]
+        if (!panels) {
+          for (int64_t m = 0; m < M; ++m) wt[k * M + m] = wk[m * g.in_c * taps];
           continue;
         }
+        const int64_t pc = k / KC * KC, kc = min(KC, K - pc);
         float* row = wt + pc * np + (k - pc) * NR;
-        for (int64_t m = 0; m < M; ++m) row[(m / NR) * kc * NR + m % NR] = w[(m * g.in_c + c) * taps + t];
+        for (int64_t m = 0; m < M; ++m) row[(m / NR) * kc * NR + m % NR] = wk[m * g.in_c * taps];
       }
     return status::ok;
   }
@@ -704,12 +717,15 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
   const int NT = static_cast<int>(oh * ow);
   if (!conv_uses_panels(g))  // pointwise: the input is the GEMM's B; the clamp on each finished tile
     return tiled::gemm_f32_row_bias_clamp<Tiling>(M, NT, K, w, K, in, NT, bias, out, NT, ws, act_lo, act_hi);
+  // the weights packed once (their layout: f32_packing_of), else read in place
+  const detail::f32_packing packing = detail::f32_packing_of<Tiling>(g);
+  const bool packed = packed_w != nullptr && packed_bytes >= conv2d_f32_packed_bytes<Tiling>(g);
 #if !CTNN_KERNELS_SCALAR  // (host paths: their static workspace is not compiled into RISC-V images)
   // 3x3 stride 1 with its Winograd weights packed: no scratch from the plan needed
-  if (const size_t wb = winograd_f32_packed_bytes(g); wb != 0 && packed_w != nullptr && packed_bytes >= wb)
+  if (packed && packing == detail::f32_packing::winograd)
     return conv2d_f32_winograd<Tiling>(g, in, packed_w, packed_bytes, bias, out, ws, act_lo, act_hi);
   // small outputs of many channels with their weights packed: the pixels as the GEMM's rows
-  if (detail::conv_rows_applies(g) && packed_w != nullptr && packed_bytes >= conv2d_f32_packed_bytes<Tiling>(g))
+  if (packed && packing == detail::f32_packing::rows)
     return detail::conv2d_f32_rows<Tiling>(g, in, static_cast<const float*>(packed_w), bias, out, ws, act_lo, act_hi);
 #endif
   // the implicit im2col in `slab_elems` floats at `slab` (x86/SSE/NEON builds): false where it
@@ -718,17 +734,14 @@ inline status conv2d_f32(const conv_geometry& g, const float* in, const float* w
 #if !CTNN_KERNELS_SCALAR  // (RISC-V images do not compile the slab path: no vector registers to gain from)
     const detail::conv_slab sl = detail::conv_slab_of<Tiling::nr>(g, slab_elems);
     if (sl.rows == 0) return false;
-    // the weights packed once when this geometry packs them and they are given, else in place
-    // (where Winograd applies, packed_w holds its transformed weights: not these panels)
-    const size_t need = conv2d_f32_slab_packed_bytes<Tiling>(g);
-    const bool pk = need != 0 && winograd_f32_packed_bytes(g) == 0 && !detail::conv_rows_applies(g) &&
-                    packed_w != nullptr && packed_bytes >= need;
+    // the panels packed once where this geometry packs them (and packed_w holds them), else in place
+    const bool pk = packed && packing == detail::f32_packing::slab;
     s = detail::conv2d_f32_slab<Tiling>(g, sl, in, w, bias, out, slab, ws, act_lo, act_hi,
                                         pk ? static_cast<const uint8_t*>(packed_w) : nullptr,
                                         conv2d_f32_packed_group_bytes<Tiling>(g));
     return true;
 #else
-    (void)slab, (void)slab_elems, (void)s, (void)packed_w, (void)packed_bytes;
+    (void)slab, (void)slab_elems, (void)s, (void)packed, (void)packing;
     return false;
 #endif
   };

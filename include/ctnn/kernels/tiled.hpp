@@ -144,15 +144,6 @@ inline void pack_b_f32(int kc, int nc, const float* b, int ldb, float* bp) {
   }
 }
 
-/// Packs all of B (K x N, ldb) once for gemm_f32_impl's b_pre: per KC block of K (in order),
-/// pack_b_f32<NR> of its N columns, so block pc starts at pc round_up(N, NR).
-template <int NR, int KC>
-inline void pack_b_f32_blocks(int K, int N, const float* b, int ldb, float* dst) {
-  const auto np = static_cast<ptrdiff_t>(round_up_to_tile<NR>(N));
-  for (int pc = 0; pc < K; pc += KC)
-    pack_b_f32<NR>(min(KC, K - pc), N, b + static_cast<ptrdiff_t>(pc) * ldb, ldb, dst + static_cast<ptrdiff_t>(pc) * np);
-}
-
 // The register block's loops over vectors are unrolled so that the accumulators stay in vector
 // registers. Clang does not unroll a loop of generic vector operations for a RISC-V target
 // without the V extension (rv32im: no vector registers to keep, each vf32 operation becomes
@@ -985,8 +976,9 @@ inline constexpr int f32_pack_b_min_blocks = 3;
 ///   KC x NR panel reused from cache by the MC / MR tiles of its column, and only an edge panel
 ///   (columns < NR) is packed.
 /// act: null, or {lo, hi}: C clamped to [lo, hi] as each tile is finished (a fused activation).
-/// b_pre: B packed once (pack_b_f32_blocks: all its KC blocks, NR-column panels), read instead
-/// of packing B (B is then only checked, never read), or null.
+/// b_pre: B packed once, read instead of packing B (B is then only checked, never read), or
+/// null: per KC block of K in order, pack_b_f32<NR>'s NR-column panels of all N columns (zero
+/// past N), block pc at b_pre + pc round_up(N, NR).
 template <class Tiling, bool BiasRows>
 inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const float* B, int ldb, const float* bias,
                             float* C, int ldc, float* workspace, const float* act = nullptr,

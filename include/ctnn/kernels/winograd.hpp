@@ -19,7 +19,7 @@
 // Numerics: the transforms' constants (up to 8 in A, 5 in B, 1/24 in G) make the rounding error
 // about 10 times the direct sum's: against the exact (double) convolution, 3e-6 to 7e-6 of the
 // layer's largest output with 32 to 48 input channels and inputs, weights and bias in [-1, 1],
-// where the im2col path has 5e-7 to 7e-7 (tests/unit/test_winograd.cpp prints both; it requires
+// where the im2col path has 5e-7 to 7e-7 (tests/unit/test_conv_f32_packed.cpp prints both; it requires
 // 2e-5). ctnn-golden's float tolerance is 1e-4 of the largest output.
 #pragma once
 #include "ctnn/core/utility.hpp"
@@ -50,6 +50,9 @@ inline constexpr int64_t wino_block_budget_elems = 256 * 1024;
 /// different L1 sets. Without it a block of C ld floats a multiple of 4 KiB (64 channels, 32
 /// tiles) put them all in one set: the input transform of ResNet-18's 64x56x56 layer took 213 us.
 inline constexpr int64_t wino_skew = 16;
+
+/// Floats from one matrix of V or M (rows x ld) to the next: the matrix and wino_skew.
+constexpr int64_t wino_stride(int64_t rows, int64_t ld) { return rows * ld + wino_skew; }
 
 /// GEMM columns (tiles) are taken in multiples of this: whole column tiles of the micro-kernel.
 inline constexpr int64_t wino_col_step = 32;
@@ -109,15 +112,6 @@ inline void wino_out_1d(const wino_vec m[6], wino_vec y[4]) {
   y[3] = q + 8.0f * s + m[5];
 }
 
-#if CTNN_KERNELS_X86 && defined(__AVX512F__)
-/// Lanes [lo, hi) of 16 (clamped to [0, 16]).
-inline __mmask16 wino_lanes_mask(int64_t lo, int64_t hi) {
-  lo = lo < 0 ? 0 : (lo > 16 ? 16 : lo);
-  hi = hi < 0 ? 0 : (hi > 16 ? 16 : hi);
-  return hi <= lo ? __mmask16{0} : static_cast<__mmask16>(((1u << hi) - 1u) & ~((1u << lo) - 1u));
-}
-#endif
-
 /// The columns of a chunk of tiles in one tile row: d[s][l] reads input column x0 + 4 l + s,
 /// the lanes l < n are stored. Computed once per chunk (the loads' and stores' lane masks).
 struct wino_window {
@@ -133,8 +127,8 @@ inline wino_window wino_window_of(int64_t x0, int64_t w, int n) {
   wino_window win{};
   win.x0 = x0, win.w = w, win.n = n;
 #if CTNN_KERNELS_X86 && defined(__AVX512F__)
-  for (int v = 0; v < 5; ++v) win.load[v] = wino_lanes_mask(-(x0 + 16 * v), w - (x0 + 16 * v));
-  win.store = wino_lanes_mask(0, n);
+  for (int v = 0; v < 5; ++v) win.load[v] = im2col_lanes_f32(x0 + 16 * v, w, 16);
+  win.store = im2col_lanes_f32(0, 16, n);
 #endif
   return win;
 }
@@ -147,11 +141,9 @@ inline void wino_gather(const float* row, const wino_window& win, wino_vec d[6])
     return;
   }
 #if CTNN_KERNELS_X86 && defined(__AVX512F__)
-  // five 16-float windows from x0 (66 floats used), masked to [0, w); the first address may lie
-  // before the row (no masked lane reads there)
-  const auto base = reinterpret_cast<uintptr_t>(row) + static_cast<uintptr_t>(win.x0 * 4);
+  // five 16-float windows from x0 (66 floats used), masked to [0, w)
   __m512 x[5];
-  for (int v = 0; v < 5; ++v) x[v] = _mm512_maskz_loadu_ps(win.load[v], reinterpret_cast<const float*>(base + 64u * static_cast<unsigned>(v)));
+  for (int v = 0; v < 5; ++v) x[v] = _mm512_maskz_loadu_ps(win.load[v], im2col_at(row, win.x0 + 16 * v));
   __m512 ph[4];
   for (int s = 0; s < 4; ++s) {
     // lanes 0..7 of (x[0], x[1]) and of (x[2], x[3]) at s, s + 4, ..., s + 28
@@ -203,7 +195,7 @@ inline wino_out_window wino_out_window_of(int64_t n) {
   wino_out_window win{};
   win.n = n;
 #if CTNN_KERNELS_X86 && defined(__AVX512F__)
-  for (int v = 0; v < 4; ++v) win.store[v] = wino_lanes_mask(0, n - 16 * v);
+  for (int v = 0; v < 4; ++v) win.store[v] = im2col_lanes_f32(0, 16, n - 16 * v);
 #endif
   return win;
 }
@@ -261,7 +253,7 @@ inline int wino_chunks(int64_t tw, int64_t t0, int64_t nb, int64_t& from, wino_c
 /// in L1 from one tile row to the next (they overlap by 2), each row of V is written in order.
 inline void wino_input_transform(const conv_geometry& g, const float* in, int64_t t0, int64_t nb, float* v,
                                  int64_t ldv) {
-  const int64_t tw = wino_tiles(g.out_w()), plane = g.in_h * g.in_w, xi_stride = g.in_c * ldv + wino_skew;
+  const int64_t tw = wino_tiles(g.out_w()), plane = g.in_h * g.in_w, xi_stride = wino_stride(g.in_c, ldv);
   wino_chunk chunks[wino_batch];
   wino_window wins[wino_batch];
   for (int64_t from = t0; from < t0 + nb;) {
@@ -295,7 +287,7 @@ inline void wino_input_transform(const conv_geometry& g, const float* in, int64_
 /// of chunks (each row of M read in order, each output plane written in order).
 inline void wino_output_transform(const conv_geometry& g, const float* m, int64_t t0, int64_t nb, int64_t ldm,
                                   const float* bias, float lo, float hi, float* out) {
-  const int64_t oh = g.out_h(), ow = g.out_w(), tw = wino_tiles(ow), xi_stride = g.out_c * ldm + wino_skew;
+  const int64_t oh = g.out_h(), ow = g.out_w(), tw = wino_tiles(ow), xi_stride = wino_stride(g.out_c, ldm);
   const bool clamp = clamps(lo, hi);
   const wino_vec vlo = wino_vec{} + lo, vhi = wino_vec{} + hi;
   wino_chunk chunks[wino_batch];
@@ -388,8 +380,8 @@ inline status conv2d_f32_winograd(const conv_geometry& g, const float* in, const
   float* v = detail::static_workspace_wino::buf;
   for (int64_t t0 = 0; t0 < t; t0 += tb) {
     const int64_t nb = min(tb, t - t0), ld = detail::round_up_to_tile<detail::wino_col_step>(nb);
-    // V[xi] at v + xi vs, M[xi] at m + xi ms (vs, ms: the matrices plus wino_skew)
-    const int64_t vs = C * ld + detail::wino_skew, ms = K * ld + detail::wino_skew;
+    // V[xi] at v + xi vs, M[xi] at m + xi ms
+    const int64_t vs = detail::wino_stride(C, ld), ms = detail::wino_stride(K, ld);
     float* m = v + 36 * vs;
     if (ld > nb)  // the padding columns of V: zero (their products are not read)
       for (int64_t xi = 0; xi < 36; ++xi)
