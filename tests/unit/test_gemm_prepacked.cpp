@@ -286,7 +286,9 @@ bool check_slab_conv(const k::conv_geometry& g, ctnn_test::rng& r, int32_t wzp, 
   REQUIRE(got == want);
   using T = k::default_s8_tiling;
   const size_t avail = ws_bytes != 0 ? ws_bytes : sizeof(k::detail::static_workspace_s8<T>::buf);
-  return k::detail::conv_s8_slab_applies<T>(g) && wzp == 0 && k::detail::conv_s8_slab_rows<T::nr>(g, avail) > 0;
+  if (!k::detail::conv_s8_slab_applies<T>(g) || wzp != 0) return false;
+  return g.pointwise() ? k::detail::conv_s8_cells_chunk<T::nr>(g, avail) > 0
+                       : k::detail::conv_s8_slab_rows<T::nr>(g, avail) > 0;
 }
 
 }  // namespace
@@ -327,3 +329,85 @@ TEST_CASE("conv2d int8 slab path (implicit im2col): strides, dilation, groups, p
   CHECK(slab_runs == 0);
 #endif
 }
+
+TEST_CASE("conv2d int8 pointwise on the slab layout: channel quads, pixel chunks, groups, edges, fallbacks") {
+  ctnn_test::rng r(83);
+  using T = k::default_s8_tiling;
+  // {in_c, in_h, in_w, out_c, kh, kw, sh, sw, pt, pb, pl, pr, dh, dw, groups}
+  const k::conv_geometry shapes[] = {{16, 12, 13, 30, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1},   // N 156: an edge tile
+                                     {24, 7, 7, 100, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1},   // N 49, M 100 = 8 x 12 + 4
+                                     {6, 9, 10, 8, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1},     // in_c 6 -> 8
+                                     {32, 16, 16, 20, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 2},  // 2 groups
+                                     {96, 5, 3, 290, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1},   // rows past one block
+                                     {5, 6, 6, 7, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1}};     // in_c 5: not on the slab
+  int runs = 0;
+  for (const auto& g : shapes) {
+    REQUIRE(g.valid());
+    // the static workspace, one of the im2col path's size, and one that holds 64 pixels' cells
+    // (the plane in chunks: 156 = 64 + 64 + 28)
+    // (the plane in chunks: 156 = 64 + 64 + 28; only where the cells path runs: the GEMM's packing
+    // needs more)
+    const size_t quads = size_t((g.in_c_per_group() + 3) / 4), small = 4 * quads * 64 + 64 * quads;
+    const bool cells = CTNN_KERNELS_VNNI && k::detail::conv_s8_slab_applies<T>(g);
+    for (const int32_t wzp : {0, 3})
+      for (const bool per_channel : {true, false})
+        for (const size_t ws : {size_t{0}, size_t(T::workspace_bytes(g.gemm_k())), small})
+          if (ws != small || (cells && wzp == 0)) runs += check_slab_conv(g, r, wzp, per_channel, ws) ? 1 : 0;
+  }
+#if CTNN_KERNELS_VNNI && !CTNN_KERNELS_SCALAR
+  CHECK(runs == 5 * 2 * 3);  // 5 shapes, the weights' zero point 0, every workspace
+  CHECK(k::detail::conv_s8_cells_chunk<T::nr>(shapes[0], 4 * 4 * 64 + 64 * 4) == 64);
+#else
+  CHECK(runs == 0);
+#endif
+}
+
+#if CTNN_KERNELS_VNNI && !CTNN_KERNELS_SCALAR
+TEST_CASE("fused int8 requantization: one 64-bit rounding equals TFLite's two, ties and limits included") {
+  // rq16_fused(raw) with make_s8_rq_row's fields against multiply_by_quantized_multiplier(raw +
+  // rt) + zp: every raw in [-4096, 4096] (multiplier 2^30 puts a tie of each rounding on every
+  // other value) and random ones up to the bound, every right shift 1..23
+  ctnn_test::rng r(89);
+  const int64_t K = 64, bound = 128 * 255 * K;
+  int checked = 0;
+  for (int rs = 1; rs <= 23; ++rs)
+    for (const int32_t mult : {int32_t{1} << 30, (int32_t{1} << 30) + 1, int32_t{2147483647}, int32_t{1518500250}})
+      for (const int32_t zp : {-128, 0, 127})
+        for (const int32_t bias : {0, -77, 123456}) {
+          k::detail::s8_rq_row row{};
+          const int32_t rowsum = 5, b_zp_u = 3;
+          REQUIRE(k::detail::make_s8_rq_row(rowsum, bias, b_zp_u, K, mult, -rs, zp, row));
+          const int32_t rt = bias - b_zp_u * rowsum;
+          std::vector<int32_t> raws;
+          for (int32_t x = -4096; x <= 4096; ++x) raws.push_back(x);
+          for (int i = 0; i < 512; ++i) raws.push_back(r.range(int(-bound), int(bound)));
+          raws.push_back(int32_t(-bound));
+          raws.push_back(int32_t(bound));
+          while (raws.size() % 16 != 0) raws.push_back(0);
+          for (size_t i = 0; i < raws.size(); i += 16) {
+            alignas(64) int32_t got[16];
+            _mm512_store_si512(got, k::detail::rq16_fused(_mm512_loadu_si512(raws.data() + i), row));
+            for (size_t l = 0; l < 16; ++l) {
+              const int64_t want = int64_t{ctnn::quant::multiply_by_quantized_multiplier(raws[i + l] + rt, mult, -rs)} + zp;
+              INFO("raw " << raws[i + l] << " rt " << rt << " mult " << mult << " shift " << -rs << " zp " << zp);
+              REQUIRE(int64_t{got[l]} == want);
+            }
+            ++checked;
+          }
+        }
+  CHECK(checked > 23 * 4 * 3 * 3 * 500);
+  // where the one rounding is not TFLite's (or a sum could leave int64), the row is declined
+  k::detail::s8_rq_row row{};
+  CHECK_FALSE(k::detail::make_s8_rq_row(0, 0, 0, K, 1 << 30, 0, 0, row));    // no right shift
+  CHECK_FALSE(k::detail::make_s8_rq_row(0, 0, 0, K, 1 << 30, 2, 0, row));    // a left shift
+  CHECK_FALSE(k::detail::make_s8_rq_row(0, 0, 0, K, 1 << 30, -24, 0, row));  // past the exact range
+  CHECK_FALSE(k::detail::make_s8_rq_row(0, 0, 0, K, -1, -5, 0, row));        // a negative multiplier
+  // the accumulator must not wrap: rt +- bound within int32
+  const auto top = int32_t(2147483647 - bound);
+  CHECK(k::detail::make_s8_rq_row(0, top, 0, K, 1 << 30, -5, 0, row));
+  CHECK_FALSE(k::detail::make_s8_rq_row(0, top + 1, 0, K, 1 << 30, -5, 0, row));
+  CHECK(k::detail::make_s8_rq_row(0, int32_t(-2147483647 - 1 + bound), 0, K, 1 << 30, -5, 0, row));
+  CHECK_FALSE(k::detail::make_s8_rq_row(0, int32_t(-2147483647 + bound - 2), 0, K, 1 << 30, -5, 0, row));
+  CHECK_FALSE(k::detail::make_s8_rq_row(-9000000, 0, 255, K, 1 << 30, -5, 0, row));  // rt = 2.3e9
+}
+#endif

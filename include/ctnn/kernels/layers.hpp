@@ -795,10 +795,12 @@ namespace detail {
 constexpr int64_t conv_s8_slab_c4(const conv_geometry& g) { return ceil_div(g.in_c_per_group(), 4); }
 constexpr int64_t conv_s8_slab_kg(const conv_geometry& g) { return conv_s8_slab_c4(g) * g.kh * g.kw; }
 
+/// A pointwise convolution (1x1, stride 1, no padding) takes the same layout with one tap: its
+/// slab is the input itself, 4 channels to a cell (conv2d_s8_cells).
 template <class Tiling>
 constexpr bool conv_s8_slab_applies(const conv_geometry& g) {
   if (!CTNN_KERNELS_VNNI || CTNN_KERNELS_SCALAR || Tiling::nr % 16 != 0) return false;
-  if (!g.valid() || g.depthwise() || !conv_slab_applies(g)) return false;
+  if (!g.valid() || g.depthwise() || !(conv_slab_applies(g) || g.pointwise())) return false;
   return 3 * conv_s8_slab_c4(g) <= g.in_c_per_group() && 4 * conv_s8_slab_kg(g) <= Tiling::kmax;
 }
 
@@ -1089,6 +1091,71 @@ inline status conv2d_s8_slab(const conv_geometry& g, int64_t panel_rows, const i
 }
 #endif
 
+/// Pixels per chunk of conv2d_s8_cells: cells of about 256 KiB (they stay in L2 while every row
+/// panel of the weights passes over them), a multiple of 32 and of NR, at most the workspace's
+/// and the plane's (rounded up); 0 when not even NR pixels fit.
+template <int NR>
+constexpr int64_t conv_s8_cells_chunk(const conv_geometry& g, uint64_t workspace_bytes) {
+  constexpr int64_t step = NR % 32 == 0 ? NR : 32 * NR;
+  const int64_t per = 4 * conv_s8_slab_c4(g), plane = g.in_h * g.in_w, skew = 64 * conv_s8_slab_c4(g);
+  if (workspace_bytes < static_cast<uint64_t>(skew)) return 0;
+  workspace_bytes -= static_cast<uint64_t>(skew);
+  int64_t n = max(step, (256 * 1024 / per) / step * step);
+  n = min(n, static_cast<int64_t>(workspace_bytes / static_cast<uint64_t>(per)) / step * step);
+  return min(n, ceil_div(plane, step) * step);
+}
+
+#if CTNN_KERNELS_VNNI
+/// conv2d_s8's pointwise path (conv_s8_slab_applies, weights' zero point 0): per group and chunk
+/// of pixels, the input's channels are interleaved 4 to a cell as u8 (x + 128) in the workspace
+/// (channels past in_c: any value, their weights are 0), and gemm_s8_offsets_impl writes the
+/// chunk's columns of every output channel in place: no packing of B, no column sums, no copy.
+template <class Tiling>
+inline status conv2d_s8_cells(const conv_geometry& g, const int8_t* in, const int32_t* bias, int8_t* out,
+                              const ref::gemm_s8_params& p, const uint8_t* packed, size_t packed_stride,
+                              void* workspace, int64_t chunk) {
+  const int64_t plane = g.in_h * g.in_w, icg = g.in_c_per_group(), c4n = conv_s8_slab_c4(g);
+  const int M = static_cast<int>(g.out_c_per_group());
+  const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
+  auto* cells = static_cast<uint8_t*>(workspace);
+  int32_t boff[Tiling::kmax / 4];
+  // a channel quad's cells start a cache line past a multiple of the chunk: at a pitch of an even
+  // number of lines, the groups a tile reads fell into a quarter of L1's sets (144 x 56 x 56 -> 24:
+  // 1792 pixels, 112 lines)
+  const int64_t pitch = chunk + 16;
+  for (int64_t c4 = 0; c4 < c4n; ++c4) boff[c4] = static_cast<int32_t>(c4 * pitch);
+  for (int64_t grp = 0; grp < g.groups; ++grp) {
+    const int8_t* in_g = in + grp * icg * plane;
+    ref::gemm_s8_params pg = p;
+    if (p.per_channel) {
+      pg.multiplier = p.multiplier + grp * M;
+      pg.shift = p.shift + grp * M;
+    }
+    for (int64_t n0 = 0; n0 < plane; n0 += chunk) {
+      const int64_t n = min(chunk, plane - n0);
+      for (int64_t c4 = 0; c4 < c4n; ++c4) {
+        uint8_t* dst = cells + c4 * pitch * 4;
+        for (int64_t x = 0; x < n; x += 32) {
+          const auto mask = static_cast<__mmask32>(n - x >= 32 ? ~0u : (1u << (n - x)) - 1u);
+          __m256i r[4], o[4];
+          for (int q = 0; q < 4; ++q) {
+            const int64_t ic = 4 * c4 + q;
+            r[q] = ic < icg ? _mm256_xor_si256(_mm256_maskz_loadu_epi8(mask, in_g + ic * plane + n0 + x), flip)
+                            : _mm256_setzero_si256();
+          }
+          interleave4x32(r[0], r[1], r[2], r[3], dst + 4 * x, o);
+        }
+      }
+      gemm_s8_offsets_impl<Tiling>(M, static_cast<int>(n), static_cast<int>(c4n),
+                                   packed + static_cast<size_t>(grp) * packed_stride, cells, boff,
+                                   bias != nullptr ? bias + grp * M : nullptr, p.a_zp + 128, pg,
+                                   out + grp * M * plane + n0, static_cast<int>(plane));
+    }
+  }
+  return status::ok;
+}
+#endif
+
 }  // namespace detail
 
 /// Output rows per int8 im2col panel: at most the caller's, and about one B block of the GEMM
@@ -1115,7 +1182,9 @@ constexpr int64_t s8_panel_rows(int64_t ow, int64_t panel_rows) {
 /// patches runs scalar::conv2d_s8 on it instead, whatever panel_rows says. With packed weights on
 /// AVX2 / AVX-512 hosts, a workspace for K and output rows of at most Tiling::nc, the im2col goes
 /// straight into the workspace in the GEMM's packed layout (im2col_packed_s8): no panel is read,
-/// whatever panel_rows says.
+/// whatever panel_rows says. On AVX-512 VNNI with packed weights whose zero point is 0, the
+/// implicit im2col (conv2d_s8_slab) and, for pointwise convolutions, the input as 4-channel cells
+/// (conv2d_s8_cells) run instead, both requantizing through gemm_s8_offsets_impl.
 template <class Tiling = default_s8_tiling>
 inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias, int8_t* out,
                         const ref::gemm_s8_params& p, int64_t panel_rows, void* scratch, size_t scratch_bytes,
@@ -1156,9 +1225,15 @@ inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* 
 #if CTNN_KERNELS_VNNI
   if (packed != nullptr && detail::conv_s8_slab_applies<Tiling>(g)) {
     // the weights are in the slab path's order: it runs when the weights' zero point is 0 and a
-    // panel fits the workspace; otherwise the im2col path below packs w per call
-    const int64_t rows = p.b_zp == 0 ? detail::conv_s8_slab_rows<Tiling::nr>(g, workspace_bytes) : 0;
-    if (rows > 0) return detail::conv2d_s8_slab<Tiling>(g, rows, in, bias, out, p, packed, packed_stride, workspace);
+    // panel (pointwise: a chunk of NR pixels) fits the workspace; otherwise the im2col or
+    // pointwise GEMM below packs w per call
+    if (g.pointwise()) {
+      const int64_t chunk = p.b_zp == 0 ? detail::conv_s8_cells_chunk<Tiling::nr>(g, workspace_bytes) : 0;
+      if (chunk > 0) return detail::conv2d_s8_cells<Tiling>(g, in, bias, out, p, packed, packed_stride, workspace, chunk);
+    } else {
+      const int64_t rows = p.b_zp == 0 ? detail::conv_s8_slab_rows<Tiling::nr>(g, workspace_bytes) : 0;
+      if (rows > 0) return detail::conv2d_s8_slab<Tiling>(g, rows, in, bias, out, p, packed, packed_stride, workspace);
+    }
     packed = nullptr;
   }
 #endif

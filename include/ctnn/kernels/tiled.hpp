@@ -914,42 +914,142 @@ inline void micro_s8_offsets(int kg, const int8_t* ap, const uint8_t* b, const i
 /// rows this large stay in L2 while every NR-column tile passes over them (ResNet-18's 512 x 4608
 /// weights are 2.4 MB: swept per column tile they came from L3 twice).
 inline constexpr int s8_offsets_a_block_bytes = 256 * 1024;
+/// Rows of one such block at most: the rows' requantization fields (s8_rq_row) live on the stack.
+inline constexpr int s8_offsets_block_rows = 264;
 
-/// int8 GEMM of conv2d_s8's slab path, requantized per row (output channel) m:
-/// C[m][n] = requantize(sum_g A[m][g] . B_g[n] - b_zp_u rowsum[m] + bias[m]) for N columns (a
-/// multiple of NR) where a_packed = [ int32 rowsum[Mp] | s8 MR-row panels of kg 4-value groups ]
-/// and B's group g of column n is the 4 u8 values at b + 4 (boff[g] + n); b_zp_u = B's zero
-/// point + 128 (B is x + 128), so that (x - zp) w sums to A . B - b_zp_u rowsum. A's own zero
-/// point is 0 (no column sums). Edge row panels run on 4 or 8 rows (MR = 12).
+/// One output row's requantization folded into 64-bit constants (the fused epilogue of
+/// gemm_s8_offsets_impl). With T = raw + rt the exact accumulator (rt = bias - b_zp_u rowsum),
+/// m the multiplier and r = -shift >= 1 the right shift, TFLite's two roundings
+///   h = floor((T m + 2^30) / 2^31)                        (the doubling high multiply)
+///   q = floor((h + 2^(r-1) - [h < 0]) / 2^r)              (the divide by 2^r, ties away from 0)
+/// are one floor, since floor((floor(a / b) + c) / d) = floor((a + c b) / (b d)) for integers:
+///   q + zp = (raw m + add - [raw m < thr] 2^31) >> (31 + r),   h < 0  <=>  T m < -2^30,
+///   add = rt m + 2^30 + 2^(30 + r) + zp 2^(31 + r),   thr = -2^30 - rt m,
+/// two 32 x 32 -> 64-bit products per pair of lanes, no 32-bit high multiply and no second
+/// rounding step. Exact where T never wraps in int32 (|raw| <= 128 * 255 K), the shift is a
+/// right shift of 1..23 (no left shift; every sum stays below 2^63) and the multiplier is
+/// non-negative (quant::valid); make_s8_rq_row says whether a row qualifies.
+struct s8_rq_row {
+  int64_t add, thr, sh, mult;
+};
+
+inline bool make_s8_rq_row(int32_t rowsum, int32_t bias, int32_t b_zp_u, int64_t k, int32_t mult, int32_t shift,
+                           int32_t out_zp, s8_rq_row& r) {
+  const int64_t rt = int64_t{bias} - int64_t{b_zp_u} * rowsum, bound = 128 * 255 * k;
+  if (shift > -1 || shift < -23 || mult < 0 || rt - bound < INT32_MIN || rt + bound > INT32_MAX) return false;
+  const int rs = -shift;
+  r.mult = mult;
+  r.sh = 31 + rs;
+  r.add = rt * mult + (int64_t{1} << 30) + (int64_t{1} << (30 + rs)) + int64_t{out_zp} * (int64_t{1} << (31 + rs));
+  r.thr = -(int64_t{1} << 30) - rt * mult;
+  return true;
+}
+
+/// 16 lanes of raw accumulators requantized through row r's fields (+ the output zero point).
+inline __m512i rq16_fused(__m512i raw, const s8_rq_row& r) {
+  const __m512i m = _mm512_set1_epi64(r.mult), add = _mm512_set1_epi64(r.add), thr = _mm512_set1_epi64(r.thr);
+  const __m512i sh = _mm512_set1_epi64(r.sh), corr = _mm512_set1_epi64(int64_t{1} << 31);
+  const __m512i pe = _mm512_mul_epi32(raw, m);                                      // lanes 0, 2, ...
+  const __m512i po = _mm512_mul_epi32(_mm512_shuffle_epi32(raw, _MM_PERM_DDBB), m);  // lanes 1, 3, ...
+  __m512i te = _mm512_add_epi64(pe, add), to = _mm512_add_epi64(po, add);
+  te = _mm512_mask_sub_epi64(te, _mm512_cmplt_epi64_mask(pe, thr), te, corr);
+  to = _mm512_mask_sub_epi64(to, _mm512_cmplt_epi64_mask(po, thr), to, corr);
+  te = _mm512_srav_epi64(te, sh);
+  to = _mm512_srav_epi64(to, sh);
+  return _mm512_mask_shuffle_epi32(te, 0xAAAA, to, _MM_PERM_CCAA);  // odd lanes from to's low halves
+}
+
+/// The requantization of gemm_s8_offsets_impl's raw tile where every one of its first m_valid
+/// rows passed make_s8_rq_row: n_valid columns of C, clamped to [lo, hi] when Clamp (vpmovsdb's
+/// saturation is the clamp to [-128, 127]). Kept apart from the micro-kernel: requantizing its
+/// accumulators in registers made GCC spill them inside the K loop (576 x 14 x 14 -> 96:
+/// 0.052 -> 0.092 ms), where the tile's stores and loads cost 2 of about 15 operations a vector.
+template <int NR, bool Clamp>
+inline void finalize_tile_rq(const int32_t* tile, const s8_rq_row* rq, int m_valid, int n_valid, int8_t* c,
+                             ptrdiff_t ldc, __m512i lo, __m512i hi) {
+  constexpr int nv = NR / 16;
+  __mmask16 mk[nv];
+#pragma GCC unroll 8
+  for (int j = 0; j < nv; ++j) {
+    const int left = n_valid - 16 * j;
+    mk[j] = left >= 16 ? __mmask16{0xFFFF} : left <= 0 ? __mmask16{0} : static_cast<__mmask16>((1u << left) - 1u);
+  }
+  for (int i = 0; i < m_valid; ++i) {
+#pragma GCC unroll 8
+    for (int j = 0; j < nv; ++j) {
+      __m512i v = rq16_fused(_mm512_loadu_si512(tile + i * NR + 16 * j), rq[i]);
+      if constexpr (Clamp) v = _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
+      _mm512_mask_cvtsepi32_storeu_epi8(c + i * ldc + 16 * j, mk[j], v);
+    }
+  }
+}
+
+/// int8 GEMM of conv2d_s8's slab and pointwise paths, requantized per row (output channel) m:
+/// C[m][n] = requantize(sum_g A[m][g] . B_g[n] - b_zp_u rowsum[m] + bias[m]) for N columns
+/// (round_up(N, NR) read from B, N written) where a_packed = [ int32 rowsum[Mp] | s8 MR-row
+/// panels of kg 4-value groups ] and B's group g of column n is the 4 u8 values at
+/// b + 4 (boff[g] + n); b_zp_u = B's zero point + 128 (B is x + 128), so that (x - zp) w sums to
+/// A . B - b_zp_u rowsum. A's own zero point is 0 (no column sums). Edge row panels run on 4 or 8
+/// rows (MR = 12). A row panel whose rows all pass make_s8_rq_row is requantized in registers
+/// (micro_s8_offsets_rq); any other through the raw tile and finalize_row.
 template <class Tiling>
 inline void gemm_s8_offsets_impl(int M, int N, int kg, const uint8_t* a_packed, const uint8_t* b, const int32_t* boff,
                                  const int32_t* bias, int32_t b_zp_u, const ref::gemm_s8_params& p, int8_t* C,
                                  int ldc) {
   constexpr int MR = Tiling::mr, NR = Tiling::nr;
+  constexpr int block_rows = s8_offsets_block_rows / MR * MR;
+  static_assert(block_rows >= MR, "gemm_s8_offsets_impl: a block holds a row panel");
   const auto mp = static_cast<ptrdiff_t>(round_up_to_tile<MR>(M));
   const auto* rowsum = reinterpret_cast<const int32_t*>(a_packed);
   const auto* panels = reinterpret_cast<const int8_t*>(rowsum + mp);
-  const int mb = max(MR, s8_offsets_a_block_bytes / max(1, kg * 4) / MR * MR);
-  for (int m0 = 0; m0 < M; m0 += mb)
-    for (int jr = 0; jr < N; jr += NR)
-      for (int ir = m0; ir < min(M, m0 + mb); ir += MR) {
+  const int mb = min(block_rows, max(MR, s8_offsets_a_block_bytes / max(1, kg * 4) / MR * MR));
+  const bool clamp = p.act_min > -128 || p.act_max < 127;
+  const __m512i lo = _mm512_set1_epi32(p.act_min), hi = _mm512_set1_epi32(p.act_max);
+  s8_rq_row rq[block_rows];
+  bool fast[block_rows / MR];
+  for (int m0 = 0; m0 < M; m0 += mb) {
+    const int m1 = min(M, m0 + mb);
+    for (int ir = m0; ir < m1; ir += MR) {
+      bool all = true;
+      for (int i = ir; i < min(m1, ir + MR); ++i) {
+        const int q = p.per_channel ? i : 0;
+        all = make_s8_rq_row(rowsum[i], bias != nullptr ? bias[i] : 0, b_zp_u, int64_t{kg} * 4, p.multiplier[q],
+                             p.shift[q], p.out_zp, rq[i - m0]) &&
+              all;
+      }
+      fast[(ir - m0) / MR] = all;
+    }
+    for (int jr = 0; jr < N; jr += NR) {
+      const int n_valid = min(NR, N - jr);
+      const uint8_t* bj = b + static_cast<ptrdiff_t>(jr) * 4;
+      for (int ir = m0; ir < m1; ir += MR) {
         const int m_valid = min(MR, M - ir);
         const int8_t* ap = panels + static_cast<ptrdiff_t>(ir) * kg * 4;
+        int8_t* cm = C + static_cast<ptrdiff_t>(ir) * ldc + jr;
         int32_t tile[MR][NR];
         if constexpr (MR >= 6 && MR % 3 == 0) {
           if (m_valid <= MR / 3)
-            micro_s8_offsets<MR, NR, MR / 3>(kg, ap, b + static_cast<ptrdiff_t>(jr) * 4, boff, tile);
+            micro_s8_offsets<MR, NR, MR / 3>(kg, ap, bj, boff, tile);
           else if (m_valid <= 2 * MR / 3)
-            micro_s8_offsets<MR, NR, 2 * MR / 3>(kg, ap, b + static_cast<ptrdiff_t>(jr) * 4, boff, tile);
+            micro_s8_offsets<MR, NR, 2 * MR / 3>(kg, ap, bj, boff, tile);
           else
-            micro_s8_offsets<MR, NR, MR>(kg, ap, b + static_cast<ptrdiff_t>(jr) * 4, boff, tile);
+            micro_s8_offsets<MR, NR, MR>(kg, ap, bj, boff, tile);
         } else {
-          micro_s8_offsets<MR, NR, MR>(kg, ap, b + static_cast<ptrdiff_t>(jr) * 4, boff, tile);
+          micro_s8_offsets<MR, NR, MR>(kg, ap, bj, boff, tile);
+        }
+        if (fast[(ir - m0) / MR]) {
+          if (clamp)
+            finalize_tile_rq<NR, true>(&tile[0][0], rq + (ir - m0), m_valid, n_valid, cm, ldc, lo, hi);
+          else
+            finalize_tile_rq<NR, false>(&tile[0][0], rq + (ir - m0), m_valid, n_valid, cm, ldc, lo, hi);
+          continue;
         }
         for (int i = 0; i < m_valid; ++i)
           finalize_row<NR, int8_t, true>(tile[i], rowsum[ir + i], nullptr, 0u, b_zp_u, bias, ir + i, jr, &p,
-                                         C + static_cast<ptrdiff_t>(ir + i) * ldc + jr, NR);
+                                         cm + static_cast<ptrdiff_t>(i) * ldc, n_valid);
       }
+    }
+  }
 }
 #endif
 
