@@ -256,3 +256,35 @@ TEST_CASE("depthwise int8: small maps with the channels in lanes (16 at a time, 
   CHECK(clanes > 40);
 #endif
 }
+
+TEST_CASE("depthwise int8 in bytes (vpdpbusd): rows sharing a vector, tails, 5x5, strides, the plane's limit") {
+  ctnn_test::rng r(3141);
+  sweep_count res;
+  [[maybe_unused]] int bytes = 0;
+  // {c, h, w, k, s, pads}: 7-wide (2 rows a vector, an odd row left), 4-wide at 5x5 stride 2
+  // (3 rows: the windows of 4 do not fit one load), 3-wide (5 rows), widths around 16 and 64, a
+  // 130-wide row (tails), the plane at vpdp_plane_cap and past it (the other paths)
+  const conv_geometry shapes[] = {
+      dw_geometry(17, 1, 7, 7, 3, 1, 1, 1, 1, 1),    dw_geometry(20, 1, 9, 8, 5, 2, 2, 2, 2, 2),
+      dw_geometry(18, 1, 11, 3, 3, 1, 1, 1, 1, 1),   dw_geometry(3, 1, 19, 17, 3, 1, 1, 1, 1, 1),
+      dw_geometry(3, 1, 13, 65, 3, 1, 0, 2, 2, 0),   dw_geometry(2, 1, 6, 130, 5, 1, 2, 2, 2, 2),
+      dw_geometry(2, 1, 9, 129, 3, 2, 1, 1, 1, 1),   dw_geometry(2, 1, 28, 28, 5, 2, 2, 2, 2, 2),
+      dw_geometry(2, 1, 178, 178, 3, 1, 1, 1, 1, 1), dw_geometry(2, 1, 200, 200, 3, 1, 1, 1, 1, 1),
+      dw_geometry(2, 2, 30, 30, 3, 1, 1, 1, 1, 1)};
+  for (const auto& g : shapes)
+    for (int rep = 0; rep < 4; ++rep) {  // zero points, multipliers (fast and wrapping rows) and clamps vary
+      check_depthwise(g, r, res);
+#if CTNN_DW_VPDP
+      const bool fits = g.kh == 3 ? (g.sh == 1 ? kk::detail::dw::vpdp_fits<3, 1>(g, 0) : kk::detail::dw::vpdp_fits<3, 2>(g, 0))
+                                  : (g.sh == 1 ? kk::detail::dw::vpdp_fits<5, 1>(g, 0) : kk::detail::dw::vpdp_fits<5, 2>(g, 0));
+      bytes += fits ? 1 : 0;
+#endif
+    }
+#if CTNN_DW_VPDP
+  CHECK(bytes == 4 * 9);  // all but the 200 x 200 plane and the channel multiplier 2
+  CHECK(kk::detail::dw::vpdp_rows<3, 1>(shapes[0], 9) == 2);
+  CHECK(kk::detail::dw::vpdp_rows<5, 2>(shapes[1], 12) == 3);  // 4 rows would read 86 bytes
+  CHECK(kk::detail::dw::vpdp_rows<3, 1>(shapes[2], 5) == 5);
+  CHECK(kk::detail::dw::vpdp_rows<3, 1>(shapes[3], 19) == 1);
+#endif
+}

@@ -917,48 +917,6 @@ inline constexpr int s8_offsets_a_block_bytes = 256 * 1024;
 /// Rows of one such block at most: the rows' requantization fields (s8_rq_row) live on the stack.
 inline constexpr int s8_offsets_block_rows = 264;
 
-/// One output row's requantization folded into 64-bit constants (the fused epilogue of
-/// gemm_s8_offsets_impl). With T = raw + rt the exact accumulator (rt = bias - b_zp_u rowsum),
-/// m the multiplier and r = -shift >= 1 the right shift, TFLite's two roundings
-///   h = floor((T m + 2^30) / 2^31)                        (the doubling high multiply)
-///   q = floor((h + 2^(r-1) - [h < 0]) / 2^r)              (the divide by 2^r, ties away from 0)
-/// are one floor, since floor((floor(a / b) + c) / d) = floor((a + c b) / (b d)) for integers:
-///   q + zp = (raw m + add - [raw m < thr] 2^31) >> (31 + r),   h < 0  <=>  T m < -2^30,
-///   add = rt m + 2^30 + 2^(30 + r) + zp 2^(31 + r),   thr = -2^30 - rt m,
-/// two 32 x 32 -> 64-bit products per pair of lanes, no 32-bit high multiply and no second
-/// rounding step. Exact where T never wraps in int32 (|raw| <= 128 * 255 K), the shift is a
-/// right shift of 1..23 (no left shift; every sum stays below 2^63) and the multiplier is
-/// non-negative (quant::valid); make_s8_rq_row says whether a row qualifies.
-struct s8_rq_row {
-  int64_t add, thr, sh, mult;
-};
-
-inline bool make_s8_rq_row(int32_t rowsum, int32_t bias, int32_t b_zp_u, int64_t k, int32_t mult, int32_t shift,
-                           int32_t out_zp, s8_rq_row& r) {
-  const int64_t rt = int64_t{bias} - int64_t{b_zp_u} * rowsum, bound = 128 * 255 * k;
-  if (shift > -1 || shift < -23 || mult < 0 || rt - bound < INT32_MIN || rt + bound > INT32_MAX) return false;
-  const int rs = -shift;
-  r.mult = mult;
-  r.sh = 31 + rs;
-  r.add = rt * mult + (int64_t{1} << 30) + (int64_t{1} << (30 + rs)) + int64_t{out_zp} * (int64_t{1} << (31 + rs));
-  r.thr = -(int64_t{1} << 30) - rt * mult;
-  return true;
-}
-
-/// 16 lanes of raw accumulators requantized through row r's fields (+ the output zero point).
-inline __m512i rq16_fused(__m512i raw, const s8_rq_row& r) {
-  const __m512i m = _mm512_set1_epi64(r.mult), add = _mm512_set1_epi64(r.add), thr = _mm512_set1_epi64(r.thr);
-  const __m512i sh = _mm512_set1_epi64(r.sh), corr = _mm512_set1_epi64(int64_t{1} << 31);
-  const __m512i pe = _mm512_mul_epi32(raw, m);                                      // lanes 0, 2, ...
-  const __m512i po = _mm512_mul_epi32(_mm512_shuffle_epi32(raw, _MM_PERM_DDBB), m);  // lanes 1, 3, ...
-  __m512i te = _mm512_add_epi64(pe, add), to = _mm512_add_epi64(po, add);
-  te = _mm512_mask_sub_epi64(te, _mm512_cmplt_epi64_mask(pe, thr), te, corr);
-  to = _mm512_mask_sub_epi64(to, _mm512_cmplt_epi64_mask(po, thr), to, corr);
-  te = _mm512_srav_epi64(te, sh);
-  to = _mm512_srav_epi64(to, sh);
-  return _mm512_mask_shuffle_epi32(te, 0xAAAA, to, _MM_PERM_CCAA);  // odd lanes from to's low halves
-}
-
 /// The requantization of gemm_s8_offsets_impl's raw tile where every one of its first m_valid
 /// rows passed make_s8_rq_row: n_valid columns of C, clamped to [lo, hi] when Clamp (vpmovsdb's
 /// saturation is the clamp to [-128, 127]). Kept apart from the micro-kernel: requantizing its
