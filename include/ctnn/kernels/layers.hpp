@@ -74,6 +74,17 @@ inline void copy_run(void* dst, const void* src, size_t n) {
 /// word (little-endian: the even bytes are the words' low halves, folded twice), then one by one.
 inline void gather_even_bytes(int8_t* dst, const int8_t* src, int64_t n) {
   int64_t i = 0;
+#if CTNN_KERNELS_X86 && defined(__AVX512BW__)
+  // 32 at a time, the last ones masked (a stride-2 slab's phase rows are 28 or 14 long: the AVX2
+  // loop below never ran on them; the byte loop took a third of a stride-2 int8 conv): the 2 m - 1
+  // bytes up to the last even one loaded (none past it), each 16-bit lane's low byte kept
+  for (; i < n; i += 32) {
+    const int64_t m = min<int64_t>(32, n - i);
+    const __m512i v = _mm512_maskz_loadu_epi8((__mmask64{1} << (2 * m - 1)) - 1, src + 2 * i);
+    _mm256_mask_storeu_epi8(dst + i, static_cast<__mmask32>((uint64_t{1} << m) - 1), _mm512_cvtepi16_epi8(v));
+  }
+  return;
+#endif
 #if CTNN_KERNELS_X86 && defined(__AVX2__)
   const __m256i lo = _mm256_set1_epi16(0x00FF);
   for (; i + 32 <= n && 2 * i + 64 <= 2 * n - 1; i += 32) {
