@@ -366,11 +366,11 @@ TEST_CASE("conv2d int8 pointwise on the slab layout: channel quads, pixel chunks
 TEST_CASE("fused int8 requantization: one 64-bit rounding equals TFLite's two, ties and limits included") {
   // rq16_fused(raw) with make_s8_rq_row's fields against multiply_by_quantized_multiplier(raw +
   // rt) + zp: every raw in [-4096, 4096] (multiplier 2^30 puts a tie of each rounding on every
-  // other value) and random ones up to the bound, every right shift 1..23
+  // other value) and random ones up to the bound, every right shift 0..23
   ctnn_test::rng r(89);
   const int64_t K = 64, bound = 128 * 255 * K;
   int checked = 0;
-  for (int rs = 1; rs <= 23; ++rs)
+  for (int rs = 0; rs <= 23; ++rs)
     for (const int32_t mult : {int32_t{1} << 30, (int32_t{1} << 30) + 1, int32_t{2147483647}, int32_t{1518500250}})
       for (const int32_t zp : {-128, 0, 127})
         for (const int32_t bias : {0, -77, 123456}) {
@@ -395,10 +395,12 @@ TEST_CASE("fused int8 requantization: one 64-bit rounding equals TFLite's two, t
             ++checked;
           }
         }
-  CHECK(checked > 23 * 4 * 3 * 3 * 500);
+  CHECK(checked > 24 * 4 * 3 * 3 * 500);
   // where the one rounding is not TFLite's (or a sum could leave int64), the row is declined
   k::detail::s8_rq_row row{};
-  CHECK_FALSE(k::detail::make_s8_rq_row(0, 0, 0, K, 1 << 30, 0, 0, row));    // no right shift
+  CHECK(k::detail::make_s8_rq_row(0, 0, 0, K, 1 << 30, 0, 0, row));          // no right shift: one rounding
+  CHECK_FALSE(k::detail::make_s8_rq_row(0, int32_t(2147483647 - 127 - bound), 0, K, 1 << 30, 0, 0, row));  // q + zp
+  CHECK(k::detail::make_s8_rq_row(0, int32_t(2147483647 - 128 - bound), 0, K, 1 << 30, 0, 0, row));
   CHECK_FALSE(k::detail::make_s8_rq_row(0, 0, 0, K, 1 << 30, 2, 0, row));    // a left shift
   CHECK_FALSE(k::detail::make_s8_rq_row(0, 0, 0, K, 1 << 30, -24, 0, row));  // past the exact range
   CHECK_FALSE(k::detail::make_s8_rq_row(0, 0, 0, K, -1, -5, 0, row));        // a negative multiplier

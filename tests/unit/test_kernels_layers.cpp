@@ -815,6 +815,16 @@ TEST_CASE("elementwise add / mul: optimized kernels equal the reference") {
     REQUIRE(kr::add_s8(n, a.data(), b.data(), want.data(), ap) == status::ok);
     REQUIRE(kk::add_s8(n, a.data(), b.data(), got.data(), ap) == status::ok);
     REQUIRE(got == want);
+#if CTNN_KERNELS_VNNI
+    {  // these scales (left shift 20) take the one-rounding lanes: both inputs and the output
+      kk::detail::s8_rq_row f{};
+      const int64_t in_bound = int64_t{128} << ap.left_shift;
+      CHECK(kk::detail::make_rq_fused(-(int64_t{ap.a_zp} << ap.left_shift), in_bound, ap.a.multiplier, ap.a.shift, 0, f));
+      CHECK(kk::detail::make_rq_fused(-(int64_t{ap.b_zp} << ap.left_shift), in_bound, ap.b.multiplier, ap.b.shift, 0, f));
+      CHECK(kk::detail::make_rq_fused(0, 2 * ((int64_t{255} << ap.left_shift) + 1), ap.out.multiplier, ap.out.shift,
+                                      ap.out_zp, f));
+    }
+#endif
     REQUIRE(kr::mul_s8(n, a.data(), b.data(), want.data(), mp) == status::ok);
     REQUIRE(kk::mul_s8(n, a.data(), b.data(), got.data(), mp) == status::ok);
     REQUIRE(got == want);

@@ -1791,6 +1791,28 @@ inline status add_s8(int64_t n, const int8_t* a, const int8_t* b, int8_t* y, con
 #endif
   int64_t i = 0;
 #if CTNN_KERNELS_VNNI
+  {
+    // each of the three requantizations as one 64-bit rounding (detail::make_rq_fused) where exact:
+    // an input's (x - zp) 2^left as x 2^left + rt, the output's zero point folded in
+    const int64_t in_bound = int64_t{128} << p.left_shift, sum_bound = 2 * ((int64_t{255} << p.left_shift) + 1);
+    detail::s8_rq_row fa{}, fb{}, fo{};
+    if (detail::make_rq_fused(-(int64_t{p.a_zp} << p.left_shift), in_bound, p.a.multiplier, p.a.shift, 0, fa) &&
+        detail::make_rq_fused(-(int64_t{p.b_zp} << p.left_shift), in_bound, p.b.multiplier, p.b.shift, 0, fb) &&
+        detail::make_rq_fused(0, sum_bound, p.out.multiplier, p.out.shift, p.out_zp, fo)) {
+      const __m512i lo = _mm512_set1_epi32(p.act_min), hi = _mm512_set1_epi32(p.act_max);
+      const __m128i left = _mm_cvtsi32_si128(p.left_shift);
+      for (; i + 16 <= n; i += 16) {
+        const __m512i va = _mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i)));
+        const __m512i vb = _mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i)));
+        const __m512i sa = detail::rq16_fused(_mm512_sll_epi32(va, left), fa);
+        const __m512i sb = detail::rq16_fused(_mm512_sll_epi32(vb, left), fb);
+        const __m512i v = detail::rq16_fused(_mm512_add_epi32(sa, sb), fo);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), _mm512_cvtepi32_epi8(_mm512_min_epi32(_mm512_max_epi32(v, lo), hi)));
+      }
+      for (; i < n; ++i) y[i] = ref::add_s8_one(a[i], b[i], p);
+      return status::ok;
+    }
+  }
   const __m512i a_zp = _mm512_set1_epi32(p.a_zp), b_zp = _mm512_set1_epi32(p.b_zp);
   const detail::requant16 ra = detail::make_requant16(_mm512_set1_epi32(p.a.multiplier), _mm512_set1_epi32(p.a.shift));
   const detail::requant16 rb = detail::make_requant16(_mm512_set1_epi32(p.b.multiplier), _mm512_set1_epi32(p.b.shift));

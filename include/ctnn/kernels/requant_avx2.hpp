@@ -103,31 +103,40 @@ inline __m512i mbqm16(__m512i x, const requant16& r) {
 inline __m512i mbqm16(__m512i x, __m512i mult, __m512i shift) { return mbqm16(x, make_requant16(mult, shift)); }
 
 /// One output row's (or channel's) requantization folded into 64-bit constants (the epilogue of
-/// tiled's gemm_s8_offsets_impl and of the int8 depthwise kernel). With T = raw + rt the exact accumulator (rt = bias - b_zp_u rowsum),
-/// m the multiplier and r = -shift >= 1 the right shift, TFLite's two roundings
+/// tiled's gemm_s8_offsets_impl, of the int8 depthwise kernel and of the int8 add). With
+/// T = raw + rt the exact value to requantize, m the multiplier and r = -shift >= 0 the right
+/// shift, TFLite's two roundings
 ///   h = floor((T m + 2^30) / 2^31)                        (the doubling high multiply)
 ///   q = floor((h + 2^(r-1) - [h < 0]) / 2^r)              (the divide by 2^r, ties away from 0)
 /// are one floor, since floor((floor(a / b) + c) / d) = floor((a + c b) / (b d)) for integers:
 ///   q + zp = (raw m + add - [raw m < thr] 2^31) >> (31 + r),   h < 0  <=>  T m < -2^30,
-///   add = rt m + 2^30 + 2^(30 + r) + zp 2^(31 + r),   thr = -2^30 - rt m,
-/// two 32 x 32 -> 64-bit products per pair of lanes, no 32-bit high multiply and no second
-/// rounding step. Exact where T never wraps in int32 (|raw| <= 128 * 255 K), the shift is a
-/// right shift of 1..23 (no left shift; every sum stays below 2^63) and the multiplier is
-/// non-negative (quant::valid); make_s8_rq_row says whether a row qualifies.
+///   add = rt m + 2^30 + 2^(30 + r) + zp 2^(31 + r),   thr = -2^30 - rt m
+/// (r = 0: q = h, add = rt m + 2^30 + zp 2^31 and no correction), two 32 x 32 -> 64-bit
+/// products per pair of lanes, no 32-bit high multiply and no second rounding step. Exact where
+/// T never wraps in int32 (|raw| <= raw_bound), the shift is not a left shift and at most a right
+/// shift of 23 (every sum stays below 2^63), the multiplier is non-negative (quant::valid) and,
+/// for r = 0, q + zp stays in int32; make_rq_fused says whether they hold.
 struct s8_rq_row {
   int64_t add, thr, sh, mult;
 };
 
-inline bool make_s8_rq_row(int32_t rowsum, int32_t bias, int32_t b_zp_u, int64_t k, int32_t mult, int32_t shift,
-                           int32_t out_zp, s8_rq_row& r) {
-  const int64_t rt = int64_t{bias} - int64_t{b_zp_u} * rowsum, bound = 128 * 255 * k;
-  if (shift > -1 || shift < -23 || mult < 0 || rt - bound < INT32_MIN || rt + bound > INT32_MAX) return false;
+inline bool make_rq_fused(int64_t rt, int64_t raw_bound, int32_t mult, int32_t shift, int32_t out_zp, s8_rq_row& r) {
+  const int64_t top = shift == 0 ? int64_t{INT32_MAX} - 128 : int64_t{INT32_MAX};
+  if (shift > 0 || shift < -23 || mult < 0 || rt - raw_bound < -top - 1 || rt + raw_bound > top) return false;
   const int rs = -shift;
   r.mult = mult;
   r.sh = 31 + rs;
-  r.add = rt * mult + (int64_t{1} << 30) + (int64_t{1} << (30 + rs)) + int64_t{out_zp} * (int64_t{1} << (31 + rs));
-  r.thr = -(int64_t{1} << 30) - rt * mult;
+  r.add = rt * mult + (int64_t{1} << 30) + (rs > 0 ? int64_t{1} << (30 + rs) : 0) +
+          int64_t{out_zp} * (int64_t{1} << (31 + rs));
+  r.thr = rs > 0 ? -(int64_t{1} << 30) - rt * mult : INT64_MIN;
   return true;
+}
+
+/// make_rq_fused for a row of an int8 GEMM over k values (a multiple of 4): rt = bias - b_zp_u
+/// rowsum, |raw| <= 128 * 255 k (u8 x s8 products).
+inline bool make_s8_rq_row(int32_t rowsum, int32_t bias, int32_t b_zp_u, int64_t k, int32_t mult, int32_t shift,
+                           int32_t out_zp, s8_rq_row& r) {
+  return make_rq_fused(int64_t{bias} - int64_t{b_zp_u} * rowsum, 128 * 255 * k, mult, shift, out_zp, r);
 }
 
 /// 16 lanes of raw accumulators requantized through row r's fields (+ the output zero point).
