@@ -755,7 +755,7 @@ TEST_CASE("max pool: the separable kernel equals the reference on wide rows, pad
   stem.pt = stem.pb = stem.pl = stem.pr = 1;
   check_one(stem, false);
   check_one(stem, true);
-  // 3 wide at stride 2 (AVX-512BW: 32 outputs per vector, the rest one by one): every width to
+  // 3 wide at stride 2 (AVX-512BW: 32 outputs per vector, the last ones masked): every width to
   // 2 x 32 + 40 outputs and some wider, each padding and rounding
   for (int64_t w = 1; w <= 210; w += (w < 150 ? 1 : 13)) {
     pool_geometry g;

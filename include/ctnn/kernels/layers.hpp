@@ -1437,18 +1437,19 @@ inline void max_across(T* __restrict out, const T* __restrict t, int64_t n, int6
 #if CTNN_KERNELS_X86 && defined(__AVX512BW__)
 /// int8, 3 wide at stride 2 (ResNet's max pool): out[i] = max(t[2i], t[2i + 1], t[2i + 2]), 32
 /// outputs from 64 + 2 bytes as 16-bit lanes (even bytes sign-extended by a shift pair, odd ones
-/// by one shift), the rest one by one. Reads t[2i + 65] for the last vector: the caller's buffer
-/// holds one element past the span (its value never reaches an output).
+/// by one shift); the last m < 32 from masked loads of the 2 m + 1 bytes they read (a 56-wide
+/// row ran 24 of its outputs one by one). Reads t[2i + 65] for a whole vector: the caller's
+/// buffer holds one element past the span (its value never reaches an output).
 inline void max3_stride2_s8(int8_t* out, const int8_t* t, int64_t n) {
-  int64_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    const __m512i w = _mm512_loadu_si512(t + 2 * i), w2 = _mm512_loadu_si512(t + 2 * i + 2);
+  for (int64_t i = 0; i < n; i += 32) {
+    const int64_t m = min<int64_t>(32, n - i);
+    const auto lanes = static_cast<__mmask64>(m == 32 ? ~uint64_t{0} : (uint64_t{1} << (2 * m)) - 1);
+    const __m512i w = _mm512_maskz_loadu_epi8(lanes, t + 2 * i), w2 = _mm512_maskz_loadu_epi8(lanes, t + 2 * i + 2);
     const __m512i even = _mm512_srai_epi16(_mm512_slli_epi16(w, 8), 8), odd = _mm512_srai_epi16(w, 8);
     const __m512i next = _mm512_srai_epi16(_mm512_slli_epi16(w2, 8), 8);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
-                        _mm512_cvtepi16_epi8(_mm512_max_epi16(_mm512_max_epi16(even, odd), next)));
+    _mm256_mask_storeu_epi8(out + i, static_cast<__mmask32>((uint64_t{1} << m) - 1),
+                            _mm512_cvtepi16_epi8(_mm512_max_epi16(_mm512_max_epi16(even, odd), next)));
   }
-  for (; i < n; ++i) out[i] = max(max(t[2 * i], t[2 * i + 1]), t[2 * i + 2]);
 }
 #endif
 
