@@ -287,7 +287,7 @@ bool check_slab_conv(const k::conv_geometry& g, ctnn_test::rng& r, int32_t wzp, 
   using T = k::default_s8_tiling;
   const size_t avail = ws_bytes != 0 ? ws_bytes : sizeof(k::detail::static_workspace_s8<T>::buf);
   if (!k::detail::conv_s8_slab_applies<T>(g) || wzp != 0) return false;
-  return g.pointwise() ? k::detail::conv_s8_cells_chunk<T::nr>(g, avail) > 0
+  return k::detail::conv_s8_cells_applies(g) ? k::detail::conv_s8_cells_chunk<T::nr>(g, avail) > 0
                        : k::detail::conv_s8_slab_rows<T::nr>(g, avail) > 0;
 }
 
@@ -330,7 +330,7 @@ TEST_CASE("conv2d int8 slab path (implicit im2col): strides, dilation, groups, p
 #endif
 }
 
-TEST_CASE("conv2d int8 pointwise on the slab layout: channel quads, pixel chunks, groups, edges, fallbacks") {
+TEST_CASE("conv2d int8 1x1 on the slab layout: channel quads, pixel chunks, strides, groups, edges, fallbacks") {
   ctnn_test::rng r(83);
   using T = k::default_s8_tiling;
   // {in_c, in_h, in_w, out_c, kh, kw, sh, sw, pt, pb, pl, pr, dh, dw, groups}
@@ -339,6 +339,10 @@ TEST_CASE("conv2d int8 pointwise on the slab layout: channel quads, pixel chunks
                                      {6, 9, 10, 8, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1},     // in_c 6 -> 8
                                      {32, 16, 16, 20, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 2},  // 2 groups
                                      {96, 5, 3, 290, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1},   // rows past one block
+                                     {64, 14, 14, 70, 1, 1, 2, 2, 0, 0, 0, 0, 1, 1, 1},  // stride 2: 7 x 7
+                                     {8, 19, 23, 12, 1, 1, 2, 2, 0, 0, 0, 0, 1, 1, 1},   // odd sizes: 10 x 12
+                                     {12, 9, 10, 9, 1, 1, 3, 1, 0, 0, 0, 0, 1, 1, 1},    // stride (3, 1)
+                                     {16, 12, 17, 10, 1, 1, 1, 3, 0, 0, 0, 0, 1, 1, 2},  // stride (1, 3), groups
                                      {5, 6, 6, 7, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1}};     // in_c 5: not on the slab
   int runs = 0;
   for (const auto& g : shapes) {
@@ -347,7 +351,9 @@ TEST_CASE("conv2d int8 pointwise on the slab layout: channel quads, pixel chunks
     // (the plane in chunks: 156 = 64 + 64 + 28)
     // (the plane in chunks: 156 = 64 + 64 + 28; only where the cells path runs: the GEMM's packing
     // needs more)
-    const size_t quads = size_t((g.in_c_per_group() + 3) / 4), small = 4 * quads * 64 + 64 * quads;
+    const bool strided = g.sh != 1 || g.sw != 1;
+    const size_t quads = size_t((g.in_c_per_group() + 3) / 4);
+    const size_t small = 4 * quads * 64 + 64 * quads + (strided ? 4 * 64 + 4 * 32 : 0);
     const bool cells = CTNN_KERNELS_VNNI && k::detail::conv_s8_slab_applies<T>(g);
     for (const int32_t wzp : {0, 3})
       for (const bool per_channel : {true, false})
@@ -355,7 +361,7 @@ TEST_CASE("conv2d int8 pointwise on the slab layout: channel quads, pixel chunks
           if (ws != small || (cells && wzp == 0)) runs += check_slab_conv(g, r, wzp, per_channel, ws) ? 1 : 0;
   }
 #if CTNN_KERNELS_VNNI && !CTNN_KERNELS_SCALAR
-  CHECK(runs == 5 * 2 * 3);  // 5 shapes, the weights' zero point 0, every workspace
+  CHECK(runs == 9 * 2 * 3);  // 9 shapes, the weights' zero point 0, every workspace
   CHECK(k::detail::conv_s8_cells_chunk<T::nr>(shapes[0], 4 * 4 * 64 + 64 * 4) == 64);
 #else
   CHECK(runs == 0);

@@ -806,12 +806,17 @@ namespace detail {
 constexpr int64_t conv_s8_slab_c4(const conv_geometry& g) { return ceil_div(g.in_c_per_group(), 4); }
 constexpr int64_t conv_s8_slab_kg(const conv_geometry& g) { return conv_s8_slab_c4(g) * g.kh * g.kw; }
 
-/// A pointwise convolution (1x1, stride 1, no padding) takes the same layout with one tap: its
-/// slab is the input itself, 4 channels to a cell (conv2d_s8_cells).
+/// A 1x1 convolution without padding (pointwise, or strided: ResNet's downsampling) takes the
+/// same layout with one tap: its slab is the input itself (strided: its sampled pixels), 4
+/// channels to a cell (conv2d_s8_cells).
+constexpr bool conv_s8_cells_applies(const conv_geometry& g) {
+  return g.kh == 1 && g.kw == 1 && g.pt == 0 && g.pb == 0 && g.pl == 0 && g.pr == 0;
+}
+
 template <class Tiling>
 constexpr bool conv_s8_slab_applies(const conv_geometry& g) {
   if (!CTNN_KERNELS_VNNI || CTNN_KERNELS_SCALAR || Tiling::nr % 16 != 0) return false;
-  if (!g.valid() || g.depthwise() || !(conv_slab_applies(g) || g.pointwise())) return false;
+  if (!g.valid() || g.depthwise() || !(conv_slab_applies(g) || conv_s8_cells_applies(g))) return false;
   return 3 * conv_s8_slab_c4(g) <= g.in_c_per_group() && 4 * conv_s8_slab_kg(g) <= Tiling::kmax;
 }
 
@@ -1104,11 +1109,14 @@ inline status conv2d_s8_slab(const conv_geometry& g, int64_t panel_rows, const i
 
 /// Pixels per chunk of conv2d_s8_cells: cells of about 256 KiB (they stay in L2 while every row
 /// panel of the weights passes over them), a multiple of 32 and of NR, at most the workspace's
-/// and the plane's (rounded up); 0 when not even NR pixels fit.
+/// and the output plane's (rounded up); 0 when not even NR pixels fit. A strided convolution's
+/// chunk has 4 staging rows besides (its pixels gathered before the interleave).
 template <int NR>
 constexpr int64_t conv_s8_cells_chunk(const conv_geometry& g, uint64_t workspace_bytes) {
   constexpr int64_t step = NR % 32 == 0 ? NR : 32 * NR;
-  const int64_t per = 4 * conv_s8_slab_c4(g), plane = g.in_h * g.in_w, skew = 64 * conv_s8_slab_c4(g);
+  const bool strided = g.sh != 1 || g.sw != 1;
+  const int64_t per = 4 * conv_s8_slab_c4(g) + (strided ? 4 : 0), plane = g.out_h() * g.out_w();
+  const int64_t skew = 64 * conv_s8_slab_c4(g) + (strided ? 4 * 32 : 0);
   if (workspace_bytes < static_cast<uint64_t>(skew)) return 0;
   workspace_bytes -= static_cast<uint64_t>(skew);
   int64_t n = max(step, (256 * 1024 / per) / step * step);
@@ -1117,18 +1125,37 @@ constexpr int64_t conv_s8_cells_chunk(const conv_geometry& g, uint64_t workspace
 }
 
 #if CTNN_KERNELS_VNNI
-/// conv2d_s8's pointwise path (conv_s8_slab_applies, weights' zero point 0): per group and chunk
-/// of pixels, the input's channels are interleaved 4 to a cell as u8 (x + 128) in the workspace
-/// (channels past in_c: any value, their weights are 0), and gemm_s8_offsets_impl writes the
-/// chunk's columns of every output channel in place: no packing of B, no column sums, no copy.
+/// conv2d_s8's 1x1 path (conv_s8_cells_applies, weights' zero point 0): per group and chunk of
+/// output pixels, the input's channels are interleaved 4 to a cell as u8 (x + 128) in the
+/// workspace (channels past in_c: any value, their weights are 0), and gemm_s8_offsets_impl
+/// writes the chunk's columns of every output channel in place: no packing of B, no column sums,
+/// no copy. A strided one first gathers each channel's sampled pixels of the chunk into a
+/// staging row (stride 2 by gather_even_bytes).
 template <class Tiling>
 inline status conv2d_s8_cells(const conv_geometry& g, const int8_t* in, const int32_t* bias, int8_t* out,
                               const ref::gemm_s8_params& p, const uint8_t* packed, size_t packed_stride,
                               void* workspace, int64_t chunk) {
-  const int64_t plane = g.in_h * g.in_w, icg = g.in_c_per_group(), c4n = conv_s8_slab_c4(g);
+  const int64_t in_plane = g.in_h * g.in_w, icg = g.in_c_per_group(), c4n = conv_s8_slab_c4(g);
+  const int64_t ow = g.out_w(), plane = g.out_h() * ow;
+  const bool strided = g.sh != 1 || g.sw != 1;
   const int M = static_cast<int>(g.out_c_per_group());
   const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
   auto* cells = static_cast<uint8_t*>(workspace);
+  // strided: channel q's pixels of the chunk at stage + q (chunk + 32)
+  int8_t* stage = reinterpret_cast<int8_t*>(cells + 4 * c4n * (chunk + 16));
+  const auto gather = [&](const int8_t* ch, int64_t n0, int64_t n, int8_t* dst) {
+    for (int64_t j = n0; j < n0 + n;) {  // one output row's run at a time
+      const int64_t oy = j / ow, ox = j - oy * ow, len = min(ow - ox, n0 + n - j);
+      const int8_t* src = ch + oy * g.sh * g.in_w + ox * g.sw;
+      if (g.sw == 1)
+        copy_run(dst + (j - n0), src, static_cast<size_t>(len));
+      else if (g.sw == 2)
+        gather_even_bytes(dst + (j - n0), src, len);
+      else
+        for (int64_t x = 0; x < len; ++x) dst[j - n0 + x] = src[x * g.sw];
+      j += len;
+    }
+  };
   int32_t boff[Tiling::kmax / 4];
   // a channel quad's cells start a cache line past a multiple of the chunk: at a pitch of an even
   // number of lines, the groups a tile reads fell into a quarter of L1's sets (144 x 56 x 56 -> 24:
@@ -1136,7 +1163,7 @@ inline status conv2d_s8_cells(const conv_geometry& g, const int8_t* in, const in
   const int64_t pitch = chunk + 16;
   for (int64_t c4 = 0; c4 < c4n; ++c4) boff[c4] = static_cast<int32_t>(c4 * pitch);
   for (int64_t grp = 0; grp < g.groups; ++grp) {
-    const int8_t* in_g = in + grp * icg * plane;
+    const int8_t* in_g = in + grp * icg * in_plane;
     ref::gemm_s8_params pg = p;
     if (p.per_channel) {
       pg.multiplier = p.multiplier + grp * M;
@@ -1146,14 +1173,22 @@ inline status conv2d_s8_cells(const conv_geometry& g, const int8_t* in, const in
       const int64_t n = min(chunk, plane - n0);
       for (int64_t c4 = 0; c4 < c4n; ++c4) {
         uint8_t* dst = cells + c4 * pitch * 4;
+        const int8_t* rows[4];  // channel q's pixels n0 .. n0 + n in order (null: past in_c)
+        for (int q = 0; q < 4; ++q) {
+          const int64_t ic = 4 * c4 + q;
+          rows[q] = ic >= icg ? nullptr : in_g + ic * in_plane + n0;
+          if (strided && ic < icg) {
+            int8_t* st = stage + q * (chunk + 32);
+            gather(in_g + ic * in_plane, n0, n, st);
+            rows[q] = st;
+          }
+        }
         for (int64_t x = 0; x < n; x += 32) {
           const auto mask = static_cast<__mmask32>(n - x >= 32 ? ~0u : (1u << (n - x)) - 1u);
           __m256i r[4], o[4];
-          for (int q = 0; q < 4; ++q) {
-            const int64_t ic = 4 * c4 + q;
-            r[q] = ic < icg ? _mm256_xor_si256(_mm256_maskz_loadu_epi8(mask, in_g + ic * plane + n0 + x), flip)
-                            : _mm256_setzero_si256();
-          }
+          for (int q = 0; q < 4; ++q)
+            r[q] = rows[q] != nullptr ? _mm256_xor_si256(_mm256_maskz_loadu_epi8(mask, rows[q] + x), flip)
+                                      : _mm256_setzero_si256();
           interleave4x32(r[0], r[1], r[2], r[3], dst + 4 * x, o);
         }
       }
@@ -1238,7 +1273,7 @@ inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* 
     // the weights are in the slab path's order: it runs when the weights' zero point is 0 and a
     // panel (pointwise: a chunk of NR pixels) fits the workspace; otherwise the im2col or
     // pointwise GEMM below packs w per call
-    if (g.pointwise()) {
+    if (detail::conv_s8_cells_applies(g)) {
       const int64_t chunk = p.b_zp == 0 ? detail::conv_s8_cells_chunk<Tiling::nr>(g, workspace_bytes) : 0;
       if (chunk > 0) return detail::conv2d_s8_cells<Tiling>(g, in, bias, out, p, packed, packed_stride, workspace, chunk);
     } else {
