@@ -803,6 +803,17 @@ namespace detail {
 /// symmetric int8 weights); a convolution with another runs the im2col path, its weights packed
 /// per call. Used where the float slab is (conv_slab_applies), when rounding in_c up to 4 adds
 /// at most a third (in_c 3, 4, 6, 7, 8, ...: yes; 1, 2, 5: no) and 4 kg <= Tiling::kmax.
+/// p for group grp of a grouped convolution with M output channels a group: per-channel
+/// multipliers and shifts from the group's first channel on.
+inline ref::gemm_s8_params group_params(const ref::gemm_s8_params& p, int64_t grp, int64_t M) {
+  ref::gemm_s8_params pg = p;
+  if (p.per_channel) {
+    pg.multiplier = p.multiplier + grp * M;
+    pg.shift = p.shift + grp * M;
+  }
+  return pg;
+}
+
 constexpr int64_t conv_s8_slab_c4(const conv_geometry& g) { return ceil_div(g.in_c_per_group(), 4); }
 constexpr int64_t conv_s8_slab_kg(const conv_geometry& g) { return conv_s8_slab_c4(g) * g.kh * g.kw; }
 
@@ -1090,11 +1101,7 @@ inline status conv2d_s8_slab(const conv_geometry& g, int64_t panel_rows, const i
       // the slack the last windows read (columns past the panel's pixels: results dropped)
       const int64_t used = c4n * phases * plane * 4;
       __builtin_memset(slab + used, 0, static_cast<size_t>(slab_bytes - used));
-      ref::gemm_s8_params pg = p;
-      if (p.per_channel) {
-        pg.multiplier = p.multiplier + grp * M;
-        pg.shift = p.shift + grp * M;
-      }
+      const ref::gemm_s8_params pg = group_params(p, grp, M);
       gemm_s8_offsets_impl<Tiling>(M, static_cast<int>(np), kg, packed + static_cast<size_t>(grp) * packed_stride, slab,
                                    boff, bias != nullptr ? bias + grp * M : nullptr, p.a_zp + 128, pg, prod,
                                    static_cast<int>(np));
@@ -1164,11 +1171,7 @@ inline status conv2d_s8_cells(const conv_geometry& g, const int8_t* in, const in
   for (int64_t c4 = 0; c4 < c4n; ++c4) boff[c4] = static_cast<int32_t>(c4 * pitch);
   for (int64_t grp = 0; grp < g.groups; ++grp) {
     const int8_t* in_g = in + grp * icg * in_plane;
-    ref::gemm_s8_params pg = p;
-    if (p.per_channel) {
-      pg.multiplier = p.multiplier + grp * M;
-      pg.shift = p.shift + grp * M;
-    }
+    const ref::gemm_s8_params pg = group_params(p, grp, M);
     for (int64_t n0 = 0; n0 < plane; n0 += chunk) {
       const int64_t n = min(chunk, plane - n0);
       for (int64_t c4 = 0; c4 < c4n; ++c4) {
@@ -1300,11 +1303,7 @@ inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* 
       auto* colsum = static_cast<int32_t*>(workspace);
       for (int64_t grp = 0; grp < g.groups; ++grp) {
         const int8_t* in_g = in + grp * g.in_c_per_group() * g.in_h * g.in_w;
-        ref::gemm_s8_params pg = p;
-        if (p.per_channel) {
-          pg.multiplier = p.multiplier + grp * M;
-          pg.shift = p.shift + grp * M;
-        }
+        const ref::gemm_s8_params pg = detail::group_params(p, grp, M);
         const int32_t* bias_g = bias != nullptr ? bias + grp * M : nullptr;
         const auto* a_g = packed + static_cast<size_t>(grp) * packed_stride;
         for (int64_t r0 = 0; r0 < oh; r0 += rows_per) {
@@ -1349,11 +1348,7 @@ inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* 
   auto* col = static_cast<int8_t*>(scratch);
   for (int64_t grp = 0; grp < g.groups; ++grp) {
     const int8_t* in_g = in + grp * g.in_c_per_group() * g.in_h * g.in_w;
-    ref::gemm_s8_params pg = p;
-    if (p.per_channel) {
-      pg.multiplier = p.multiplier + grp * M;
-      pg.shift = p.shift + grp * M;
-    }
+    const ref::gemm_s8_params pg = detail::group_params(p, grp, M);
     for (int64_t r0 = 0; r0 < oh; r0 += panel_rows) {
       const int64_t rows = min(panel_rows, oh - r0);
       const int N = static_cast<int>(rows * ow);
