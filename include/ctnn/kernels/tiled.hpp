@@ -943,14 +943,14 @@ inline void finalize_tile_rq(const int32_t* tile, const s8_rq_row* rq, int m_val
   }
 }
 
-/// int8 GEMM of conv2d_s8's slab and pointwise paths, requantized per row (output channel) m:
+/// int8 GEMM of conv2d_s8's slab and 1x1 (cells) paths, requantized per row (output channel) m:
 /// C[m][n] = requantize(sum_g A[m][g] . B_g[n] - b_zp_u rowsum[m] + bias[m]) for N columns
 /// (round_up(N, NR) read from B, N written) where a_packed = [ int32 rowsum[Mp] | s8 MR-row
 /// panels of kg 4-value groups ] and B's group g of column n is the 4 u8 values at
 /// b + 4 (boff[g] + n); b_zp_u = B's zero point + 128 (B is x + 128), so that (x - zp) w sums to
 /// A . B - b_zp_u rowsum. A's own zero point is 0 (no column sums). Edge row panels run on 4 or 8
-/// rows (MR = 12). A row panel whose rows all pass make_s8_rq_row is requantized in registers
-/// (micro_s8_offsets_rq); any other through the raw tile and finalize_row.
+/// rows (MR = 12). The raw tile of a row panel whose rows all pass make_s8_rq_row is requantized
+/// by finalize_tile_rq (one rounding a value), any other row panel's by finalize_row.
 template <class Tiling>
 inline void gemm_s8_offsets_impl(int M, int N, int kg, const uint8_t* a_packed, const uint8_t* b, const int32_t* boff,
                                  const int32_t* bias, int32_t b_zp_u, const ref::gemm_s8_params& p, int8_t* C,
