@@ -1094,17 +1094,12 @@ inline status conv2d_s8_slab(const conv_geometry& g, int64_t panel_rows, const i
                 }
                 uint8_t* cells = slab + (((c4 * phases + py) * hq + y) * wq) * 4;
                 for (int64_t x = 0; x < wq; x += 32) {
-                  const int64_t c0 = x - g.pl;  // the input column of lane 0
-                  const int64_t jlo = min<int64_t>(32, max<int64_t>(0, -c0)), jhi = max<int64_t>(0, min<int64_t>(32, g.in_w - c0));
-                  const auto m = static_cast<__mmask32>(jhi > jlo ? ((uint64_t{1} << jhi) - 1) & ~((uint64_t{1} << jlo) - 1) : 0);
+                  const int64_t c0 = x - g.pl;  // the input column of lane 0 (may lie before the row)
+                  const auto m = static_cast<__mmask32>(window_lanes<32>(c0, g.in_w, 32));
                   __m256i r[4], o[4];
-                  for (int q = 0; q < 4; ++q) {
-                    // the lanes' addresses as integers: lane 0 may lie before the row (masked off)
-                    const auto* at = src[q] == nullptr ? nullptr
-                                                       : reinterpret_cast<const int8_t*>(reinterpret_cast<uintptr_t>(src[q]) +
-                                                                                          static_cast<uintptr_t>(c0));
-                    r[q] = _mm256_xor_si256(at == nullptr ? padv : _mm256_mask_loadu_epi8(padv, m, at), flip);
-                  }
+                  for (int q = 0; q < 4; ++q)
+                    r[q] = _mm256_xor_si256(
+                        src[q] == nullptr ? padv : _mm256_mask_loadu_epi8(padv, m, im2col_at(src[q], c0)), flip);
                   interleave4x32(r[0], r[1], r[2], r[3], cells + 4 * x, o);
                 }
                 continue;
@@ -1259,8 +1254,9 @@ constexpr int64_t s8_panel_rows(int64_t ow, int64_t panel_rows) {
 /// AVX2 / AVX-512 hosts, a workspace for K and output rows of at most Tiling::nc, the im2col goes
 /// straight into the workspace in the GEMM's packed layout (im2col_packed_s8): no panel is read,
 /// whatever panel_rows says. On AVX-512 VNNI with packed weights whose zero point is 0, the
-/// implicit im2col (conv2d_s8_slab) and, for pointwise convolutions, the input as 4-channel cells
-/// (conv2d_s8_cells) run instead, both requantizing through gemm_s8_offsets_impl.
+/// implicit im2col (conv2d_s8_slab) and, for 1x1 convolutions without padding (pointwise or
+/// strided), the input as 4-channel cells (conv2d_s8_cells) run instead, both requantizing
+/// through gemm_s8_offsets_impl.
 template <class Tiling = default_s8_tiling>
 inline status conv2d_s8(const conv_geometry& g, const int8_t* in, const int8_t* w, const int32_t* bias, int8_t* out,
                         const ref::gemm_s8_params& p, int64_t panel_rows, void* scratch, size_t scratch_bytes,

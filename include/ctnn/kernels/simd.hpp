@@ -71,20 +71,28 @@ inline vf32 clamp(vf32 v, vf32 lo, vf32 hi) {
 namespace ctnn::kernels::detail {
 
 #if CTNN_KERNELS_X86 && defined(__AVX512F__)
-/// The lanes l of a 16-float window starting at input column `start` whose column start + l lies
-/// in [0, in_w), within the first `n` lanes (the masked loads and stores of im2col_rows_f32 and
-/// of the Winograd transforms).
-inline __mmask16 im2col_lanes_f32(int64_t start, int64_t in_w, int64_t n) {
-  const int64_t lo = start >= 0 ? 0 : (-start < 16 ? -start : 16);
-  const int64_t room = in_w - start, hi0 = room <= 0 ? 0 : (room < 16 ? room : 16), hi = hi0 < n ? hi0 : n;
+/// The lanes l of a window of Lanes (<= 63) values starting at input column `start` whose column
+/// start + l lies in [0, in_w), within the first `n` lanes, as a bit mask (the masked loads and
+/// stores of im2col_rows_f32, of the Winograd transforms and of the int8 slab's rows).
+template <int Lanes>
+inline uint64_t window_lanes(int64_t start, int64_t in_w, int64_t n) {
+  static_assert(Lanes > 0 && Lanes < 64, "window_lanes: a mask of at most 63 lanes");
+  const int64_t lo = start >= 0 ? 0 : (-start < Lanes ? -start : Lanes);
+  const int64_t room = in_w - start, hi0 = room <= 0 ? 0 : (room < Lanes ? room : Lanes), hi = hi0 < n ? hi0 : n;
   if (hi <= lo) return 0;
-  return static_cast<__mmask16>(((1u << hi) - 1u) & ~((1u << lo) - 1u));
+  return ((uint64_t{1} << hi) - 1u) & ~((uint64_t{1} << lo) - 1u);
 }
 
-/// A float at input column x of `row`, as an address only (masked loads read no lane outside
+/// window_lanes of a 16-float window.
+inline __mmask16 im2col_lanes_f32(int64_t start, int64_t in_w, int64_t n) {
+  return static_cast<__mmask16>(window_lanes<16>(start, in_w, n));
+}
+
+/// A value at input column x of `row`, as an address only (masked loads read no lane outside
 /// the row, but the window's first address may lie before it).
-inline const float* im2col_at(const float* row, int64_t x) {
-  return reinterpret_cast<const float*>(reinterpret_cast<uintptr_t>(row) + static_cast<uintptr_t>(x * 4));
+template <class T>
+inline const T* im2col_at(const T* row, int64_t x) {
+  return reinterpret_cast<const T*>(reinterpret_cast<uintptr_t>(row) + static_cast<uintptr_t>(x) * sizeof(T));
 }
 #endif
 
