@@ -607,10 +607,13 @@ inline void micro_dpbusd(int groups, const void* a_panel, BRow b_row, int32_t (&
   for (int i = 0; i < Rows; ++i)
 #pragma GCC unroll 8
     for (int j = 0; j < nv; ++j) acc[i][j] = _mm512_setzero_si512();
+  // a panel shorter than the distance prefetches the group it reads (an L1 hit): 4 KiB past a
+  // small network's weights is another page, whose walk cost LeNet-5 int8 about 9 %
+  const uintptr_t ahead = static_cast<uintptr_t>(groups) * MR * 4 > s8_a_prefetch_bytes ? s8_a_prefetch_bytes : 0;
   for (int g = 0; g < groups; ++g) {
     const uint8_t* bg = b_row(g);
     // (an address past the panel's end: a prefetch never faults, formed as an integer)
-    _mm_prefetch(reinterpret_cast<const char*>(reinterpret_cast<uintptr_t>(ap) + s8_a_prefetch_bytes), _MM_HINT_T1);
+    _mm_prefetch(reinterpret_cast<const char*>(reinterpret_cast<uintptr_t>(ap) + ahead), _MM_HINT_T1);
     __m512i bv[nv];
 #pragma GCC unroll 8
     for (int j = 0; j < nv; ++j) bv[j] = _mm512_loadu_si512(bg + j * 64);
