@@ -206,8 +206,9 @@ def parse_firmware(values):
 
 
 OUT_LINE = re.compile(r"^(\S+): out (\d+) (\d+) (\d+) ([0-9a-f]+)$", re.M)
-SUMMARY_LINE = re.compile(r"^(\S+): match=(yes|no) images=(\d+) cycles_cpu=(\d+)"
-                          r"(?: cycles_accel=(\d+) speedup=([0-9.]+) accel_busy=(\d+) accel_share=[0-9.]+%"
+# (an image built with CPU_IMAGES 0 runs no image on the CPU alone on the SoC: no cycles_cpu, no speedup)
+SUMMARY_LINE = re.compile(r"^(\S+): match=(yes|no) images=(\d+)(?: cycles_cpu=(\d+))?"
+                          r"(?: cycles_accel=(\d+)(?: speedup=([0-9.]+))? accel_busy=(\d+) accel_share=[0-9.]+%"
                           r"| accelerator=absent)$", re.M)
 
 
@@ -396,7 +397,8 @@ def main():
                 equal = int((got == host).all(axis=1).sum()) if got.shape == host.shape else 0
                 predicted = np.array([o[2] for o in outs])
                 host_predicted = host.argmax(1)
-                cycles_cpu, cycles_accel, busy = int(summary.group(4)), summary.group(5), summary.group(7)
+                cycles_cpu = int(summary.group(4)) if summary.group(4) else None
+                cycles_accel, busy = summary.group(5), summary.group(7)
                 firmware_rows.append(dict(
                     model=model, target=target, rule=rule, images=n, exit=rc, match=summary.group(2) == "yes",
                     correct=int((predicted == labels[:n]).sum()), host_correct=int((host_predicted == labels[:n]).sum()),
@@ -437,8 +439,9 @@ def main():
         for f in firmware_rows:
             n = max(f["images"], 1)
             per_image = f["cycles_accel"] if f["cycles_accel"] is not None else f["cycles_cpu"]
-            alone = f"{f['cycles_cpu']:,}" if f["cycles_accel"] is not None else "-"
-            speedup = f"{f['cycles_cpu'] / f['cycles_accel']:.1f}x" if f["cycles_accel"] else "-"
+            cpu = f["cycles_cpu"] if f["cycles_accel"] is not None else None  # None: no CPU-alone run
+            alone = f"{cpu:,}" if cpu is not None else "-"
+            speedup = f"{cpu / f['cycles_accel']:.1f}x" if cpu is not None and f["cycles_accel"] else "-"
             inside = f"{100 * f['accel_busy'] / f['cycles_accel']:.1f}%" if f["cycles_accel"] else "-"
             print(f"{f['model']:<7} {f['target']:<{tw}} {f['rule']:<6} {f['images']:>6} "
                   f"{100 * f['correct'] / n:>8.2f}% {100 * f['host_correct'] / n:>8.2f}% "

@@ -9,10 +9,12 @@
 // (the SoC), the first data::accel_images (ctnn_add_firmware's ACCEL_IMAGES) run on it. Each output's
 // bytes must equal the host's; the per-leaf CRCs, continued over the images run, must equal the
 // host's table for those images. On the SoC the first CTNN_FW_CPU_IMAGES images also run on the CPU
-// alone, for the cycle comparison (outputs checked too). Cycles of a run are the counter's advance
+// alone, for the cycle comparison (outputs checked too); with CTNN_FW_CPU_IMAGES 0 none does (a
+// large model's CPU-alone run is minutes of RTL simulation), and the fused run below takes the
+// first image alone. Cycles of a run are the counter's advance
 // over runtime::run minus the cycles spent in the CRC callback. On the accelerator each image runs
 // with the CRC callback (every leaf's output exists, so no leaf is fused); the images that also
-// ran on the CPU run once more without it, where a conv2d/linear leaf and the leaves fused after it
+// ran on the CPU (the first image when none did) run once more without it, where a conv2d/linear leaf and the leaves fused after it
 // (ReLU-like clamp, add, 2x2 pool) run as its jobs (runtime::fused_offload_hook). Every output must equal the host's;
 // cycles_accel is the average of the fused runs (over the same images as cycles_cpu), and
 // cycles_accel_unfused the average of the runs with the callback over the accelerated images.
@@ -24,6 +26,8 @@
 //   <tag>: match=yes images=<N> cycles_cpu=<A> cycles_accel=<B> speedup=<S> accel_busy=<C> accel_share=<P>%
 //          (per image, averages; C: the accelerator's CYCLES, job start to done, summed over the
 //          jobs of a fused run; P = C / B, the share of the inference spent inside the accelerator)
+//   <tag>: match=yes images=<N> cycles_accel=<B> accel_busy=<C> accel_share=<P>%
+//          (the same without a CPU-alone run: CTNN_FW_CPU_IMAGES 0)
 //   <tag>: match=yes images=<N> cycles_cpu=<A> accelerator=absent
 // Exit codes: 0 all equal; 2 the parameter blob differs from the host's; 3 a run failed (the leaf
 // and the cause are printed) or the accelerator took no leaf; 4 an output or a CRC differs.
@@ -181,6 +185,8 @@ int run_model() {
   const int32_t run_images = has_accel ? data::accel_images : data::images;
   const int32_t cpu_images = has_accel ? (CTNN_FW_CPU_IMAGES < run_images ? CTNN_FW_CPU_IMAGES : run_images)
                                        : data::images;
+  // the accelerated images also run fused: those that ran on the CPU, at least the first
+  const int32_t fused_limit = has_accel ? (cpu_images > 0 ? cpu_images : 1) : 0;
   profiler on_cpu{nullptr, cpu_samples};
   profiler on_accel{&accel, acc_samples};
   profiler fused_accel{&accel, nullptr};  // no counters, no callback: fused pairs
@@ -205,7 +211,7 @@ int run_model() {
       if (!s.ok()) return report_failure<Net>(tag, "accelerated", s, &accel), 3;
       cycles_unfused += c_unfused;
       c_acc = c_unfused;
-      if (img < cpu_images) {
+      if (img < fused_limit) {
         ok_unfused = output_matches(img);
         const uint64_t busy_before = accel.device_cycles;
         s = run_image(img, fused_accel, c_acc, false);
@@ -276,7 +282,10 @@ int run_model() {
     put_text(r.name != nullptr ? r.name : "-", 33);
     put(" ");
     put_text(r.type, 17);
-    put_dec(cpu_samples[ui].cycles / static_cast<uint64_t>(cpu_images), 15);
+    if (cpu_images > 0)
+      put_dec(cpu_samples[ui].cycles / static_cast<uint64_t>(cpu_images), 15);
+    else
+      put("              -");
     if (has_accel) {
       put_dec(acc_samples[ui].cycles / static_cast<uint64_t>(run_images), 17);
       put_dec(acc_samples[ui].busy / static_cast<uint64_t>(run_images), 15);
@@ -333,15 +342,19 @@ int run_model() {
   put(match ? "yes" : "no");
   put(" images=");
   put_dec(static_cast<uint32_t>(run_images));
-  const uint64_t per_cpu = cycles_cpu / static_cast<uint64_t>(cpu_images);
-  put(" cycles_cpu=");
-  put_dec(per_cpu);
+  const uint64_t per_cpu = cpu_images > 0 ? cycles_cpu / static_cast<uint64_t>(cpu_images) : 0;
+  if (cpu_images > 0) {
+    put(" cycles_cpu=");
+    put_dec(per_cpu);
+  }
   if (has_accel) {
     const uint64_t per_accel = cycles_accel / static_cast<uint64_t>(fused_images > 0 ? fused_images : 1);
     put(" cycles_accel=");
     put_dec(per_accel);
-    put(" speedup=");
-    put_ratio(per_cpu, per_accel);
+    if (cpu_images > 0) {
+      put(" speedup=");
+      put_ratio(per_cpu, per_accel);
+    }
     put(" accel_busy=");
     put_dec(busy_fused / static_cast<uint64_t>(fused_images > 0 ? fused_images : 1));
     put(" accel_share=");

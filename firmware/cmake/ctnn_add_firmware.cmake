@@ -20,10 +20,11 @@ CLASS_NAMES, the host's outputs and the per-leaf CRC table. The image holds the 
 ARENA_BUDGET, a static_assert(ctnn::fits<Net, int8_t>(<bytes>)) that names the peak layer when the
 plan exceeds it. On the SoC the accelerator runs the first ACCEL_IMAGES (default: all IMAGES; an
 RTL simulation runs a few hundred thousand cycles a second) and the CPU alone the first CPU_IMAGES
-(default 2) for the cycle comparison; without an accelerator (QEMU) the CPU runs them all. The
+(default 2; 0: none, no speedup is printed, and the first image runs fused alone) for the cycle
+comparison; without an accelerator (QEMU) the CPU runs them all. The
 first SHOW_IMAGES (default 5) print their true and predicted label. Output and exit codes:
 firmware/apps/model_app.cpp. Needs riscv64-unknown-elf-gcc (Debian gcc-riscv64-unknown-elf).
-The image's path is the target property CTNN_FIRMWARE_ELF; the global property
+The image's path is the target property CTNN_FIRMWARE_ELF (CPU_IMAGES: CTNN_FIRMWARE_CPU_IMAGES); the global property
 CTNN_FIRMWARE_IMAGES lists every <target> (ctnn's firmware/CMakeLists.txt runs them on QEMU and
 ctnn-soc-sim as tests).
 #]=======================================================================]
@@ -58,11 +59,17 @@ function(ctnn_add_firmware target)
   if(NOT DEFINED arg_IMAGES)
     set(arg_IMAGES 200)
   endif()
-  foreach(opt IMAGES ARENA_BUDGET ACCEL_IMAGES CPU_IMAGES SHOW_IMAGES)
+  foreach(opt IMAGES ARENA_BUDGET ACCEL_IMAGES SHOW_IMAGES)
     if(DEFINED arg_${opt} AND NOT arg_${opt} MATCHES "^[1-9][0-9]*$")
       message(FATAL_ERROR "ctnn_add_firmware(${target}): ${opt} '${arg_${opt}}' is not a positive integer")
     endif()
   endforeach()
+  if(DEFINED arg_CPU_IMAGES AND NOT arg_CPU_IMAGES MATCHES "^(0|[1-9][0-9]*)$")
+    message(FATAL_ERROR "ctnn_add_firmware(${target}): CPU_IMAGES '${arg_CPU_IMAGES}' is not a non-negative integer")
+  endif()
+  if(NOT DEFINED arg_CPU_IMAGES)
+    set(arg_CPU_IMAGES 2)
+  endif()
   if(NOT DEFINED arg_ACCEL_IMAGES)
     set(arg_ACCEL_IMAGES ${arg_IMAGES})
   elseif(arg_ACCEL_IMAGES GREATER arg_IMAGES)
@@ -124,6 +131,6 @@ function(ctnn_add_firmware target)
   set_target_properties(${target} PROPERTIES CTNN_FIRMWARE_ELF ${CMAKE_CURRENT_BINARY_DIR}/${target}.elf
                         CTNN_FIRMWARE_DATA_TOOL ${target}-data CTNN_FIRMWARE_DATA_HEADER ${data_header}
                         CTNN_FIRMWARE_MODEL_DIR ${model_dir} CTNN_FIRMWARE_MODEL_HEADER ${header}
-                        CTNN_FIRMWARE_MODEL ${ns}::${name}_model)
+                        CTNN_FIRMWARE_MODEL ${ns}::${name}_model CTNN_FIRMWARE_CPU_IMAGES ${arg_CPU_IMAGES})
   set_property(GLOBAL APPEND PROPERTY CTNN_FIRMWARE_IMAGES ${target})
 endfunction()
