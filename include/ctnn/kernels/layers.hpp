@@ -1049,6 +1049,15 @@ inline void im2col_packed_s8(const conv_geometry& g, const int8_t* in_group, int
 #endif
 
 #if CTNN_KERNELS_VNNI
+/// Input row iy of channels 4 c4 .. 4 c4 + 3 of a group's input, null where the row or the
+/// channel (past in_c: padding) is outside the input.
+inline void quad_rows(const conv_geometry& g, const int8_t* in_g, int64_t c4, int64_t iy, const int8_t* (&rows)[4]) {
+  for (int64_t q = 0; q < 4; ++q) {
+    const int64_t ic = 4 * c4 + q;
+    rows[q] = ic >= g.in_c_per_group() || iy < 0 || iy >= g.in_h ? nullptr : in_g + (ic * g.in_h + iy) * g.in_w;
+  }
+}
+
 /// conv2d_s8's slab path (conv_s8_slab_applies): per panel of `panel_rows` output rows and per
 /// group, the slab is built in the workspace (each phase row of 4 channels staged as bytes with
 /// its padding, then interleaved into cells, + 128 on the way), multiplied by
@@ -1088,10 +1097,7 @@ inline status conv2d_s8_slab(const conv_geometry& g, int64_t panel_rows, const i
                 // tenth of its time building the slab)
                 const __m256i padv = _mm256_set1_epi8(static_cast<char>(pad));
                 const int8_t* src[4];
-                for (int64_t q = 0; q < 4; ++q) {
-                  const int64_t ic = 4 * c4 + q;
-                  src[q] = ic >= icg || iy < 0 || iy >= g.in_h ? nullptr : in_g + (ic * g.in_h + iy) * g.in_w;
-                }
+                quad_rows(g, in_g, c4, iy, src);
                 uint8_t* cells = slab + (((c4 * phases + py) * hq + y) * wq) * 4;
                 for (int64_t x = 0; x < wq; x += 32) {
                   const int64_t c0 = x - g.pl;  // the input column of lane 0 (may lie before the row)
@@ -1111,10 +1117,7 @@ inline status conv2d_s8_slab(const conv_geometry& g, int64_t panel_rows, const i
                 // and reloads stalled on store forwarding (64x56x56 -> 128 3x3/2: 0.24 -> 0.21 ms)
                 const __m512i padv = _mm512_set1_epi8(static_cast<char>(pad));
                 const int8_t* src[4];
-                for (int64_t q = 0; q < 4; ++q) {
-                  const int64_t ic = 4 * c4 + q;
-                  src[q] = ic >= icg || iy < 0 || iy >= g.in_h ? nullptr : in_g + (ic * g.in_h + iy) * g.in_w;
-                }
+                quad_rows(g, in_g, c4, iy, src);
                 uint8_t* cells = slab + (((c4 * phases + py * g.sw + px) * hq + y) * wq) * 4;
                 for (int64_t x = 0; x < wq; x += 32) {
                   const int64_t c0 = 2 * x + px - g.pl;  // the input column of lane 0
@@ -1130,11 +1133,9 @@ inline status conv2d_s8_slab(const conv_geometry& g, int64_t panel_rows, const i
                 }
                 continue;
               }
-              for (int64_t q = 0; q < 4; ++q) {  // channels past in_c are padding too
-                const int64_t ic = 4 * c4 + q;
-                const int8_t* row = ic >= icg || iy < 0 || iy >= g.in_h ? nullptr : in_g + (ic * g.in_h + iy) * g.in_w;
-                conv_slab_phase_row(g, px, wq, sp, row, pad, stage + q * row_bytes);
-              }
+              const int8_t* src[4];
+              quad_rows(g, in_g, c4, iy, src);
+              for (int64_t q = 0; q < 4; ++q) conv_slab_phase_row(g, px, wq, sp, src[q], pad, stage + q * row_bytes);
               // 32 cells at a time; the last step's extra cells land in the next row, written later
               uint8_t* cells = slab + (((c4 * phases + py * g.sw + px) * hq + y) * wq) * 4;
               for (int64_t x = 0; x < wq; x += 32) {
