@@ -1059,8 +1059,9 @@ inline void quad_rows(const conv_geometry& g, const int8_t* in_g, int64_t c4, in
 }
 
 /// conv2d_s8's slab path (conv_s8_slab_applies): per panel of `panel_rows` output rows and per
-/// group, the slab is built in the workspace (each phase row of 4 channels staged as bytes with
-/// its padding, then interleaved into cells, + 128 on the way), multiplied by
+/// group, the slab is built in the workspace (each phase row's 4 channels loaded from the input
+/// rows with the padding masked, strides 1 and 2, or staged as bytes with their padding, other
+/// strides; then interleaved into cells, + 128 on the way), multiplied by
 /// gemm_s8_offsets_impl into an M x Np int8 product past it, which is compacted to the output
 /// width (the wq - ow extra columns of each row dropped).
 template <class Tiling>
