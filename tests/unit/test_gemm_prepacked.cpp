@@ -311,6 +311,7 @@ TEST_CASE("conv2d int8 slab path (implicit im2col): strides, dilation, groups, p
                                      {8, 9, 75, 10, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1},    // stride 2, rows of 39 cells: 2 loads
                                      {4, 10, 70, 6, 3, 3, 2, 2, 0, 1, 0, 1, 1, 1, 1},    // stride 2, padding right only
                                      {8, 12, 41, 5, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 1},    // stride 2, dilation 2
+                                     {8, 13, 40, 9, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1},    // stride 3: staged phase rows
                                      {4, 6, 200, 200, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}}; // no slab panel fits it
   int slab_runs = 0;
   for (const auto& g : shapes) {
@@ -322,8 +323,8 @@ TEST_CASE("conv2d int8 slab path (implicit im2col): strides, dilation, groups, p
           slab_runs += check_slab_conv(g, r, wzp, per_channel, ws) ? 1 : 0;
   }
 #if CTNN_KERNELS_VNNI && !CTNN_KERNELS_SCALAR
-  // 14 shapes on the slab with the weights' zero point 0: both workspaces, but the last's K-sized one
-  CHECK(slab_runs == (14 * 2 - 1) * 2);
+  // 15 shapes on the slab with the weights' zero point 0: both workspaces, but the last's K-sized one
+  CHECK(slab_runs == (15 * 2 - 1) * 2);
   const auto& split = shapes[10];
   const int64_t rows = k::detail::conv_s8_slab_rows<T::nr>(split, T::workspace_bytes(split.gemm_k()));
   CHECK(rows > 0);

@@ -75,8 +75,8 @@ inline void copy_run(void* dst, const void* src, size_t n) {
 inline void gather_even_bytes(int8_t* dst, const int8_t* src, int64_t n) {
   int64_t i = 0;
 #if CTNN_KERNELS_X86 && defined(__AVX512BW__)
-  // 32 at a time, the last ones masked (a stride-2 slab's phase rows are 28 or 14 long: the AVX2
-  // loop below never ran on them; the byte loop took a third of a stride-2 int8 conv): the 2 m - 1
+  // 32 at a time, the last ones masked (rows of 28 or 14, a stride-2 layer's: the AVX2 loop below
+  // never ran on them; the byte loop took a third of a stride-2 int8 conv): the 2 m - 1
   // bytes up to the last even one loaded (none past it), each 16-bit lane's low byte kept
   for (; i < n; i += 32) {
     const int64_t m = min<int64_t>(32, n - i);
@@ -410,16 +410,11 @@ inline void conv_slab_phase_row(const conv_geometry& g, int64_t px, int64_t wq, 
   for (int64_t x = 0; x < x_lo; ++x) dst[x] = pad;
   if (x_hi > x_lo) {
     const T* src = row + px - g.pl;  // + sw x
-    if (g.sw == 1) {
+    // (the int8 slab stages only strides of 3 and more: strides 1 and 2 load its rows directly)
+    if (g.sw == 1)
       copy_run(dst + x_lo, src + x_lo, static_cast<size_t>(x_hi - x_lo) * sizeof(T));
-    } else if constexpr (sizeof(T) == 1) {
-      if (g.sw == 2)
-        gather_even_bytes(dst + x_lo, src + 2 * x_lo, x_hi - x_lo);
-      else
-        for (int64_t x = x_lo; x < x_hi; ++x) dst[x] = src[x * g.sw];
-    } else {
+    else
       for (int64_t x = x_lo; x < x_hi; ++x) dst[x] = src[x * g.sw];
-    }
   }
   for (int64_t x = x_hi; x < wq; ++x) dst[x] = pad;
 }
