@@ -193,6 +193,14 @@ inline void pack_b_f32(int kc, int nc, const float* b, int ldb, float* bp) {
 #define CTNN_UNROLL_PRAGMA_TEXT(x) #x
 #endif
 
+/// Prefetches the line holding p[off] (Write: for a store), the address formed as an integer: it
+/// may lie past the operand's end (the next panel's, a row's), and a prefetch never faults.
+template <int Write = 0>
+inline void prefetch_f32(const float* p, ptrdiff_t off) {
+  __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(p) + static_cast<uintptr_t>(off) * sizeof(float)),
+                     Write, 3);
+}
+
 /// k steps ahead at which micro_f32 prefetches its packed A and B panels: a 1024^3 sgemm ran 7-9 %
 /// faster (medians of 21 rounds interleaved with oneDNN's, Intel Xeon; distances 8 / 4 to 32 / 16
 /// alike, 64 / 32 +7 %)
@@ -204,8 +212,9 @@ inline constexpr int f32_prefetch_a_k = 32, f32_prefetch_b_k = 16;
 /// load_c: accumulate onto C (not the first K block). BiasRows: bias[i] per row (conv: output
 /// channel = row); otherwise bias[j] per column. act: null, or {lo, hi}: the tile clamped to
 /// [lo, hi] in registers as it is stored (a fused activation, on the last K block).
-/// pf: null, or a packed panel (kc x NR) read next: its rows are prefetched as b's are read (a
-/// panel streamed from memory arrives while this one computes).
+/// pf: null, or a panel whose rows are prefetched as b's are read: packed (PB), the next packed
+/// panel (kc x NR, streamed from memory: it arrives while this one computes); in place, b itself,
+/// each row prefetched two panels to the right.
 template <int MR, int NR, int Rows, int Cols, bool PA, bool PB, bool BiasRows>
 inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const float* __restrict b, ptrdiff_t ldb,
                       float* c, int ldc, int m_valid, int n_valid, bool load_c, const float* bias,
@@ -224,17 +233,17 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
   // loop runs: a big GEMM's C rows are out of L1 and their misses stalled the tile's end.
   CTNN_UNROLL_VECTOR_LOOP(32)
   for (int i = 0; i < Rows; ++i) {
-    __builtin_prefetch(c + static_cast<ptrdiff_t>(i) * ldc, 1, 3);
-    __builtin_prefetch(c + static_cast<ptrdiff_t>(i) * ldc + Cols - 1, 1, 3);
+    prefetch_f32<1>(c, static_cast<ptrdiff_t>(i) * ldc);
+    prefetch_f32<1>(c, static_cast<ptrdiff_t>(i) * ldc + Cols - 1);
   }
   for (int k = 0; k < kc; ++k) {
     if (pf != nullptr)
-      for (int j = 0; j < NR; j += 16) __builtin_prefetch(pf + static_cast<ptrdiff_t>(k) * NR + j, 0, 3);
+      for (int j = 0; j < NR; j += 16) prefetch_f32(pf, static_cast<ptrdiff_t>(k) * (PB ? NR : ldb) + (PB ? j : 2 * NR + j));
     // packed panels read ahead (past a panel's end: the next tile's): the B panel does not stay
     // whole in L1 while the A panels stream through it
-    if constexpr (PA) __builtin_prefetch(a + f32_prefetch_a_k * MR, 0, 3);
+    if constexpr (PA) prefetch_f32(a, f32_prefetch_a_k * MR);
     if constexpr (PB)
-      for (int j = 0; j < Cols; j += 16) __builtin_prefetch(b + f32_prefetch_b_k * NR + j, 0, 3);
+      for (int j = 0; j < Cols; j += 16) prefetch_f32(b, f32_prefetch_b_k * NR + j);
     vf32 bv[nv];
     CTNN_UNROLL_VECTOR_LOOP(8)
     for (int j = 0; j < nv; ++j) bv[j] = simd::load<vf32>(b + j * lanes);
@@ -344,8 +353,7 @@ inline void micro_f32_tile(int kc, const float* a, ptrdiff_t lda, const float* b
   micro_f32_rows<MR, NR, NR, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, act, pf);
 }
 
-/// micro_f32_tile with B packed (b_packed: pf, the next packed panel, is prefetched) or read in
-/// place (pf unused).
+/// micro_f32_tile with B packed (b_packed) or read in place; pf as micro_f32's for that layout.
 template <int MR, int NR, bool PA, bool BiasRows>
 inline void micro_f32_tile_b(bool b_packed, int kc, const float* a, ptrdiff_t lda, const float* b, ptrdiff_t ldb,
                              float* c, int ldc, int m_valid, int n_valid, bool load_c, const float* bias,
@@ -353,7 +361,7 @@ inline void micro_f32_tile_b(bool b_packed, int kc, const float* a, ptrdiff_t ld
   if (b_packed)
     return micro_f32_tile<MR, NR, PA, true, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, act,
                                                       pf);
-  micro_f32_tile<MR, NR, PA, false, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, act);
+  micro_f32_tile<MR, NR, PA, false, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, act, pf);
 }
 
 // ---- int8 ----------------------------------------------------------------------------------
@@ -1090,6 +1098,17 @@ inline constexpr int64_t f32_whole_k_max_elems = 160 * 1024;
 /// Floats of B (kc x columns) over which gemm_f32_impl runs every row tile before the next
 /// columns, where B is read in place (32 KiB: in L1).
 inline constexpr int f32_group_floats = 8192;
+/// With B read in place and its block (kc x N) at most this many floats (1 MiB: L2), each row
+/// tile sweeps all N columns before the next (one column block): every output row is written in
+/// one run, where groups wrote 2 KiB of each of 96 rows in turn (MobileNetV2's 16x112x112 -> 96
+/// pointwise layer as a GEMM, 96x12544x16: with the prefetch below 1.1 -> 1.4 of dnnl_sgemm;
+/// 144x3136x24 0.8 -> 0.95; Intel Xeon, medians of 21 interleaved rounds).
+inline constexpr int64_t f32_row_sweep_max_floats = 256 * 1024;
+/// B rows read in place at least this many floats apart (4 KiB: a page a row, where the
+/// hardware prefetcher follows none of them) are prefetched two panels ahead in each row
+/// (24x3136x144 0.6 -> 0.85 of dnnl_sgemm; square GEMMs of 512 B or 1 KiB rows unchanged or
+/// 1-3 % slower with it, so not below).
+inline constexpr ptrdiff_t f32_prefetch_b_rows_min_ldb = 1024;
 /// B block is packed when at least this many MC-blocks of A reuse it (AVX-512: 512 and 1024
 /// rows, N = 49; in place measured faster for 64-256 rows over N = 3136, e.g. 256x3136x64 1.1x).
 inline constexpr int f32_pack_b_min_blocks = 3;
@@ -1135,8 +1154,11 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
                        2 * static_cast<int64_t>(MR) * K <= static_cast<int64_t>(MC) * KC &&
                        static_cast<int64_t>(NR) * K <= static_cast<int64_t>(KC) * NC;
   const int kc_step = whole_k ? K : KC;
-  for (int jc = 0; jc < N; jc += NC) {
-    const int nc = min(NC, N - jc);
+  // B in place and small enough for L2: one column block, each row tile sweeping all of it
+  const bool row_sweep = !pack_b && !whole_k && static_cast<int64_t>(min(K, KC)) * N <= f32_row_sweep_max_floats;
+  const int nc_step = row_sweep ? N : NC;
+  for (int jc = 0; jc < N; jc += nc_step) {
+    const int nc = min(nc_step, N - jc);
     const bool pack_a = !whole_k && (nc + NR - 1) / NR >= min(f32_pack_a_min_panels, NC / NR);
     for (int pc = 0; pc < K; pc += kc_step) {
       const int kc = min(kc_step, K - pc);
@@ -1169,10 +1191,11 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
           // B panel: packed block, in place, or (in-place edge panel) packed alone at bp.
           const bool b_packed = pack_b || n_valid < NR;
           const float* bpan = pack_b ? bpb + static_cast<ptrdiff_t>(jr) * kc : b_packed ? bp : bblk + jr;
-          // B packed once is streamed from memory: the first tile of a panel prefetches the next
+          // B packed once is streamed from memory: the first tile of a panel prefetches the next;
+          // B's long rows read in place: every tile prefetches its rows two panels on
           const bool first_tile = tail ? ir == 0 : ir == 0 && m_tail == 0;
           const float* pf = (b_pre != nullptr && first_tile && jr + NR < nc) ? bpan + static_cast<ptrdiff_t>(NR) * kc
-                                                                              : nullptr;
+                            : (!b_packed && ldb >= f32_prefetch_b_rows_min_ldb) ? bpan : nullptr;
           if (tail) {
             const int m_valid = min(tiers::t2, m_tail - ir);
             float* ct = C + static_cast<ptrdiff_t>(ic + m_main + ir) * ldc + jc + jr;
@@ -1199,7 +1222,7 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
         // that each row tile writes runs of its C rows instead of every row of C being written
         // at once (MobileNetV2's 24x56x56 -> 144 pointwise layer, 1.8 MB of output: 0.23 ->
         // 0.18 ms, Intel Xeon, interleaved runs).
-        const int ng = pack_b ? NR : max(NR, (f32_group_floats / kc) / NR * NR);
+        const int ng = pack_b ? NR : row_sweep ? nc : max(NR, (f32_group_floats / kc) / NR * NR);
         for (int jg = 0; jg < nc; jg += ng) {
           const int jg_end = min(nc, jg + ng), edge = (jg_end - jg) % NR;
           if (!pack_b && edge != 0) pack_b_f32<NR>(kc, edge, bblk + (jg_end - edge), ldb, bp);
