@@ -169,7 +169,9 @@ TEST_CASE("tiled float GEMM on convolution-like shapes, every packing path") {
   std::vector<float> ws(k::default_f32_tiling::workspace_elems);
   const shape3 shapes[] = {{64, 200, 300}, {64, 49, 600},  {20, 49, 300},  {150, 49, 70},  {13, 100, 33},
                            {130, 260, 270}, {200, 17, 520}, {1, 300, 9},    {7, 33, 1},     {300, 70, 40},
-                           {64, 3136 / 16, 576}, {24, 96, 260}, {24, 1030, 70}, {150, 1030, 20}};
+                           {64, 3136 / 16, 576}, {24, 96, 260}, {24, 1030, 70}, {150, 1030, 20},
+                           // B packed panel by panel over K blocks (48 <= M <= MC, N >= 512, K > KC)
+                           {64, 600, 300}};
   for (const shape3& s : shapes)
     for (int pad = 0; pad < 2; ++pad)
       for (int row_bias = 0; row_bias < 2; ++row_bias)

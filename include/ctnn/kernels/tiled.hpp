@@ -106,6 +106,14 @@ namespace detail {
 
 // ---- float ---------------------------------------------------------------------------------
 
+/// Prefetches the line holding p[off] (Write: for a store), the address formed as an integer: it
+/// may lie past the operand's end (the next panel's, a row's), and a prefetch never faults.
+template <int Write = 0>
+inline void prefetch_f32(const float* p, ptrdiff_t off) {
+  __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(p) + static_cast<uintptr_t>(off) * sizeof(float)),
+                     Write, 3);
+}
+
 #if CTNN_KERNELS_X86
 /// Four rows of A (lda apart) into the panel layout, 8 k at a time: a 4 x 8 block transposed
 /// in registers to 8 runs of 4 floats, dst[k * MR + i] (MR = the panel's row stride).
@@ -181,6 +189,19 @@ inline void pack_b_f32(int kc, int nc, const float* b, int ldb, float* bp) {
   }
 }
 
+/// Packs one full NR-column panel of B (kc rows, ldb apart) into bp, each row's next panel (NR
+/// floats on, an address past B's end at the last panel: a prefetch never faults) prefetched as
+/// the row is copied: the panel packed next is on its way while this one computes.
+template <int NR>
+inline void pack_b_f32_panel_ahead(int kc, const float* b, int ldb, float* bp) {
+  for (int k = 0; k < kc; ++k) {
+    const float* row = b + static_cast<ptrdiff_t>(k) * ldb;
+    for (int j = 0; j < NR; j += 16) prefetch_f32(row, NR + j);
+    float* dst = bp + static_cast<ptrdiff_t>(k) * NR;
+    for (int j = 0; j < NR; ++j) dst[j] = row[j];
+  }
+}
+
 // The register block's loops over vectors are unrolled so that the accumulators stay in vector
 // registers. Clang does not unroll a loop of generic vector operations for a RISC-V target
 // without the V extension (rv32im: no vector registers to keep, each vf32 operation becomes
@@ -192,14 +213,6 @@ inline void pack_b_f32(int kc, int nc, const float* b, int ldb, float* bp) {
 #define CTNN_UNROLL_VECTOR_LOOP(n) _Pragma(CTNN_UNROLL_PRAGMA_TEXT(GCC unroll n))
 #define CTNN_UNROLL_PRAGMA_TEXT(x) #x
 #endif
-
-/// Prefetches the line holding p[off] (Write: for a store), the address formed as an integer: it
-/// may lie past the operand's end (the next panel's, a row's), and a prefetch never faults.
-template <int Write = 0>
-inline void prefetch_f32(const float* p, ptrdiff_t off) {
-  __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(p) + static_cast<uintptr_t>(off) * sizeof(float)),
-                     Write, 3);
-}
 
 /// k steps ahead at which micro_f32 prefetches its packed A and B panels: a 1024^3 sgemm ran 7-9 %
 /// faster (medians of 21 rounds interleaved with oneDNN's, Intel Xeon; distances 8 / 4 to 32 / 16
@@ -1135,6 +1148,14 @@ inline constexpr ptrdiff_t f32_prefetch_b_rows_min_ldb = 1024;
 /// place (192x784x32, 256x3136x64: as fast or faster in place); one block (M <= MC, 128^3 0.88
 /// in place, 0.82 packed) stays in place.
 inline constexpr int f32_pack_b_min_blocks = 3;
+/// B read in place over K > KC by one MC block of at least this many rows and at least
+/// f32_panel_pack_min_n columns is packed one NR panel at a time, just before the row tiles that
+/// use it, the next panel's rows prefetched as it is packed (pack_b_f32_panel_ahead): K blocks
+/// of KC, the panel (kc x NR) contiguous in L1. Read in place over all of K (whole_k), each tile
+/// took its panel's rows, a page apart, from L2 (64x3136x576 0.76 -> 0.83 of dnnl_sgemm,
+/// 64x784x1152 0.74 -> 0.81, 128x784x1152 0.76 -> 0.90; slower with 24 rows or 196 columns:
+/// 24x3136x288 0.84 -> 0.78, 64x196x384 0.82 -> 0.76; Intel Xeon, medians of 21-31 rounds).
+inline constexpr int f32_panel_pack_min_m = 48, f32_panel_pack_min_n = 512;
 inline constexpr int f32_pack_b_two_blocks_min_k = 96;
 
 /// Float driver. Packing is skipped where it would not pay:
@@ -1173,15 +1194,17 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
   const bool pack_b = b_pre != nullptr || m_blocks >= f32_pack_b_min_blocks ||
                       (m_blocks == 2 && K >= f32_pack_b_two_blocks_min_k);
   const auto np = static_cast<ptrdiff_t>(round_up_to_tile<NR>(N));  // a block of b_pre: kc x np
+  // B in place over long K: packed panel by panel ahead of its row tiles (f32_panel_pack_min_m)
+  const bool panel_pack = !pack_b && K > KC && M <= MC && M >= f32_panel_pack_min_m && N >= f32_panel_pack_min_n;
   // B in place and all of A small enough to stay in cache: each tile runs the whole K at once
   // (C written once instead of once per KC block), A read in place, its edge panels packed.
   // (The edge panels packed over all of K must fit the workspace: A's at ap, B's at bp.)
-  const bool whole_k = !pack_b && K > KC && static_cast<int64_t>(M) * K <= f32_whole_k_max_elems &&
+  const bool whole_k = !pack_b && !panel_pack && K > KC && static_cast<int64_t>(M) * K <= f32_whole_k_max_elems &&
                        2 * static_cast<int64_t>(MR) * K <= static_cast<int64_t>(MC) * KC &&
                        static_cast<int64_t>(NR) * K <= static_cast<int64_t>(KC) * NC;
   const int kc_step = whole_k ? K : KC;
   // B in place and small enough for L2: one column block, each row tile sweeping all of it
-  const bool row_sweep = !pack_b && !whole_k && static_cast<int64_t>(min(K, KC)) * N <= f32_row_sweep_max_floats;
+  const bool row_sweep = !pack_b && !panel_pack && !whole_k && static_cast<int64_t>(min(K, KC)) * N <= f32_row_sweep_max_floats;
   const int nc_step = row_sweep ? N : NC;
   for (int jc = 0; jc < N; jc += nc_step) {
     const int nc = min(nc_step, N - jc);
@@ -1214,8 +1237,8 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
           const int n_valid = min(NR, nc - jr);
           const float* bias_j = (last && bias != nullptr) ? (BiasRows ? bias + ic : bias + jc + jr) : nullptr;
           const float* act_j = last ? act : nullptr;
-          // B panel: packed block, in place, or (in-place edge panel) packed alone at bp.
-          const bool b_packed = pack_b || n_valid < NR;
+          // B panel: packed block, in place, or (panel_pack, in-place edge panel) packed alone at bp.
+          const bool b_packed = pack_b || panel_pack || n_valid < NR;
           const float* bpan = pack_b ? bpb + static_cast<ptrdiff_t>(jr) * kc : b_packed ? bp : bblk + jr;
           // B packed once is streamed from memory: the first tile of a panel prefetches the next;
           // B's long rows read in place: every tile prefetches its rows two panels on
@@ -1248,10 +1271,13 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
         // that each row tile writes runs of its C rows instead of every row of C being written
         // at once (MobileNetV2's 24x56x56 -> 144 pointwise layer, 1.8 MB of output: 0.23 ->
         // 0.18 ms, Intel Xeon, interleaved runs).
-        const int ng = pack_b ? NR : row_sweep ? nc : max(NR, (f32_group_floats / kc) / NR * NR);
+        const int ng = (pack_b || panel_pack) ? NR : row_sweep ? nc : max(NR, (f32_group_floats / kc) / NR * NR);
         for (int jg = 0; jg < nc; jg += ng) {
           const int jg_end = min(nc, jg + ng), edge = (jg_end - jg) % NR;
-          if (!pack_b && edge != 0) pack_b_f32<NR>(kc, edge, bblk + (jg_end - edge), ldb, bp);
+          if (panel_pack && edge == 0)
+            pack_b_f32_panel_ahead<NR>(kc, bblk + jg, ldb, bp);
+          else if (!pack_b && edge != 0)
+            pack_b_f32<NR>(kc, edge, bblk + (jg_end - edge), ldb, bp);
           for (int ir = 0; ir < m_tail; ir += tiers::t2)
             for (int jr = jg; jr < jg_end; jr += NR) tile(ir, jr, true);
           for (int ir = 0; ir < m_main; ir += MR)
