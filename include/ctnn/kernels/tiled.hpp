@@ -5,7 +5,8 @@
 //
 //   for jc in N step NC            B block  [KC x NC]  -> Bp: NC/NR panels, each KC x NR
 //     for pc in K step KC            (int8, and float when B is read in place and A is small: all of K)
-//       pack B                       float: only when M > 2 MC (else read in place)
+//       pack B                       float: when M > 2 MC, or M > MC and K >= 96 (else in place,
+//                                    or panel by panel ahead of its row tiles when K > KC)
 //       for ic in M step MC          A block [MC x KC] -> Ap: MC/MR panels, each KC x MR
 //         pack A                     float: only when the B block has >= 32 NR-panels
 //         for jr in NC step NR
@@ -1162,10 +1163,13 @@ inline constexpr int f32_pack_b_two_blocks_min_k = 96;
 /// - A (MC x KC) is packed only when the B block has f32_pack_a_min_panels NR-panels or more;
 ///   with fewer (a 7x7 or 14x14 output: N = 49, 196) the micro-kernel reads A's rows in place
 ///   (the rows of a conv's weights are contiguous). An edge panel (rows < MR) is packed anyway.
-/// - B (KC x NC) is packed only when f32_pack_b_min_blocks MC-blocks of A or more reuse it;
-///   otherwise (64-256 output channels over a big im2col matrix) B is read in place, each
-///   KC x NR panel reused from cache by the MC / MR tiles of its column, and only an edge panel
-///   (columns < NR) is packed.
+/// - B (KC x NC) is packed only when f32_pack_b_min_blocks MC-blocks of A or more reuse it, or
+///   two with K >= f32_pack_b_two_blocks_min_k; otherwise (64-256 output channels over a big
+///   im2col matrix, a pointwise layer's input) B is read in place, each KC x NR panel reused
+///   from cache by the MC / MR tiles of its column, and only an edge panel (columns < NR) is
+///   packed; in place over K > KC with f32_panel_pack_min_m..MC rows and f32_panel_pack_min_n
+///   columns or more, each panel is packed just before its row tiles (panel_pack); in place and
+///   within f32_row_sweep_max_floats, each row tile sweeps all columns (row_sweep).
 /// act: null, or {lo, hi}: C clamped to [lo, hi] as each tile is finished (a fused activation).
 /// b_pre: B packed once, read instead of packing B (B is then only checked, never read), or
 /// null: per KC block of K in order, pack_b_f32<NR>'s NR-column panels of all N columns (zero
