@@ -253,6 +253,7 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
   // A in place: a pointer to every third row, the rows between at + lda and + 2 lda (x86: base
   // + index x 1 or 2). With one offset a row, 12 rows took more registers than there are, and
   // the loop reloaded offsets from the stack (128^3 sgemm 1.5-3 % faster, Intel Xeon).
+  constexpr bool grouped = !PA && Rows % 3 == 0;
   constexpr int groups3 = (Rows + 2) / 3;
   const float* a3[groups3];
   CTNN_UNROLL_VECTOR_LOOP(8)
@@ -268,20 +269,13 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
     vf32 bv[nv];
     CTNN_UNROLL_VECTOR_LOOP(8)
     for (int j = 0; j < nv; ++j) bv[j] = simd::load<vf32>(b + j * lanes);
-    if constexpr (PA || Rows % 3 != 0) {
-      CTNN_UNROLL_VECTOR_LOOP(32)
-      for (int i = 0; i < Rows; ++i) {
-        const float av = a[i * a_row];
-        CTNN_UNROLL_VECTOR_LOOP(8)
-        for (int j = 0; j < nv; ++j) acc[i][j] += av * bv[j];
-      }
-    } else {
-      CTNN_UNROLL_VECTOR_LOOP(32)
-      for (int i = 0; i < Rows; ++i) {
-        const float av = a3[i / 3][(i % 3) * lda];
-        CTNN_UNROLL_VECTOR_LOOP(8)
-        for (int j = 0; j < nv; ++j) acc[i][j] += av * bv[j];
-      }
+    CTNN_UNROLL_VECTOR_LOOP(32)
+    for (int i = 0; i < Rows; ++i) {
+      const float av = grouped ? a3[i / 3][(i % 3) * lda] : a[i * a_row];
+      CTNN_UNROLL_VECTOR_LOOP(8)
+      for (int j = 0; j < nv; ++j) acc[i][j] += av * bv[j];
+    }
+    if constexpr (grouped) {
       CTNN_UNROLL_VECTOR_LOOP(8)
       for (int g = 0; g < groups3; ++g) ++a3[g];
     }
