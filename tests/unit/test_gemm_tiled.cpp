@@ -172,11 +172,15 @@ TEST_CASE("tiled float GEMM on convolution-like shapes, every packing path") {
                            {64, 3136 / 16, 576}, {24, 96, 260}, {24, 1030, 70}, {150, 1030, 20},
                            // B packed panel by panel over K blocks (48 <= M <= MC, N >= 512, K > KC)
                            {64, 600, 300}};
-  for (const shape3& s : shapes)
-    for (int pad = 0; pad < 2; ++pad)
-      for (int row_bias = 0; row_bias < 2; ++row_bias)
-        check_f32<k::default_f32_tiling>(r, s.M, s.N, s.K, s.K + 5 * pad, s.N + 3 * pad, s.N + 7 * pad,
-                                         pad == 0 || row_bias == 1, row_bias == 1, ws);
+  // the panel-by-panel packing forced on and off (the host picks it by vendor), then as chosen
+  for (const int force : {1, 0, -1}) {
+    k::detail::f32_panel_pack_force = force;
+    for (const shape3& s : shapes)
+      for (int pad = 0; pad < 2; ++pad)
+        for (int row_bias = 0; row_bias < 2; ++row_bias)
+          check_f32<k::default_f32_tiling>(r, s.M, s.N, s.K, s.K + 5 * pad, s.N + 3 * pad, s.N + 7 * pad,
+                                           pad == 0 || row_bias == 1, row_bias == 1, ws);
+  }
 }
 
 TEST_CASE("tiled GEMMs: static workspace overloads, K = 0, bad arguments") {

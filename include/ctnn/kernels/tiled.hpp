@@ -219,6 +219,10 @@ inline void pack_b_f32_panel_ahead(int kc, const float* b, int ldb, float* bp) {
 /// faster (medians of 21 rounds interleaved with oneDNN's, Intel Xeon; distances 8 / 4 to 32 / 16
 /// alike, 64 / 32 +7 %)
 inline constexpr int f32_prefetch_a_k = 32, f32_prefetch_b_k = 16;
+/// Shortest k loop over which micro_f32 prefetches its C tile: MobileNetV2's pointwise layers
+/// (K = 16, 24 as GEMMs) ran 7-12 % slower with the prefetch on an AMD Zen 5 core (96x12544x16),
+/// and an AVX2 build 11-15 % slower on an Intel Xeon.
+inline constexpr int f32_prefetch_c_min_k = 64;
 
 /// C tile (+)= A panel . B panel (+ bias) on the first Rows x Cols of an MR x NR tile.
 /// PA: A packed (a[k * MR + i], pack_a_f32) or read in place (a[i * lda + k], Rows real rows).
@@ -244,16 +248,21 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
     CTNN_UNROLL_VECTOR_LOOP(8)
     for (int j = 0; j < nv; ++j) acc[i][j] = vf32{};
   // The tile of C, stored (and loaded, after the first K block) at the end, fetched while the k
-  // loop runs: a big GEMM's C rows are out of L1 and their misses stalled the tile's end.
-  CTNN_UNROLL_VECTOR_LOOP(32)
-  for (int i = 0; i < Rows; ++i) {
-    prefetch_f32<1>(c, static_cast<ptrdiff_t>(i) * ldc);
-    prefetch_f32<1>(c, static_cast<ptrdiff_t>(i) * ldc + Cols - 1);
+  // loop runs: a big GEMM's C rows are out of L1 and their misses stalled the tile's end. Not
+  // over a short k loop, which ends before the lines arrive (f32_prefetch_c_min_k).
+  if (kc >= f32_prefetch_c_min_k) {
+    CTNN_UNROLL_VECTOR_LOOP(32)
+    for (int i = 0; i < Rows; ++i) {
+      prefetch_f32<1>(c, static_cast<ptrdiff_t>(i) * ldc);
+      prefetch_f32<1>(c, static_cast<ptrdiff_t>(i) * ldc + Cols - 1);
+    }
   }
   // A in place: a pointer to every third row, the rows between at + lda and + 2 lda (x86: base
   // + index x 1 or 2). With one offset a row, 12 rows took more registers than there are, and
   // the loop reloaded offsets from the stack (128^3 sgemm 1.5-3 % faster, Intel Xeon).
-  constexpr bool grouped = !PA && Rows % 3 == 0;
+  // Six rows (the AVX2 tiling's 6 x 16) keep one offset a row: they fit, and grouped measured 6 %
+  // slower at 128^3 (Intel Xeon).
+  constexpr bool grouped = !PA && Rows % 3 == 0 && Rows > 6;
   constexpr int groups3 = (Rows + 2) / 3;
   const float* a3[groups3];
   CTNN_UNROLL_VECTOR_LOOP(8)
@@ -1133,16 +1142,20 @@ inline constexpr int64_t f32_row_sweep_max_floats = 256 * 1024;
 /// B rows read in place at least this many floats apart (4 KiB: a page a row, where the
 /// hardware prefetcher follows none of them) are prefetched two panels ahead in each row
 /// (24x3136x144 0.6 -> 0.85 of dnnl_sgemm; square GEMMs of 512 B or 1 KiB rows unchanged or
-/// 1-3 % slower with it, so not below).
+/// 1-3 % slower with it, so not below). AVX-512 only: an AVX2 build lost 10 % on 64x3136x576
+/// with it (Intel Xeon).
 inline constexpr ptrdiff_t f32_prefetch_b_rows_min_ldb = 1024;
 /// B block is packed when at least this many MC-blocks of A reuse it (AVX-512: 512 and 1024
 /// rows, N = 49; in place measured faster for 64-256 rows over N = 3136, e.g. 256x3136x64 1.1x),
-/// or two with K at least f32_pack_b_two_blocks_min_k: 256^3 0.86 -> 0.94 of dnnl_sgemm,
+/// or two of at least f32_pack_b_two_blocks_min_mc rows with K at least
+/// f32_pack_b_two_blocks_min_k: 256^3 0.86 -> 0.94 of dnnl_sgemm,
 /// 200^3 0.79 -> 0.93, 160x3136x96 0.70 -> 0.83, 288x1024x288 0.78 -> 1.08, 256x3136x128 0.72 ->
 /// 0.87 (medians of 31 interleaved rounds, Intel Xeon); K = 32 or 64 with two blocks kept in
 /// place (192x784x32, 256x3136x64: as fast or faster in place); one block (M <= MC, 128^3 0.88
-/// in place, 0.82 packed) stays in place.
+/// in place, 0.82 packed) stays in place. Two blocks of the AVX2 tiling's MC = 96 (128^3) ran
+/// 10-14 % slower packed (Intel Xeon and AMD Zen 5, x86-64-v3 builds), hence the MC bound.
 inline constexpr int f32_pack_b_min_blocks = 3;
+inline constexpr int f32_pack_b_two_blocks_min_mc = 144;
 /// B read in place over K > KC by one MC block of at least this many rows and at least
 /// f32_panel_pack_min_n columns is packed one NR panel at a time, just before the row tiles that
 /// use it, the next panel's rows prefetched as it is packed (pack_b_f32_panel_ahead): K blocks
@@ -1150,7 +1163,20 @@ inline constexpr int f32_pack_b_min_blocks = 3;
 /// took its panel's rows, a page apart, from L2 (64x3136x576 0.76 -> 0.83 of dnnl_sgemm,
 /// 64x784x1152 0.74 -> 0.81, 128x784x1152 0.76 -> 0.90; slower with 24 rows or 196 columns:
 /// 24x3136x288 0.84 -> 0.78, 64x196x384 0.82 -> 0.76; Intel Xeon, medians of 21-31 rounds).
+/// AVX-512 on Intel only (f32_panel_pack_host): on an AMD Zen 5 core 64x3136x576 ran 9-19 %
+/// faster read in place, and an AVX2 build 13 % faster (Zen 5; on the Xeon it lost too).
 inline constexpr int f32_panel_pack_min_m = 48, f32_panel_pack_min_n = 512;
+/// f32_panel_pack_host forced on (1) or off (0) instead of chosen by the host (-1): the tests
+/// run both ways on every machine and build.
+inline int f32_panel_pack_force = -1;
+inline bool f32_panel_pack_host() {
+  if (f32_panel_pack_force >= 0) return f32_panel_pack_force != 0;
+#if CTNN_KERNELS_X86
+  return simd::f32_lanes >= 16 && !x86::vendor_amd();
+#else
+  return false;
+#endif
+}
 inline constexpr int f32_pack_b_two_blocks_min_k = 96;
 
 /// Float driver. Packing is skipped where it would not pay:
@@ -1190,10 +1216,11 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
   static_assert(!tiers::split || 2 * tiers::t2 >= MR + tiers::t1, "gemm_f32: the row tail must fit two panels");
   const int m_blocks = (M + MC - 1) / MC;
   const bool pack_b = b_pre != nullptr || m_blocks >= f32_pack_b_min_blocks ||
-                      (m_blocks == 2 && K >= f32_pack_b_two_blocks_min_k);
+                      (MC >= f32_pack_b_two_blocks_min_mc && m_blocks == 2 && K >= f32_pack_b_two_blocks_min_k);
   const auto np = static_cast<ptrdiff_t>(round_up_to_tile<NR>(N));  // a block of b_pre: kc x np
   // B in place over long K: packed panel by panel ahead of its row tiles (f32_panel_pack_min_m)
-  const bool panel_pack = !pack_b && K > KC && M <= MC && M >= f32_panel_pack_min_m && N >= f32_panel_pack_min_n;
+  const bool panel_pack = !pack_b && K > KC && M <= MC && M >= f32_panel_pack_min_m && N >= f32_panel_pack_min_n &&
+                          f32_panel_pack_host();
   // B in place and all of A small enough to stay in cache: each tile runs the whole K at once
   // (C written once instead of once per KC block), A read in place, its edge panels packed.
   // (The edge panels packed over all of K must fit the workspace: A's at ap, B's at bp.)
@@ -1204,6 +1231,7 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
   // B in place and small enough for L2: one column block, each row tile sweeping all of it
   const bool row_sweep = !pack_b && !panel_pack && !whole_k && static_cast<int64_t>(min(K, KC)) * N <= f32_row_sweep_max_floats;
   const int nc_step = row_sweep ? N : NC;
+  constexpr bool prefetch_b_rows = simd::f32_lanes >= 16;  // f32_prefetch_b_rows_min_ldb
   for (int jc = 0; jc < N; jc += nc_step) {
     const int nc = min(nc_step, N - jc);
     const bool pack_a = !whole_k && (nc + NR - 1) / NR >= min(f32_pack_a_min_panels, NC / NR);
@@ -1242,7 +1270,7 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
           // B's long rows read in place: every tile prefetches its rows two panels on
           const bool first_tile = tail ? ir == 0 : ir == 0 && m_tail == 0;
           const float* pf = (b_pre != nullptr && first_tile && jr + NR < nc) ? bpan + static_cast<ptrdiff_t>(NR) * kc
-                            : (!b_packed && ldb >= f32_prefetch_b_rows_min_ldb) ? bpan : nullptr;
+                            : (prefetch_b_rows && !b_packed && ldb >= f32_prefetch_b_rows_min_ldb) ? bpan : nullptr;
           if (tail) {
             const int m_valid = min(tiers::t2, m_tail - ir);
             float* ct = C + static_cast<ptrdiff_t>(ic + m_main + ir) * ldc + jc + jr;

@@ -15,6 +15,20 @@
 #pragma GCC diagnostic pop
 #endif
 #define CTNN_KERNELS_X86 1
+
+namespace ctnn::kernels::x86 {
+/// True on an AMD processor (cpuid leaf 0: "AuthenticAMD"), read once. The float GEMM takes a
+/// few of its blocking choices by vendor where they measured opposite on an Intel Xeon and an AMD
+/// Zen 5 core (tiled.hpp: f32_panel_pack_min_m).
+inline bool vendor_amd() {
+  static const bool amd = [] {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0u), "c"(0u));
+    return b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u;  // "Auth" "enti" "cAMD"
+  }();
+  return amd;
+}
+}  // namespace ctnn::kernels::x86
 #else
 #define CTNN_KERNELS_X86 0
 #endif
