@@ -332,7 +332,7 @@ TEST_CASE("int8 tables: activation lookups of any length and in place, batchnorm
     const auto b = r.s32(size_t(c), -20000, 20000);
     std::vector<int32_t> mult(static_cast<size_t>(c)), shift(static_cast<size_t>(c));
     for (size_t i = 0; i < mult.size(); ++i) {
-      const auto q = ctnn::quant::quantize_multiplier(std::ldexp(double(r.real(0.5f, 1.0f)), r.range(-12, -4)));
+      const auto q = ctnn::quant::quantize_multiplier(std::ldexp(double(r.real(0.5f, 1.0f)), r.range(-12, 3)));
       mult[i] = q.multiplier;
       shift[i] = q.shift;
     }

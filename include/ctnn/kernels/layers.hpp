@@ -1748,15 +1748,54 @@ inline status batchnorm2d_f32(int64_t c, int64_t hw, const float* x, const float
 }
 
 /// @brief batchnorm2d int8, bit-exact with ref::batchnorm2d_s8 (in place allowed): each
-/// channel's output depends on the input byte alone, so a channel of at least 256 elements is
-/// mapped through its 256-entry table (the reference's arithmetic on every byte value, then
-/// detail::lookup_s8); smaller channels run the arithmetic per element.
+/// channel's output depends on the input byte alone. On x86 the arithmetic runs in vector lanes
+/// (the depthwise kernels' requantize_lanes); a channel of at least 256 elements is then mapped
+/// through its 256-entry table, itself computed in lanes, where AVX-512 VBMI looks bytes up 64 at
+/// a time (detail::lookup_s8); elsewhere the reference's arithmetic per byte value or element.
+/// (MobileNetV2 with BatchNorm as int8 layers of their own: 6.2 ms of 8.9 when each table took
+/// 256 scalar requantizations and channels under 256 elements ran scalar, AMD Zen 5.)
 inline status batchnorm2d_s8(int64_t c, int64_t hw, const int8_t* x, const int8_t* scale_q, const int32_t* bias,
                              int8_t* y, const ref::gemm_s8_params& p) {
   if (c <= 0 || hw <= 0) return status::bad_size;
   if (x == nullptr || scale_q == nullptr || y == nullptr) return status::null_pointer;
   if (const status s = ref::check_params(p, static_cast<int>(c)); s != status::ok) return s;
   int8_t table[256];
+#if CTNN_KERNELS_X86
+  using simd::vs32;
+  using simd::vs8_lanes;
+  constexpr int L = static_cast<int>(sizeof(vs32) / sizeof(int32_t));
+  vs32 iota{};
+  for (int l = 0; l < L; ++l) iota[l] = l;
+  for (int64_t ch = 0; ch < c; ++ch) {
+    const int8_t* xc = x + ch * hw;
+    int8_t* yc = y + ch * hw;
+    const detail::dw::requant_lanes r = detail::dw::make_requant_lanes(scalar::channel_requant(p, static_cast<int32_t>(ch)));
+    const int32_t w = scale_q[ch] - p.b_zp, b = bias != nullptr ? bias[ch] : 0;
+    const auto out = [&](const vs32& v) { return detail::dw::narrow_s8(detail::dw::requantize_lanes((v - p.a_zp) * w + b, r)); };
+    constexpr bool vbmi =
+#if defined(__AVX512VBMI__) && defined(__AVX512BW__) && !defined(CTNN_PORTABLE_KERNELS)
+        true;
+#else
+        false;
+#endif
+    if (vbmi && hw >= 256) {
+      for (int v = 0; v < 256; v += L) {
+        const vs8_lanes q = out(iota + (v - 128));
+        __builtin_memcpy(table + v, &q, sizeof q);
+      }
+      detail::lookup_s8(table, hw, xc, yc);
+      continue;
+    }
+    int64_t i = 0;
+    for (; i + L <= hw; i += L) {
+      vs8_lanes x8;
+      __builtin_memcpy(&x8, xc + i, sizeof x8);
+      const vs8_lanes q = out(__builtin_convertvector(x8, vs32));
+      __builtin_memcpy(yc + i, &q, sizeof q);
+    }
+    for (; i < hw; ++i) yc[i] = ref::batchnorm2d_s8_one(xc[i], ch, scale_q, bias, p);
+  }
+#else
   for (int64_t ch = 0; ch < c; ++ch) {
     const int8_t* xc = x + ch * hw;
     int8_t* yc = y + ch * hw;
@@ -1768,6 +1807,7 @@ inline status batchnorm2d_s8(int64_t c, int64_t hw, const int8_t* x, const int8_
       for (int64_t i = 0; i < hw; ++i) yc[i] = ref::batchnorm2d_s8_one(xc[i], ch, scale_q, bias, p);
     }
   }
+#endif
   return status::ok;
 }
 
