@@ -220,8 +220,8 @@ inline void pack_b_f32_panel_ahead(int kc, const float* b, int ldb, float* bp) {
 /// alike, 64 / 32 +7 %)
 inline constexpr int f32_prefetch_a_k = 32, f32_prefetch_b_k = 16;
 /// Shortest k loop over which micro_f32 prefetches its C tile: MobileNetV2's pointwise layers
-/// (K = 16, 24 as GEMMs) ran 7-12 % slower with the prefetch on an AMD Zen 5 core (96x12544x16),
-/// and an AVX2 build 11-15 % slower on an Intel Xeon.
+/// (K = 16, 24 as GEMMs) ran 7-13 % slower with the prefetch on an AMD Zen 5 core (96x12544x16),
+/// an AVX2 build 8 % (Zen 5) and 11-15 % with the panel prefetches too (Intel Xeon).
 inline constexpr int f32_prefetch_c_min_k = 64;
 
 /// C tile (+)= A panel . B panel (+ bias) on the first Rows x Cols of an MR x NR tile.
