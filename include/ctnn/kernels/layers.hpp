@@ -1696,6 +1696,13 @@ constexpr activation_table make_activation_table(ref::activation a, const ref::a
   return make_unary_table([a](float v) { return ref::apply(a, v); }, p);
 }
 
+/// 1 where detail::lookup_s8 looks bytes up 64 at a time (AVX-512 VBMI), 0 where one by one.
+#if defined(__AVX512VBMI__) && defined(__AVX512BW__) && !defined(CTNN_PORTABLE_KERNELS)
+#define CTNN_LOOKUP_S8_VBMI 1
+#else
+#define CTNN_LOOKUP_S8_VBMI 0
+#endif
+
 namespace detail {
 
 /// y[i] = table[x[i] + 128] for i < n (in place allowed). With AVX-512 VBMI, 64 bytes a step:
@@ -1703,7 +1710,7 @@ namespace detail {
 /// bits and its top bit picks the half. Elsewhere one load per byte.
 inline void lookup_s8(const int8_t* table, int64_t n, const int8_t* x, int8_t* y) {
   int64_t i = 0;
-#if defined(__AVX512VBMI__) && defined(__AVX512BW__) && !defined(CTNN_PORTABLE_KERNELS)
+#if CTNN_LOOKUP_S8_VBMI
   if (n >= 64) {
     const __m512i t0 = _mm512_loadu_si512(table), t1 = _mm512_loadu_si512(table + 64);
     const __m512i t2 = _mm512_loadu_si512(table + 128), t3 = _mm512_loadu_si512(table + 192);
@@ -1766,48 +1773,43 @@ inline status batchnorm2d_s8(int64_t c, int64_t hw, const int8_t* x, const int8_
   constexpr int L = static_cast<int>(sizeof(vs32) / sizeof(int32_t));
   vs32 iota{};
   for (int l = 0; l < L; ++l) iota[l] = l;
+  // a table pays where it is looked up 64 bytes a step; elsewhere the lanes run every element
+  constexpr bool tables = CTNN_LOOKUP_S8_VBMI;
+#else
+  constexpr bool tables = true;
+#endif
   for (int64_t ch = 0; ch < c; ++ch) {
     const int8_t* xc = x + ch * hw;
     int8_t* yc = y + ch * hw;
+#if CTNN_KERNELS_X86
     const detail::dw::requant_lanes r = detail::dw::make_requant_lanes(scalar::channel_requant(p, static_cast<int32_t>(ch)));
     const int32_t w = scale_q[ch] - p.b_zp, b = bias != nullptr ? bias[ch] : 0;
     const auto out = [&](const vs32& v) { return detail::dw::narrow_s8(detail::dw::requantize_lanes((v - p.a_zp) * w + b, r)); };
-    constexpr bool vbmi =
-#if defined(__AVX512VBMI__) && defined(__AVX512BW__) && !defined(CTNN_PORTABLE_KERNELS)
-        true;
-#else
-        false;
 #endif
-    if (vbmi && hw >= 256) {
+    if (tables && hw >= 256) {
+#if CTNN_KERNELS_X86
       for (int v = 0; v < 256; v += L) {
         const vs8_lanes q = out(iota + (v - 128));
         __builtin_memcpy(table + v, &q, sizeof q);
       }
+#else
+      for (int32_t v = -128; v < 128; ++v)
+        table[v + 128] = ref::batchnorm2d_s8_one(static_cast<int8_t>(v), ch, scale_q, bias, p);
+#endif
       detail::lookup_s8(table, hw, xc, yc);
       continue;
     }
     int64_t i = 0;
+#if CTNN_KERNELS_X86
     for (; i + L <= hw; i += L) {
       vs8_lanes x8;
       __builtin_memcpy(&x8, xc + i, sizeof x8);
       const vs8_lanes q = out(__builtin_convertvector(x8, vs32));
       __builtin_memcpy(yc + i, &q, sizeof q);
     }
+#endif
     for (; i < hw; ++i) yc[i] = ref::batchnorm2d_s8_one(xc[i], ch, scale_q, bias, p);
   }
-#else
-  for (int64_t ch = 0; ch < c; ++ch) {
-    const int8_t* xc = x + ch * hw;
-    int8_t* yc = y + ch * hw;
-    if (hw >= 256) {
-      for (int32_t v = -128; v < 128; ++v)
-        table[v + 128] = ref::batchnorm2d_s8_one(static_cast<int8_t>(v), ch, scale_q, bias, p);
-      detail::lookup_s8(table, hw, xc, yc);
-    } else {
-      for (int64_t i = 0; i < hw; ++i) yc[i] = ref::batchnorm2d_s8_one(xc[i], ch, scale_q, bias, p);
-    }
-  }
-#endif
   return status::ok;
 }
 

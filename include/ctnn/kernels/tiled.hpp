@@ -1155,7 +1155,7 @@ inline constexpr ptrdiff_t f32_prefetch_b_rows_min_ldb = 1024;
 /// in place, 0.82 packed) stays in place. Two blocks of the AVX2 tiling's MC = 96 (128^3) ran
 /// 10-14 % slower packed (Intel Xeon and AMD Zen 5, x86-64-v3 builds), hence the MC bound.
 inline constexpr int f32_pack_b_min_blocks = 3;
-inline constexpr int f32_pack_b_two_blocks_min_mc = 144;
+inline constexpr int f32_pack_b_two_blocks_min_mc = 144, f32_pack_b_two_blocks_min_k = 96;
 /// B read in place over K > KC by one MC block of at least this many rows and at least
 /// f32_panel_pack_min_n columns is packed one NR panel at a time, just before the row tiles that
 /// use it, the next panel's rows prefetched as it is packed (pack_b_f32_panel_ahead): K blocks
@@ -1177,7 +1177,6 @@ inline bool f32_panel_pack_host() {
   return false;
 #endif
 }
-inline constexpr int f32_pack_b_two_blocks_min_k = 96;
 
 /// Float driver. Packing is skipped where it would not pay:
 /// - A (MC x KC) is packed only when the B block has f32_pack_a_min_panels NR-panels or more;
