@@ -1707,7 +1707,8 @@ namespace detail {
 
 /// y[i] = table[x[i] + 128] for i < n (in place allowed). With AVX-512 VBMI, 64 bytes a step:
 /// the index x + 128 is x ^ 0x80; two vpermi2b look up the 128-byte halves by its low seven
-/// bits and its top bit picks the half. Elsewhere one load per byte.
+/// bits and its top bit picks the half, and a tail of under 64 bytes is the last 64 again.
+/// Elsewhere one load per byte.
 inline void lookup_s8(const int8_t* table, int64_t n, const int8_t* x, int8_t* y) {
   int64_t i = 0;
 #if CTNN_LOOKUP_S8_VBMI
@@ -1715,11 +1716,17 @@ inline void lookup_s8(const int8_t* table, int64_t n, const int8_t* x, int8_t* y
     const __m512i t0 = _mm512_loadu_si512(table), t1 = _mm512_loadu_si512(table + 64);
     const __m512i t2 = _mm512_loadu_si512(table + 128), t3 = _mm512_loadu_si512(table + 192);
     const __m512i flip = _mm512_set1_epi8(static_cast<char>(0x80));
-    for (; i + 64 <= n; i += 64) {
-      const __m512i u = _mm512_xor_si512(_mm512_loadu_si512(x + i), flip);
+    const auto look = [&](__m512i v) {
+      const __m512i u = _mm512_xor_si512(v, flip);
       const __m512i lo = _mm512_permutex2var_epi8(t0, u, t1), hi = _mm512_permutex2var_epi8(t2, u, t3);
-      _mm512_storeu_si512(y + i, _mm512_mask_blend_epi8(_mm512_movepi8_mask(u), lo, hi));
-    }
+      return _mm512_mask_blend_epi8(_mm512_movepi8_mask(u), lo, hi);
+    };
+    // a tail is the last 64 bytes as one step, read before any store (in place, the steps
+    // before it overwrite part of them); the bytes it shares with them are stored twice, equal
+    const __m512i last = _mm512_loadu_si512(x + n - 64);
+    for (; i + 64 <= n; i += 64) _mm512_storeu_si512(y + i, look(_mm512_loadu_si512(x + i)));
+    if (i < n) _mm512_storeu_si512(y + n - 64, look(last));
+    return;
   }
 #endif
   for (; i < n; ++i) y[i] = table[x[i] + 128];
@@ -1759,6 +1766,7 @@ inline status batchnorm2d_f32(int64_t c, int64_t hw, const float* x, const float
 /// (the depthwise kernels' requantize_lanes); a channel of at least 256 elements is then mapped
 /// through its 256-entry table, itself computed in lanes, where AVX-512 VBMI looks bytes up 64 at
 /// a time (detail::lookup_s8); elsewhere the reference's arithmetic per byte value or element.
+/// Bytes are widened by detail::dw::widen_s8, and a channel's tail is its last L elements again.
 /// (MobileNetV2 with BatchNorm as int8 layers of their own: 6.2 ms of 8.9 when each table took
 /// 256 scalar requantizations and channels under 256 elements ran scalar, AMD Zen 5.)
 inline status batchnorm2d_s8(int64_t c, int64_t hw, const int8_t* x, const int8_t* scale_q, const int32_t* bias,
@@ -1801,11 +1809,19 @@ inline status batchnorm2d_s8(int64_t c, int64_t hw, const int8_t* x, const int8_
     }
     int64_t i = 0;
 #if CTNN_KERNELS_X86
-    for (; i + L <= hw; i += L) {
-      vs8_lanes x8;
-      __builtin_memcpy(&x8, xc + i, sizeof x8);
-      const vs8_lanes q = out(__builtin_convertvector(x8, vs32));
-      __builtin_memcpy(yc + i, &q, sizeof q);
+    if (hw >= L) {
+      // a tail is the last L elements as one step, read before any store (in place, the steps
+      // before it overwrite part of them); the elements it shares with them are stored twice, equal
+      const vs32 last = detail::dw::widen_s8(xc + hw - L);
+      for (; i + L <= hw; i += L) {
+        const vs8_lanes q = out(detail::dw::widen_s8(xc + i));
+        __builtin_memcpy(yc + i, &q, sizeof q);
+      }
+      if (i < hw) {
+        const vs8_lanes q = out(last);
+        __builtin_memcpy(yc + hw - L, &q, sizeof q);
+        i = hw;
+      }
     }
 #endif
     for (; i < hw; ++i) yc[i] = ref::batchnorm2d_s8_one(xc[i], ch, scale_q, bias, p);
