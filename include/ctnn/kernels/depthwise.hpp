@@ -163,15 +163,41 @@ constexpr int64_t row_len(const conv_geometry& g) {
   return g.sw == 1 ? padded_out_w(g) + g.kw - 1 : 2 * half_len(g);
 }
 
+/// The first sizeof(To) bytes of v as a To (a vector extension's lanes as an intrinsic's register
+/// and back; AVX2's 8 narrowed bytes are the low half of narrow8's register).
+template <class To, class From>
+inline To same_bits(const From& v) {
+  static_assert(sizeof(To) <= sizeof(From), "same_bits: To is larger than From");
+  To t;
+  __builtin_memcpy(&t, &v, sizeof t);
+  return t;
+}
+
+/// L int8 values from src as int32 lanes: one vpmovsxbd (GCC 12 lowers __builtin_convertvector's
+/// widening of 16 bytes to some 70 scalar shifts and inserts, slower than the requantization after
+/// it: MobileNetV2's 7x7 and 14x14 int8 BatchNorm took 0.5-0.6 ns an element, 0.2-0.3 with this,
+/// AMD Zen 5).
+inline simd::vs32 widen_s8(const int8_t* src) {
+#if CTNN_DW_WIDEN_X86 && defined(__AVX512F__)
+  return same_bits<simd::vs32>(_mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src))));
+#elif CTNN_DW_WIDEN_X86
+  return same_bits<simd::vs32>(_mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(src))));
+#else
+  simd::vs8_lanes x;
+  __builtin_memcpy(&x, src, sizeof x);
+  return __builtin_convertvector(x, simd::vs32);
+#endif
+}
+
 /// d[i] = src[i] - zp, i < L, as floats.
 inline void widen_lanes(float* d, const int8_t* src, int32_t zp) {
 #if CTNN_DW_WIDEN_X86 && defined(__AVX512F__)
   static_assert(lanes == 16, "AVX-512: 16 float lanes");
-  const __m512i x = _mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src)));
+  const __m512i x = same_bits<__m512i>(widen_s8(src));
   _mm512_storeu_ps(d, _mm512_cvtepi32_ps(_mm512_sub_epi32(x, _mm512_set1_epi32(zp))));
 #elif CTNN_DW_WIDEN_X86
   static_assert(lanes == 8, "AVX2: 8 float lanes");
-  const __m256i x = _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(src)));
+  const __m256i x = same_bits<__m256i>(widen_s8(src));
   _mm256_storeu_ps(d, _mm256_cvtepi32_ps(_mm256_sub_epi32(x, _mm256_set1_epi32(zp))));
 #else
   for (int64_t i = 0; i < lanes; ++i) d[i] = static_cast<float>(src[i] - zp);
@@ -472,16 +498,6 @@ inline requant_lanes make_requant_lanes(const scalar::requant32& r) {
   return q;
 }
 
-/// The first sizeof(To) bytes of v as a To (a vector extension's lanes as an intrinsic's register
-/// and back; AVX2's 8 narrowed bytes are the low half of narrow8's register).
-template <class To, class From>
-inline To same_bits(const From& v) {
-  static_assert(sizeof(To) <= sizeof(From), "same_bits: To is larger than From");
-  To t;
-  __builtin_memcpy(&t, &v, sizeof t);
-  return t;
-}
-
 /// L lanes of scalar::requantize (ref::requantize's arithmetic, in scalar::mbqm's steps).
 inline simd::vs32 requantize_lanes(const simd::vs32& x, const requant_lanes& r) {
   using simd::vs32;
@@ -513,22 +529,6 @@ inline simd::vs32 requantize_lanes(const simd::vs32& x, const requant_lanes& r) 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
-
-/// L int8 values from src as int32 lanes: one vpmovsxbd (GCC 12 lowers __builtin_convertvector's
-/// widening of 16 bytes to some 70 scalar shifts and inserts, slower than the requantization after
-/// it: MobileNetV2's 7x7 and 14x14 int8 BatchNorm took 0.5-0.6 ns an element, 0.2-0.3 with this,
-/// AMD Zen 5).
-inline simd::vs32 widen_s8(const int8_t* src) {
-#if CTNN_DW_AVX2_S8
-  return same_bits<simd::vs32>(_mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(src))));
-#elif CTNN_DW_WIDEN_X86 && defined(__AVX512F__)
-  return same_bits<simd::vs32>(_mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src))));
-#else
-  simd::vs8_lanes x;
-  __builtin_memcpy(&x, src, sizeof x);
-  return __builtin_convertvector(x, simd::vs32);
-#endif
-}
 
 /// int32 lanes already in [-128, 127] as int8 lanes: AVX2 picks their low bytes (narrow8; GCC 12
 /// lowers __builtin_convertvector's narrowing lane by lane without AVX-512's vpmovdb), AVX-512
