@@ -79,7 +79,12 @@ struct qgemm_tiling {
 };
 
 #if defined(__AVX512F__)
-using default_f32_tiling = gemm_tiling<12, 32, 256, 144, 2048>;
+using default_f32_tiling = gemm_tiling<12, 32, 512, 144, 1024>;
+// KC = 512 (the B panel, 64 KiB, no longer fits L1, but C is loaded and stored half as often),
+// NC = 1024 to keep the workspace near its size with KC = 256, NC = 2048 (2.4 MB, +6.6 %):
+// ctnn / ctnn before 512^3 1.04, 1024^3 1.05, 512x49x4608 1.03, 256x196x2304 1.04, the other
+// shapes of bench/README within +-2 % (Zen 5, medians of five processes of 24 interleaved rounds;
+// KC = 384 gained about half as much; K cut into equal blocks instead of KC and a remainder: no change).
 // 12 x 32: 24 accumulators. Measured against 8 x 32 (the previous tiling), 10 x 32, 14 x 32,
 // 6 x 64, 8 x 48 and 16 x 16 on ResNet-18's conv GEMMs with packed weights (Zen 5): 12 x 32 ran
 // 1.6-2.3x faster than 8 x 32 (64x3136x576 0.63 -> 0.35 ms, 512x49x4608 0.71 -> 0.31 ms).
