@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <type_traits>
 #include <utility>
@@ -73,9 +74,11 @@ int run_s8_cases(uint64_t seed, int cases, int max_dim, int k_min = 0, int k_max
 }
 
 /// One float GEMM against the reference; row_bias: gemm_f32_row_bias (bias[m]), else bias[n].
+/// panel_pack: values of detail::f32_panel_pack_force to run the GEMM with, one after the other
+/// on the same operands and reference (none: once, as the host chooses); the force is -1 after.
 template <class Tiling>
 void check_f32(ctnn_test::rng& r, int M, int N, int K, int lda, int ldb, int ldc, bool use_bias, bool row_bias,
-               std::vector<float>& ws) {
+               std::vector<float>& ws, std::initializer_list<int> panel_pack = {}) {
   const auto A = r.f32(size_t(M) * size_t(lda)), B = r.f32(size_t(K) * size_t(ldb));
   const auto bias = r.f32(size_t(row_bias ? M : N));
   const float* bp = use_bias ? bias.data() : nullptr;
@@ -88,30 +91,40 @@ void check_f32(ctnn_test::rng& r, int M, int N, int K, int lda, int ldb, int ldc
   // row bias: half the cases with a fused clamp between two of the outputs (some clamped below,
   // some above), which must land on every tile however K is blocked
   const bool clamp = row_bias && r.range(0, 1) == 1 && M > 0 && N > 0;
+  float lo = 0.0f, hi = 0.0f;
   if (clamp) {
-    float lo = want[size_t(r.range(0, M - 1)) * size_t(ldc) + size_t(r.range(0, N - 1))];
-    float hi = want[size_t(r.range(0, M - 1)) * size_t(ldc) + size_t(r.range(0, N - 1))];
+    lo = want[size_t(r.range(0, M - 1)) * size_t(ldc) + size_t(r.range(0, N - 1))];
+    hi = want[size_t(r.range(0, M - 1)) * size_t(ldc) + size_t(r.range(0, N - 1))];
     if (lo > hi) std::swap(lo, hi);
     for (int m = 0; m < M; ++m)
       for (int n = 0; n < N; ++n) {
         float& v = want[size_t(m) * size_t(ldc) + size_t(n)];
         v = std::clamp(v, lo, hi);
       }
-    REQUIRE(k::tiled::gemm_f32_row_bias_clamp<Tiling>(M, N, K, A.data(), lda, B.data(), ldb, bp, got.data(), ldc,
-                                                      ws.data(), lo, hi) == status::ok);
-  } else if (row_bias)
-    REQUIRE(k::tiled::gemm_f32_row_bias<Tiling>(M, N, K, A.data(), lda, B.data(), ldb, bp, got.data(), ldc,
-                                                ws.data()) == status::ok);
-  else
-    REQUIRE(k::tiled::gemm_f32<Tiling>(M, N, K, A.data(), lda, B.data(), ldb, bp, got.data(), ldc, ws.data()) ==
-            status::ok);
-  INFO("M=" << M << " N=" << N << " K=" << K << " lda=" << lda << " ldb=" << ldb << " ldc=" << ldc
-            << " row_bias=" << row_bias << " clamp=" << clamp);
+  }
   // Tolerance: both sums have |terms| <= 1 and K + 1 of them; reordering and FMA contraction
   // change each partial sum by at most one rounding: |err| <= 2 (K + 1) 2^-24 (K + 1).
   // (The row bias is added to the reference afterwards: one rounding more, inside the same bound.)
   const float tol = 2.0f * float(K + 1) * float(K + 1) * 5.97e-8f + 1e-6f;
-  for (size_t i = 0; i < want.size(); ++i) REQUIRE(std::fabs(got[i] - want[i]) <= tol);
+  const auto run = [&](int force) {
+    INFO("M=" << M << " N=" << N << " K=" << K << " lda=" << lda << " ldb=" << ldb << " ldc=" << ldc
+              << " row_bias=" << row_bias << " clamp=" << clamp << " panel_pack_force=" << force);
+    k::detail::f32_panel_pack_force = force;
+    std::fill(got.begin(), got.end(), 5.0f);
+    if (clamp)
+      REQUIRE(k::tiled::gemm_f32_row_bias_clamp<Tiling>(M, N, K, A.data(), lda, B.data(), ldb, bp, got.data(), ldc,
+                                                        ws.data(), lo, hi) == status::ok);
+    else if (row_bias)
+      REQUIRE(k::tiled::gemm_f32_row_bias<Tiling>(M, N, K, A.data(), lda, B.data(), ldb, bp, got.data(), ldc,
+                                                  ws.data()) == status::ok);
+    else
+      REQUIRE(k::tiled::gemm_f32<Tiling>(M, N, K, A.data(), lda, B.data(), ldb, bp, got.data(), ldc, ws.data()) ==
+              status::ok);
+    k::detail::f32_panel_pack_force = -1;
+    REQUIRE(ctnn_test::within(got, want, tol) == "");
+  };
+  if (panel_pack.size() == 0) run(-1);
+  for (const int force : panel_pack) run(force);
 }
 
 template <class Tiling>
@@ -173,15 +186,13 @@ TEST_CASE("tiled float GEMM on convolution-like shapes, every packing path") {
                            // B packed panel by panel over K blocks (48 <= M <= MC, N >= 512, K > KC,
                            // which is 512 with AVX-512; a short last block)
                            {48, 512, 520}};
-  // the panel-by-panel packing forced on and off (the host picks it by vendor), then as chosen
-  for (const int force : {1, 0, -1}) {
-    k::detail::f32_panel_pack_force = force;
-    for (const shape3& s : shapes)
-      for (int pad = 0; pad < 2; ++pad)
-        for (int row_bias = 0; row_bias < 2; ++row_bias)
-          check_f32<k::default_f32_tiling>(r, s.M, s.N, s.K, s.K + 5 * pad, s.N + 3 * pad, s.N + 7 * pad,
-                                           pad == 0 || row_bias == 1, row_bias == 1, ws);
-  }
+  // the panel-by-panel packing forced on and off (the host picks it by vendor), then as chosen,
+  // on the same operands (one reference GEMM for the three)
+  for (const shape3& s : shapes)
+    for (int pad = 0; pad < 2; ++pad)
+      for (int row_bias = 0; row_bias < 2; ++row_bias)
+        check_f32<k::default_f32_tiling>(r, s.M, s.N, s.K, s.K + 5 * pad, s.N + 3 * pad, s.N + 7 * pad,
+                                         pad == 0 || row_bias == 1, row_bias == 1, ws, {1, 0, -1});
 }
 
 TEST_CASE("tiled GEMMs: static workspace overloads, K = 0, bad arguments") {

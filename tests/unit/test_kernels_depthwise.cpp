@@ -70,18 +70,18 @@ void check_depthwise(const conv_geometry& g, ctnn_test::rng& r, sweep_count& res
   REQUIRE(kr::conv2d_f32(g, in_f.data(), w_f.data(), bf, want.data()) == status::ok);
   REQUIRE(kk::depthwise_conv2d_f32(g, in_f.data(), w_f.data(), bf, got.data()) == status::ok);
   const float tol = 2.0f * float(g.gemm_k() + 1) * float(g.gemm_k() + 1) * 5.97e-8f + 1e-6f;
-  for (size_t i = 0; i < want.size(); ++i) REQUIRE(std::fabs(got[i] - want[i]) <= tol);
+  REQUIRE(ctnn_test::within(got, want, tol) == "");
   // conv2d_f32 routes depthwise here whatever the panel rows
   std::fill(got.begin(), got.end(), -7.0f);
   REQUIRE(kk::conv2d_f32(g, in_f.data(), w_f.data(), bf, got.data(), 0, nullptr, 0) == status::ok);
-  for (size_t i = 0; i < want.size(); ++i) REQUIRE(std::fabs(got[i] - want[i]) <= tol);
+  REQUIRE(ctnn_test::within(got, want, tol) == "");
   // a fused clamp between two of the outputs (some clamped below, some above), applied as each
   // path stores; through conv2d_f32 as the executor calls it
   float lo = want[usz(r.range(0, int(want.size()) - 1))], hi = want[usz(r.range(0, int(want.size()) - 1))];
   if (lo > hi) std::swap(lo, hi);
   std::fill(got.begin(), got.end(), -7.0f);
   REQUIRE(kk::conv2d_f32(g, in_f.data(), w_f.data(), bf, got.data(), 0, nullptr, 0, nullptr, lo, hi) == status::ok);
-  for (size_t i = 0; i < want.size(); ++i) REQUIRE(std::fabs(got[i] - std::clamp(want[i], lo, hi)) <= tol);
+  REQUIRE(ctnn_test::within(got, ctnn_test::clamped(want, lo, hi), tol) == "");
 
   // int8: inputs at the ends too (all -128 / all 127 planes are the zero points' worst products)
   auto in_q = r.s8(usz(g.in_elems()));

@@ -277,7 +277,7 @@ void check_conv(const conv_geometry& g, ctnn_test::rng& r, bool use_bias, conv_c
     std::fill(got.begin(), got.end(), -7.0f);
     REQUIRE(kk::conv2d_f32(g, in_f.data(), w_f.data(), bf, got.data(), pr, scratch.data(),
                            size_t(kk::conv_scratch_elems(g, pr)) * 4) == status::ok);
-    for (size_t i = 0; i < want.size(); ++i) REQUIRE(std::fabs(got[i] - want[i]) <= tol);
+    REQUIRE(ctnn_test::within(got, want, tol) == "");
   }
 
   const auto in_q = r.s8(usz(g.in_elems())), w_q = r.s8(usz(g.weight_elems()), -127, 127);
@@ -451,7 +451,7 @@ TEST_CASE("conv2d float: the implicit im2col (input phases in a slab) equals the
       std::fill(got.begin(), got.end(), -7.0f);
       REQUIRE(kk::conv2d_f32(g, in.data(), w.data(), b.data(), got.data(), pr, scratch.data(), elems * 4) ==
               status::ok);
-      for (size_t i = 0; i < want.size(); ++i) REQUIRE(std::fabs(got[i] - want[i]) <= tol);
+      REQUIRE(ctnn_test::within(got, want, tol) == "");
       const auto sl = kk::detail::conv_slab_of<kk::default_f32_tiling::nr>(g, elems);
       slab_runs += sl.rows > 0;
       multi_panel += sl.rows > 0 && sl.rows < g.out_h();
@@ -463,12 +463,11 @@ TEST_CASE("conv2d float: the implicit im2col (input phases in a slab) equals the
       std::fill(got.begin(), got.end(), -7.0f);
       REQUIRE(kk::conv2d_f32(g, in.data(), w.data(), b.data(), got.data(), pr, scratch.data(), elems * 4, nullptr,
                              -__builtin_huge_valf(), __builtin_huge_valf(), packed.data(), pb) == status::ok);
-      for (size_t i = 0; i < want.size(); ++i) REQUIRE(std::fabs(got[i] - want[i]) <= tol);
+      REQUIRE(ctnn_test::within(got, want, tol) == "");
       // with a fused clamp (ReLU6-like bounds scaled to the outputs' range)
       REQUIRE(kk::conv2d_f32(g, in.data(), w.data(), b.data(), got.data(), pr, scratch.data(), elems * 4, nullptr,
                              -0.5f, 0.75f) == status::ok);
-      for (size_t i = 0; i < want.size(); ++i)
-        REQUIRE(std::fabs(got[i] - std::clamp(want[i], -0.5f, 0.75f)) <= tol);
+      REQUIRE(ctnn_test::within(got, ctnn_test::clamped(want, -0.5f, 0.75f), tol) == "");
     }
   }
   // the clamp on the other paths: pointwise GEMM, direct (no scratch), depthwise
@@ -479,7 +478,7 @@ TEST_CASE("conv2d float: the implicit im2col (input phases in a slab) equals the
     REQUIRE(kr::conv2d_f32(g, in.data(), w.data(), nullptr, want.data()) == status::ok);
     REQUIRE(kk::conv2d_f32(g, in.data(), w.data(), nullptr, got.data(), 0, nullptr, 0, nullptr, 0.0f, 0.5f) ==
             status::ok);
-    for (size_t i = 0; i < want.size(); ++i) REQUIRE(std::fabs(got[i] - std::clamp(want[i], 0.0f, 0.5f)) <= 1e-5f);
+    REQUIRE(ctnn_test::within(got, ctnn_test::clamped(want, 0.0f, 0.5f), 1e-5f) == "");
   }
   MESSAGE("runs on the slab path: " << slab_runs << ", of several panels: " << multi_panel);
   if (!CTNN_KERNELS_SCALAR) {
