@@ -13,7 +13,7 @@ For each model of --models (models/lenet5.onnx, models/dscnn.onnx):
     observer and per-channel symmetric int8 weights), calibrated on the same 1,000 calibration
     images ctnn gets (data.py), then run by the quantized engine;
   - ctnn float32 (host): ctnn-import, the runner compiled from examples/onnx/model_runner.cpp
-    (-O2, as tests/onnx/import_and_compare.cmake builds it), run on the 10,000 images;
+    (--cxxflags, default -O2; the CTest passes -O2 -march=native), run on the 10,000 images;
   - ctnn int8 (host), one row per rule of --ctnn-int8: ctnn-import --dtype int8 --calibration
     (the same 1,000 calibration images) --calibration-rule RULE --sqnr --sqnr-svg, the runner
     compiled alike; it quantizes each float image itself and writes dequantized logits. The
