@@ -1,5 +1,6 @@
 // Deterministic random numbers and buffer helpers shared by the kernel unit tests.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <sstream>
@@ -45,7 +46,8 @@ struct rng {
 /// "" when got and want have the same size and |got[i] - want[i]| <= tol for every i (a NaN is
 /// not), else "element I: got G, want W, tolerance T" for the first i that is not. A whole buffer
 /// in one assertion, REQUIRE(within(got, want, tol) == ""): one REQUIRE per element made 4.5
-/// million assertions of unit.gemm_tiled and most of its time under valgrind.
+/// million assertions of unit.gemm_tiled_avx2 (11 of its 71 s under valgrind) and 5.4 million of
+/// unit.kernels_depthwise_avx2 (7 of 17 s).
 template <class T>
 std::string within(const std::vector<T>& got, const std::vector<T>& want, T tol) {
   std::ostringstream out;
@@ -65,7 +67,7 @@ std::string within(const std::vector<T>& got, const std::vector<T>& want, T tol)
 /// v with every element clamped to [lo, hi] (the reference of a fused clamp).
 template <class T>
 std::vector<T> clamped(std::vector<T> v, T lo, T hi) {
-  for (T& x : v) x = x < lo ? lo : hi < x ? hi : x;
+  for (T& x : v) x = std::clamp(x, lo, hi);
   return v;
 }
 
