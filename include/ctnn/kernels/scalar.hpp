@@ -823,6 +823,7 @@ inline int32_t sum_s8(const int8_t* x, uint32_t n) {
     sum += *x++;
     --n;
   }
+  if (n == 0) return sum;  // x may still be unaligned: fewer bytes than its distance to a word
   const uint32_t* w = static_cast<const uint32_t*>(__builtin_assume_aligned(x, 4));
   uint32_t words = n >> 2;
   const auto biased = static_cast<int32_t>((n & ~3u) * 128u);  // the words' bytes, each counted +128
