@@ -12,6 +12,7 @@
 // --sqnr prints each layer's SQNR of int8 against float32 over the calibration samples,
 // --sqnr-svg draws it. The same input gives byte-identical output. Any refusal is one line on
 // stderr, exit 1, and no file is left.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -200,6 +201,22 @@ void write_file(const fs::path& p, const std::string& data, const std::string& f
   if (!f) throw onnx_import::import_error(fault + "cannot write '" + p.string() + "'");
 }
 
+/// True when the regular file p holds exactly `data` (read in 1 MiB pieces, up to the first
+/// difference); false when it differs or cannot be read.
+bool holds(const fs::path& p, const std::string& data) {
+  std::error_code ec;
+  if (!fs::is_regular_file(p, ec) || fs::file_size(p, ec) != data.size() || ec) return false;
+  std::ifstream f(p, std::ios::binary);
+  std::string piece(std::size_t{1} << 20, '\0');
+  for (std::size_t at = 0; at < data.size();) {
+    const std::size_t n = std::min(piece.size(), data.size() - at);
+    if (!f.read(piece.data(), static_cast<std::streamsize>(n)) || std::memcmp(piece.data(), data.data() + at, n) != 0)
+      return false;
+    at += n;
+  }
+  return true;
+}
+
 /// A float exactly, as a C++ hexadecimal float literal (deterministic, no rounding on the way back).
 std::string float_literal(float v) {
   char buf[48];
@@ -366,7 +383,7 @@ int main(int argc, char** argv) {
   const fs::path hpp = out_dir / (name + ".hpp"), asm_file = out_dir / (name + ".S");
   const std::string bin_name = name + (int8 ? ".i8.bin" : ".f32.bin");
   const fs::path bin = out_dir / bin_name;
-  std::vector<fs::path> written, renamed;  // removed again on any failure: no partial output
+  std::vector<fs::path> written, renamed, kept;  // removed again on any failure: no partial output
   try {
     const onnx_import::imported x = onnx_import::read_rows(input, name);
     // int8: the folded and fused model, calibrated, its int8 parameters
@@ -403,16 +420,27 @@ int main(int argc, char** argv) {
       << "    .type " << symbol << ", %object\n" << symbol << ":\n    .incbin \"" << bin_name << "\"\n"
       << "    .size " << symbol << ", . - " << symbol << "\n"
       << "    .section .note.GNU-stack,\"\",%progbits\n";
-    // all three files or none: each is written to NAME.*.tmp, then the three are renamed
+    // all three files or none: each is written to NAME.*.tmp, then the three are renamed. A file
+    // that already holds its new content is left as it is, its time stamp too: a float32 model
+    // retrained (new weights, same graph) changes only the blob, so a build that depends on the
+    // header recompiles nothing and only reassembles the .incbin and relinks.
     const std::string output_fault = input + ": the output: ";
     std::error_code ec;
     fs::create_directories(out_dir, ec);
     if (ec) throw onnx_import::import_error(output_fault + "cannot create '" + out_dir.string() + "': " + ec.message());
-    const std::pair<fs::path, std::string> files[] = {{bin, blob}, {asm_file, s.str()}, {hpp, header}};
+    const std::pair<fs::path, std::string> all[] = {{bin, blob}, {asm_file, s.str()}, {hpp, header}};
+    std::vector<std::pair<fs::path, const std::string*>> files;
+    for (const auto& [path, data] : all) {
+      if (holds(path, data)) {
+        kept.push_back(path);
+        continue;
+      }
+      files.emplace_back(path, &data);
+    }
     for (const auto& [path, data] : files) {
       const fs::path tmp = path.string() + ".tmp";
       written.push_back(tmp);
-      write_file(tmp, data, output_fault);
+      write_file(tmp, *data, output_fault);
     }
     for (const auto& [path, data] : files) {
       fs::rename(path.string() + ".tmp", path, ec);
@@ -435,6 +463,7 @@ int main(int argc, char** argv) {
     // files go, as for any other fault)
     if (!ctnn::cli::stdout_written("ctnn-import")) {
       for (const fs::path& p : renamed) fs::remove(p, ec);
+      for (const fs::path& p : kept) fs::remove(p, ec);
       for (const fs::path& p : written) fs::remove(p, ec);
       return 1;
     }
@@ -443,6 +472,7 @@ int main(int argc, char** argv) {
     std::error_code ec;
     for (const fs::path& p : written) fs::remove(p, ec);
     for (const fs::path& p : renamed) fs::remove(p, ec);
+    for (const fs::path& p : kept) fs::remove(p, ec);
     std::string what = e.what();
     for (char& c : what)
       if (c == '\n' || c == '\r') c = ' ';
