@@ -10,8 +10,9 @@
 // graph within rounding (the folded weights are rounded once to float32). int8: post-training quantization in TFLite's scheme, calibrated by
 // running ctnn's float32 executor on DATA.npy (onnx_quantize.hpp, ctnn/host/quantize.hpp);
 // --sqnr prints each layer's SQNR of int8 against float32 over the calibration samples,
-// --sqnr-svg draws it. The same input gives byte-identical output. Any refusal is one line on
-// stderr, exit 1, and no file is left.
+// --sqnr-svg draws it. The same input gives byte-identical output, and an output file that
+// already holds it is not rewritten. Any refusal is one line on stderr, exit 1, and leaves no
+// file that the run wrote.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -383,7 +384,7 @@ int main(int argc, char** argv) {
   const fs::path hpp = out_dir / (name + ".hpp"), asm_file = out_dir / (name + ".S");
   const std::string bin_name = name + (int8 ? ".i8.bin" : ".f32.bin");
   const fs::path bin = out_dir / bin_name;
-  std::vector<fs::path> written, renamed, kept;  // removed again on any failure: no partial output
+  std::vector<fs::path> written, renamed;  // removed again on any failure: no partial output
   try {
     const onnx_import::imported x = onnx_import::read_rows(input, name);
     // int8: the folded and fused model, calibrated, its int8 parameters
@@ -421,22 +422,18 @@ int main(int argc, char** argv) {
       << "    .size " << symbol << ", . - " << symbol << "\n"
       << "    .section .note.GNU-stack,\"\",%progbits\n";
     // all three files or none: each is written to NAME.*.tmp, then the three are renamed. A file
-    // that already holds its new content is left as it is, its time stamp too: a float32 model
-    // retrained (new weights, same graph) changes only the blob, so a build that depends on the
-    // header recompiles nothing and only reassembles the .incbin and relinks.
+    // that already holds its new content is left as it is, its time stamp too (and is not removed
+    // on a failure, which leaves it as it was): a float32 model retrained (new weights, same
+    // graph) changes only the blob, so a build that depends on the header recompiles nothing and
+    // only reassembles the .incbin and relinks.
     const std::string output_fault = input + ": the output: ";
     std::error_code ec;
     fs::create_directories(out_dir, ec);
     if (ec) throw onnx_import::import_error(output_fault + "cannot create '" + out_dir.string() + "': " + ec.message());
     const std::pair<fs::path, std::string> all[] = {{bin, blob}, {asm_file, s.str()}, {hpp, header}};
     std::vector<std::pair<fs::path, const std::string*>> files;
-    for (const auto& [path, data] : all) {
-      if (holds(path, data)) {
-        kept.push_back(path);
-        continue;
-      }
-      files.emplace_back(path, &data);
-    }
+    for (const auto& [path, data] : all)
+      if (!holds(path, data)) files.emplace_back(path, &data);
     for (const auto& [path, data] : files) {
       const fs::path tmp = path.string() + ".tmp";
       written.push_back(tmp);
@@ -463,7 +460,6 @@ int main(int argc, char** argv) {
     // files go, as for any other fault)
     if (!ctnn::cli::stdout_written("ctnn-import")) {
       for (const fs::path& p : renamed) fs::remove(p, ec);
-      for (const fs::path& p : kept) fs::remove(p, ec);
       for (const fs::path& p : written) fs::remove(p, ec);
       return 1;
     }
@@ -472,7 +468,6 @@ int main(int argc, char** argv) {
     std::error_code ec;
     for (const fs::path& p : written) fs::remove(p, ec);
     for (const fs::path& p : renamed) fs::remove(p, ec);
-    for (const fs::path& p : kept) fs::remove(p, ec);
     std::string what = e.what();
     for (char& c : what)
       if (c == '\n' || c == '\r') c = ' ';
