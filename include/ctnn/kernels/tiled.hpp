@@ -145,35 +145,42 @@ inline void pack_a_f32_rows4(int kc, const float* r, ptrdiff_t lda, float* dst) 
 }
 #endif
 
+/// Packs rows [0, rows) of A (rows <= MR, row-major, lda) into one panel of row stride MR,
+/// ap[k * MR + i], and zeroes rows [rows, pad_to) (the rows a micro-kernel tier reads past the
+/// real ones). Row by row: the source (a conv's weights, K floats a row) is read sequentially.
+/// x86 builds transpose 4 rows x 8 k at a time in registers (MR a multiple of 4; the last group
+/// of a panel whose rows are not a multiple of 4 overlaps the one before it): one store per
+/// float, the scalar loop's, took 10 % of a 1024^3 sgemm (Intel Xeon), 4 % then.
+template <int MR>
+inline void pack_a_f32_panel(int rows, int pad_to, int kc, const float* a, int lda, float* ap) {
+#if CTNN_KERNELS_X86
+  if constexpr (MR % 4 == 0) {
+    if (rows >= 4) {
+      for (int g = 0; g + 4 <= rows; g += 4) pack_a_f32_rows4<MR>(kc, a + static_cast<ptrdiff_t>(g) * lda, lda, ap + g);
+      if (rows % 4 != 0)
+        pack_a_f32_rows4<MR>(kc, a + static_cast<ptrdiff_t>(rows - 4) * lda, lda, ap + (rows - 4));
+      for (int i = rows; i < pad_to; ++i)
+        for (int k = 0; k < kc; ++k) ap[static_cast<ptrdiff_t>(k) * MR + i] = 0.0f;
+      return;
+    }
+  }
+#endif
+  for (int i = 0; i < pad_to; ++i) {
+    float* dst = ap + i;
+    if (i >= rows) {
+      for (int k = 0; k < kc; ++k) dst[static_cast<ptrdiff_t>(k) * MR] = 0.0f;
+      continue;
+    }
+    const float* arow = a + static_cast<ptrdiff_t>(i) * lda;
+    for (int k = 0; k < kc; ++k) dst[static_cast<ptrdiff_t>(k) * MR] = arow[k];
+  }
+}
+
 /// Packs A[0:mc, 0:kc] (row-major, lda) into MR-row panels: ap[p][k][i], zero-padded rows.
-/// Row by row: the source (a conv's weights, K floats a row) is read sequentially. x86 builds
-/// transpose full panels 4 rows x 8 k at a time in registers (MR a multiple of 4): one store
-/// per float, the scalar loop's, took 10 % of a 1024^3 sgemm (Intel Xeon), 4 % then.
 template <int MR>
 inline void pack_a_f32(int mc, int kc, const float* a, int lda, float* ap) {
-  for (int p = 0; p < mc; p += MR) {
-    const int rows = min(MR, mc - p);
-#if CTNN_KERNELS_X86
-    if constexpr (MR % 4 == 0) {
-      if (rows == MR) {
-        for (int g = 0; g < MR; g += 4)
-          pack_a_f32_rows4<MR>(kc, a + static_cast<ptrdiff_t>(p + g) * lda, lda, ap + g);
-        ap += static_cast<ptrdiff_t>(kc) * MR;
-        continue;
-      }
-    }
-#endif
-    for (int i = 0; i < MR; ++i) {
-      float* dst = ap + i;
-      if (i >= rows) {
-        for (int k = 0; k < kc; ++k) dst[static_cast<ptrdiff_t>(k) * MR] = 0.0f;
-        continue;
-      }
-      const float* arow = a + static_cast<ptrdiff_t>(p + i) * lda;
-      for (int k = 0; k < kc; ++k) dst[static_cast<ptrdiff_t>(k) * MR] = arow[k];
-    }
-    ap += static_cast<ptrdiff_t>(kc) * MR;
-  }
+  for (int p = 0; p < mc; p += MR, ap += static_cast<ptrdiff_t>(kc) * MR)
+    pack_a_f32_panel<MR>(min(MR, mc - p), MR, kc, a + static_cast<ptrdiff_t>(p) * lda, lda, ap);
 }
 
 /// Packs B[0:kc, 0:nc] into NR-column panels: bp[p][k][j], zero-padded columns.
@@ -351,22 +358,34 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
   }
 }
 
-/// Row tiers of the float micro-kernel: an edge tile of m_valid < MR rows runs the smallest
-/// tier >= m_valid (MR = 12: 4, 8 or 12 rows), so 64 output channels cost 64 rows, not 72.
+/// Row counts of the float micro-kernel. Exact: a tile of exact_min..MR rows (MR = 12: 10, 11,
+/// 12) runs a kernel of that many rows, A in place or packed, so M splits into tiles of nearly
+/// equal rows (64 = 4 x 11 + 2 x 10; see gemm_f32_impl). Tiers: a tile of fewer rows runs the
+/// smallest tier >= its rows (MR = 12: 4, 8, then 10) on a packed panel zero-padded to it.
 template <int MR>
 struct f32_row_tiers {
   static constexpr bool split = MR >= 6 && MR % 3 == 0;
   static constexpr int t1 = split ? MR / 3 : MR, t2 = split ? 2 * MR / 3 : MR;
+  static constexpr int exact_min = MR - MR / 6;
+  static_assert(!split || t2 < exact_min, "f32_row_tiers: the tiers must lie below the exact rows");
+  /// Rows the kernel for a tile of m rows reads (the packed panel's rows, padding included).
+  static constexpr int rows_read(int m) {
+    return m >= exact_min ? m : (split && m <= t1) ? t1 : (split && m <= t2) ? t2 : exact_min;
+  }
 };
 
-/// One micro-tile with the row tier chosen for m_valid. In-place A (PA false) needs every row
-/// of the tier to exist, so the caller packs an edge panel whose m_valid is below the tier.
-template <int MR, int NR, int Cols, bool PA, bool PB, bool BiasRows>
+/// One micro-tile with the kernel for m_valid rows (f32_row_tiers). In-place A (PA false) needs
+/// m_valid >= exact_min: a tier reads padding rows, which only a packed panel has.
+template <int MR, int NR, int Cols, bool PA, bool PB, bool BiasRows, int Rows = MR>
 inline void micro_f32_rows(int kc, const float* a, ptrdiff_t lda, const float* b, ptrdiff_t ldb, float* c, int ldc,
                            int m_valid, int n_valid, bool load_c, const float* bias, const float* act,
                            const float* pf = nullptr) {
   using tiers = f32_row_tiers<MR>;
-  if constexpr (tiers::split && PA) {
+  if constexpr (Rows > tiers::exact_min) {
+    if (m_valid < Rows)
+      return micro_f32_rows<MR, NR, Cols, PA, PB, BiasRows, Rows - 1>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid,
+                                                                       load_c, bias, act, pf);
+  } else if constexpr (tiers::split && PA) {
     if (m_valid <= tiers::t1)
       return micro_f32<MR, NR, tiers::t1, Cols, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
                                                                   bias, act, pf);
@@ -374,7 +393,7 @@ inline void micro_f32_rows(int kc, const float* a, ptrdiff_t lda, const float* b
       return micro_f32<MR, NR, tiers::t2, Cols, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
                                                                   bias, act, pf);
   }
-  micro_f32<MR, NR, MR, Cols, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, act, pf);
+  micro_f32<MR, NR, Rows, Cols, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, act, pf);
 }
 
 /// One micro-tile with the row and column tiers for m_valid x n_valid: an edge panel of
@@ -1218,7 +1237,38 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
   float* bp = workspace + static_cast<ptrdiff_t>(MC) * KC;
   using tiers = f32_row_tiers<MR>;
   static_assert(!tiers::split || 2 * tiers::t2 >= MR + tiers::t1, "gemm_f32: the row tail must fit two panels");
-  const int m_blocks = (M + MC - 1) / MC;
+  // Row tiles. Balanced where every tile can have exact_min..MR rows: ceil(M / MR) tiles of
+  // M / tiles or one more rows (64 = 4 x 11 + 2 x 10, 128 = 8 x 12 + 4 x 11 with MR = 12), all
+  // read in place or packed without padding, and the tiles spread evenly over the MC blocks
+  // (1024 rows: 8 blocks of 10-11 tiles). A tile of 8 rows ran at about 75 % of a 12-row one's
+  // rate (Zen 5, 64x3136x576 with 4 x 12 + 2 x 8 rows: 0.92 of dnnl_sgemm, 60 rows: 1.05).
+  // Otherwise (fewer rows, M < 60 with MR = 12) blocks of MC rows, each MR-row tiles and then
+  // the rest: a tile of its rows' tier, or, where 1..MR/3 rows are left after a full tile, two
+  // tiles of at most 2MR/3 rows (16 = 8 + 8, not 12 + 4: a 4-row tile does a third of the work
+  // of a 12-row one at well under a third of its speed).
+  constexpr int tpb = MC / MR;  // tiles of a block
+  const int n_tiles = (M + MR - 1) / MR;
+  const bool balanced = M / n_tiles >= tiers::exact_min;
+  const int m_blocks = balanced ? (n_tiles + tpb - 1) / tpb : (M + MC - 1) / MC;
+  const int bal_rows = M / n_tiles, bal_extra = M % n_tiles;  // the first bal_extra tiles: one more row
+  const auto bal_start = [&](int t) { return t * bal_rows + min(t, bal_extra); };
+  // Block blk's tiles: row t of the block starts at starts[t], the block ends at starts[count].
+  const auto block_tiles = [&](int blk, int (&starts)[tpb + 1]) {
+    if (balanced) {
+      const int t0 = static_cast<int>(static_cast<int64_t>(blk) * n_tiles / m_blocks);
+      const int t1 = static_cast<int>(static_cast<int64_t>(blk + 1) * n_tiles / m_blocks);
+      for (int t = t0; t <= t1; ++t) starts[t - t0] = bal_start(t);
+      return t1 - t0;
+    }
+    const int ic = blk * MC, mc = min(MC, M - ic), rem = mc % MR;
+    const bool tail = tiers::split && rem > 0 && rem <= tiers::t1 && mc > MR;
+    const int full = mc / MR - (tail ? 1 : 0);
+    int count = 0;
+    for (; count <= full; ++count) starts[count] = ic + count * MR;
+    if (tail) starts[count++] = ic + full * MR + tiers::t2;
+    if (starts[count - 1] < ic + mc) starts[count++] = ic + mc;
+    return count - 1;
+  };
   const bool pack_b = b_pre != nullptr || m_blocks >= f32_pack_b_min_blocks ||
                       (MC >= f32_pack_b_two_blocks_min_mc && m_blocks == 2 && K >= f32_pack_b_two_blocks_min_k);
   const auto np = static_cast<ptrdiff_t>(round_up_to_tile<NR>(N));  // a block of b_pre: kc x np
@@ -1245,55 +1295,43 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
       const float* bblk = B + static_cast<ptrdiff_t>(pc) * ldb + jc;
       if (pack_b && b_pre == nullptr) pack_b_f32<NR>(kc, nc, bblk, ldb, bp);
       const float* bpb = b_pre != nullptr ? b_pre + static_cast<ptrdiff_t>(pc) * np + static_cast<ptrdiff_t>(jc) * kc : bp;
-      for (int ic = 0; ic < M; ic += MC) {
-        const int mc = min(MC, M - ic);
+      for (int blk = 0; blk < m_blocks; ++blk) {
+        int starts[tpb + 1];
+        const int nt = block_tiles(blk, starts), ic = starts[0];
         const float* ablk = A + static_cast<ptrdiff_t>(ic) * lda + pc;
-        // Rows [0, m_main) in MR-row panels, the last one possibly short (its tier of rows);
-        // a remainder of 1..MR/3 rows after a full panel instead joins it in a tail of two
-        // 2MR/3-row panels (MR = 12: 64 = 4 x 12 + 8 + 8, not 5 x 12 + 4: a 4-row tile does a
-        // third of the work of a 12-row one at well under a third of its speed).
-        const int rem = mc % MR;
-        const int m_tail = (tiers::split && rem > 0 && rem <= tiers::t1 && mc > MR) ? MR + rem : 0;
-        const int m_main = mc - m_tail;
-        if (pack_a) pack_a_f32<MR>(m_main, kc, ablk, lda, ap);
-        // In-place A: only the last panel may be short; it is packed at ap once per block.
-        const int m_full = m_main - m_main % MR;
-        if (!pack_a && m_full < m_main)
-          pack_a_f32<MR>(m_main - m_full, kc, ablk + static_cast<ptrdiff_t>(m_full) * lda, lda, ap);
-        float* at = pack_a ? ap + static_cast<ptrdiff_t>(m_main) * kc : ap;
-        if (m_tail > 0) pack_a_f32<tiers::t2>(m_tail, kc, ablk + static_cast<ptrdiff_t>(m_main) * lda, lda, at);
-        // One micro-tile: rows [ir, ir + tier) of the tail (tail) or main part, columns jr.
-        const auto tile = [&](int ir, int jr, bool tail) {
-          const int n_valid = min(NR, nc - jr);
-          const float* bias_j = (last && bias != nullptr) ? (BiasRows ? bias + ic : bias + jc + jr) : nullptr;
+        // Each tile's A panel: packed (all of them with pack_a, at their place in the block;
+        // otherwise the tiles of fewer than exact_min rows, one after another) or in place.
+        const float* apan[tpb];
+        bool apacked[tpb];
+        for (int t = 0, slot = 0; t < nt; ++t) {
+          const int rows = starts[t + 1] - starts[t];
+          const float* arow = ablk + static_cast<ptrdiff_t>(starts[t] - ic) * lda;
+          apacked[t] = pack_a || rows < tiers::exact_min;
+          apan[t] = arow;
+          if (!apacked[t]) continue;
+          float* dst = ap + static_cast<ptrdiff_t>(pack_a ? t : slot++) * MR * kc;
+          pack_a_f32_panel<MR>(rows, tiers::rows_read(rows), kc, arow, lda, dst);
+          apan[t] = dst;
+        }
+        // One micro-tile: row tile t, columns jr.
+        const auto tile = [&](int t, int jr) {
+          const int ir = starts[t] - ic, m_valid = starts[t + 1] - starts[t], n_valid = min(NR, nc - jr);
+          const float* bias_j = (last && bias != nullptr) ? (BiasRows ? bias + ic + ir : bias + jc + jr) : nullptr;
           const float* act_j = last ? act : nullptr;
           // B panel: packed block, in place, or (panel_pack, in-place edge panel) packed alone at bp.
           const bool b_packed = pack_b || panel_pack || n_valid < NR;
           const float* bpan = pack_b ? bpb + static_cast<ptrdiff_t>(jr) * kc : b_packed ? bp : bblk + jr;
           // B packed once is streamed from memory: the first tile of a panel prefetches the next;
           // B's long rows read in place: every tile prefetches its rows two panels on
-          const bool first_tile = tail ? ir == 0 : ir == 0 && m_tail == 0;
-          const float* pf = (b_pre != nullptr && first_tile && jr + NR < nc) ? bpan + static_cast<ptrdiff_t>(NR) * kc
+          const float* pf = (b_pre != nullptr && t == 0 && jr + NR < nc) ? bpan + static_cast<ptrdiff_t>(NR) * kc
                             : (prefetch_b_rows && !b_packed && ldb >= f32_prefetch_b_rows_min_ldb) ? bpan : nullptr;
-          if (tail) {
-            const int m_valid = min(tiers::t2, m_tail - ir);
-            float* ct = C + static_cast<ptrdiff_t>(ic + m_main + ir) * ldc + jc + jr;
-            const float* bias_t = (BiasRows && bias_j != nullptr) ? bias_j + m_main + ir : bias_j;
-            return micro_f32_tile_b<tiers::t2, NR, true, BiasRows>(b_packed, kc, at + static_cast<ptrdiff_t>(ir) * kc,
-                                                                   lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first,
-                                                                   bias_t, act_j, pf);
-          }
-          const int m_valid = min(MR, m_main - ir);
           float* ct = C + static_cast<ptrdiff_t>(ic + ir) * ldc + jc + jr;
-          const float* bias_t = (BiasRows && bias_j != nullptr) ? bias_j + ir : bias_j;
-          const bool a_packed = pack_a || m_valid < MR;
-          const float* apan = pack_a ? ap + static_cast<ptrdiff_t>(ir) * kc : a_packed ? ap : ablk + static_cast<ptrdiff_t>(ir) * lda;
-          if (a_packed)
-            micro_f32_tile_b<MR, NR, true, BiasRows>(b_packed, kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid,
-                                                     !first, bias_t, act_j, pf);
+          if (apacked[t])
+            micro_f32_tile_b<MR, NR, true, BiasRows>(b_packed, kc, apan[t], lda, bpan, ldb, ct, ldc, m_valid, n_valid,
+                                                     !first, bias_j, act_j, pf);
           else
-            micro_f32_tile_b<MR, NR, false, BiasRows>(b_packed, kc, apan, lda, bpan, ldb, ct, ldc, m_valid, n_valid,
-                                                      !first, bias_t, act_j, pf);
+            micro_f32_tile_b<MR, NR, false, BiasRows>(b_packed, kc, apan[t], lda, bpan, ldb, ct, ldc, m_valid, n_valid,
+                                                      !first, bias_j, act_j, pf);
         };
         // Columns in groups of panels, every row tile over a group before the next: one panel
         // (the B panel reused from L1 by all row tiles) where B is packed or K blocks are long;
@@ -1308,10 +1346,8 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
             pack_b_f32_panel_ahead<NR>(kc, bblk + jg, ldb, bp);
           else if (!pack_b && edge != 0)
             pack_b_f32<NR>(kc, edge, bblk + (jg_end - edge), ldb, bp);
-          for (int ir = 0; ir < m_tail; ir += tiers::t2)
-            for (int jr = jg; jr < jg_end; jr += NR) tile(ir, jr, true);
-          for (int ir = 0; ir < m_main; ir += MR)
-            for (int jr = jg; jr < jg_end; jr += NR) tile(ir, jr, false);
+          for (int t = 0; t < nt; ++t)
+            for (int jr = jg; jr < jg_end; jr += NR) tile(t, jr);
         }
       }
     }
