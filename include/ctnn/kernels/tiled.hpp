@@ -1252,7 +1252,7 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
   const int m_blocks = balanced ? (n_tiles + tpb - 1) / tpb : (M + MC - 1) / MC;
   const int bal_rows = M / n_tiles, bal_extra = M % n_tiles;  // the first bal_extra tiles: one more row
   const auto bal_start = [&](int t) { return t * bal_rows + min(t, bal_extra); };
-  // Block blk's tiles: row t of the block starts at starts[t], the block ends at starts[count].
+  // Block blk's tiles: tile t of the block starts at row starts[t], the block ends at starts[count].
   const auto block_tiles = [&](int blk, int (&starts)[tpb + 1]) {
     if (balanced) {
       const int t0 = static_cast<int>(static_cast<int64_t>(blk) * n_tiles / m_blocks);
