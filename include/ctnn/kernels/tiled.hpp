@@ -1296,13 +1296,13 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
       if (pack_b && b_pre == nullptr) pack_b_f32<NR>(kc, nc, bblk, ldb, bp);
       const float* bpb = b_pre != nullptr ? b_pre + static_cast<ptrdiff_t>(pc) * np + static_cast<ptrdiff_t>(jc) * kc : bp;
       for (int blk = 0; blk < m_blocks; ++blk) {
-        int starts[tpb + 1];
+        int starts[tpb + 1] = {};
         const int nt = block_tiles(blk, starts), ic = starts[0];
         const float* ablk = A + static_cast<ptrdiff_t>(ic) * lda + pc;
         // Each tile's A panel: packed (all of them with pack_a, at their place in the block;
         // otherwise the tiles of fewer than exact_min rows, one after another) or in place.
-        const float* apan[tpb];
-        bool apacked[tpb];
+        const float* apan[tpb] = {};
+        bool apacked[tpb] = {};
         for (int t = 0, slot = 0; t < nt; ++t) {
           const int rows = starts[t + 1] - starts[t];
           const float* arow = ablk + static_cast<ptrdiff_t>(starts[t] - ic) * lda;
