@@ -239,15 +239,15 @@ inline constexpr int f32_prefetch_c_min_k = 64;
 /// C tile (+)= A panel . B panel (+ bias) on the first Rows x Cols of an MR x NR tile.
 /// PA: A packed (a[k * MR + i], pack_a_f32) or read in place (a[i * lda + k], Rows real rows).
 /// PB: B packed (b[k * NR + j], pack_b_f32) or read in place (b[k * ldb + j], NR real columns).
-/// load_c: accumulate onto C (not the first K block). BiasRows: bias[i] per row (conv: output
+/// load_c: accumulate onto C (not the first K block). bias_rows: bias[i] per row (conv: output
 /// channel = row); otherwise bias[j] per column. act: null, or {lo, hi}: the tile clamped to
 /// [lo, hi] in registers as it is stored (a fused activation, on the last K block).
 /// pf: null, or a panel whose rows are prefetched as b's are read: packed (PB), the next packed
 /// panel (kc x NR, streamed from memory: it arrives while this one computes); in place, b itself,
 /// each row prefetched two panels to the right.
-template <int MR, int NR, int Rows, int Cols, bool PA, bool PB, bool BiasRows>
+template <int MR, int NR, int Rows, int Cols, bool PA, bool PB>
 inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const float* __restrict b, ptrdiff_t ldb,
-                      float* c, int ldc, int m_valid, int n_valid, bool load_c, const float* bias,
+                      float* c, int ldc, int m_valid, int n_valid, bool load_c, const float* bias, bool bias_rows,
                       const float* act = nullptr, const float* pf = nullptr) {
   using simd::vf32;
   constexpr int lanes = simd::f32_lanes;
@@ -313,7 +313,7 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
         vf32 v = acc[i][j];
         if (load_c) v += simd::load<vf32>(crow + j * lanes);
         if (bias != nullptr) {
-          if constexpr (BiasRows)
+          if (bias_rows)
             v += bias[i];
           else
             v += simd::load<vf32>(bias + j * lanes);
@@ -339,7 +339,7 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
         vf32 v = simd::load<vf32>(&tile[i][j * lanes]);
         if (load_c) v += simd::load<vf32>(crow + j * lanes);
         if (bias != nullptr) {
-          if constexpr (BiasRows)
+          if (bias_rows)
             v += bias[i];
           else
             v += simd::load<vf32>(bias + j * lanes);
@@ -350,7 +350,7 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
       for (int j = n_vec * lanes; j < n_valid; ++j) {
         float v = tile[i][j];
         if (load_c) v += crow[j];
-        if (bias != nullptr) v += bias[BiasRows ? i : j];
+        if (bias != nullptr) v += bias[bias_rows ? i : j];
         if (act != nullptr) v = clamp_f32(v, act[0], act[1]);
         crow[j] = v;
       }
@@ -376,51 +376,51 @@ struct f32_row_tiers {
 
 /// One micro-tile with the kernel for m_valid rows (f32_row_tiers). In-place A (PA false) needs
 /// m_valid >= exact_min: a tier reads padding rows, which only a packed panel has.
-template <int MR, int NR, int Cols, bool PA, bool PB, bool BiasRows, int Rows = MR>
+template <int MR, int NR, int Cols, bool PA, bool PB, int Rows = MR>
 inline void micro_f32_rows(int kc, const float* a, ptrdiff_t lda, const float* b, ptrdiff_t ldb, float* c, int ldc,
-                           int m_valid, int n_valid, bool load_c, const float* bias, const float* act,
+                           int m_valid, int n_valid, bool load_c, const float* bias, bool bias_rows, const float* act,
                            const float* pf = nullptr) {
   using tiers = f32_row_tiers<MR>;
   if constexpr (Rows > tiers::exact_min) {
     if (m_valid < Rows)
-      return micro_f32_rows<MR, NR, Cols, PA, PB, BiasRows, Rows - 1>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid,
-                                                                       load_c, bias, act, pf);
+      return micro_f32_rows<MR, NR, Cols, PA, PB, Rows - 1>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid,
+                                                                       load_c, bias, bias_rows, act, pf);
   } else if constexpr (tiers::split && PA) {
     if (m_valid <= tiers::t1)
-      return micro_f32<MR, NR, tiers::t1, Cols, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
-                                                                  bias, act, pf);
+      return micro_f32<MR, NR, tiers::t1, Cols, PA, PB>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
+                                                                  bias, bias_rows, act, pf);
     if (m_valid <= tiers::t2)
-      return micro_f32<MR, NR, tiers::t2, Cols, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
-                                                                  bias, act, pf);
+      return micro_f32<MR, NR, tiers::t2, Cols, PA, PB>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
+                                                                  bias, bias_rows, act, pf);
   }
-  micro_f32<MR, NR, Rows, Cols, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, act, pf);
+  micro_f32<MR, NR, Rows, Cols, PA, PB>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows, act, pf);
 }
 
 /// One micro-tile with the row and column tiers for m_valid x n_valid: an edge panel of
 /// n_valid <= NR / 2 columns (packed, so zero-padded) runs half the vectors (N = 196 = 6 x 32 + 4,
 /// 784 = 24 x 32 + 16).
-template <int MR, int NR, bool PA, bool PB, bool BiasRows>
+template <int MR, int NR, bool PA, bool PB>
 inline void micro_f32_tile(int kc, const float* a, ptrdiff_t lda, const float* b, ptrdiff_t ldb, float* c, int ldc,
-                           int m_valid, int n_valid, bool load_c, const float* bias, const float* act,
+                           int m_valid, int n_valid, bool load_c, const float* bias, bool bias_rows, const float* act,
                            const float* pf = nullptr) {
   constexpr int half = NR / 2;
   if constexpr (PB && half % simd::f32_lanes == 0 && half > 0) {
     if (n_valid <= half)
-      return micro_f32_rows<MR, NR, half, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias,
+      return micro_f32_rows<MR, NR, half, PA, PB>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows,
                                                             act, pf);
   }
-  micro_f32_rows<MR, NR, NR, PA, PB, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, act, pf);
+  micro_f32_rows<MR, NR, NR, PA, PB>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows, act, pf);
 }
 
 /// micro_f32_tile with B packed (b_packed) or read in place; pf as micro_f32's for that layout.
-template <int MR, int NR, bool PA, bool BiasRows>
+template <int MR, int NR, bool PA>
 inline void micro_f32_tile_b(bool b_packed, int kc, const float* a, ptrdiff_t lda, const float* b, ptrdiff_t ldb,
-                             float* c, int ldc, int m_valid, int n_valid, bool load_c, const float* bias,
+                             float* c, int ldc, int m_valid, int n_valid, bool load_c, const float* bias, bool bias_rows,
                              const float* act, const float* pf) {
   if (b_packed)
-    return micro_f32_tile<MR, NR, PA, true, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, act,
+    return micro_f32_tile<MR, NR, PA, true>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows, act,
                                                       pf);
-  micro_f32_tile<MR, NR, PA, false, BiasRows>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, act, pf);
+  micro_f32_tile<MR, NR, PA, false>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows, act, pf);
 }
 
 // ---- int8 ----------------------------------------------------------------------------------
@@ -1327,11 +1327,11 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
                             : (prefetch_b_rows && !b_packed && ldb >= f32_prefetch_b_rows_min_ldb) ? bpan : nullptr;
           float* ct = C + static_cast<ptrdiff_t>(ic + ir) * ldc + jc + jr;
           if (apacked[t])
-            micro_f32_tile_b<MR, NR, true, BiasRows>(b_packed, kc, apan[t], lda, bpan, ldb, ct, ldc, m_valid, n_valid,
-                                                     !first, bias_j, act_j, pf);
+            micro_f32_tile_b<MR, NR, true>(b_packed, kc, apan[t], lda, bpan, ldb, ct, ldc, m_valid, n_valid,
+                                                     !first, bias_j, BiasRows, act_j, pf);
           else
-            micro_f32_tile_b<MR, NR, false, BiasRows>(b_packed, kc, apan[t], lda, bpan, ldb, ct, ldc, m_valid, n_valid,
-                                                      !first, bias_j, act_j, pf);
+            micro_f32_tile_b<MR, NR, false>(b_packed, kc, apan[t], lda, bpan, ldb, ct, ldc, m_valid, n_valid,
+                                                      !first, bias_j, BiasRows, act_j, pf);
         };
         // Columns in groups of panels, every row tile over a group before the next: one panel
         // (the B panel reused from L1 by all row tiles) where B is packed or K blocks are long;
