@@ -383,15 +383,15 @@ inline void micro_f32_rows(int kc, const float* a, ptrdiff_t lda, const float* b
   using tiers = f32_row_tiers<MR>;
   if constexpr (Rows > tiers::exact_min) {
     if (m_valid < Rows)
-      return micro_f32_rows<MR, NR, Cols, PA, PB, Rows - 1>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid,
-                                                                       load_c, bias, bias_rows, act, pf);
+      return micro_f32_rows<MR, NR, Cols, PA, PB, Rows - 1>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
+                                                            bias, bias_rows, act, pf);
   } else if constexpr (tiers::split && PA) {
     if (m_valid <= tiers::t1)
-      return micro_f32<MR, NR, tiers::t1, Cols, PA, PB>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
-                                                                  bias, bias_rows, act, pf);
+      return micro_f32<MR, NR, tiers::t1, Cols, PA, PB>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias,
+                                                        bias_rows, act, pf);
     if (m_valid <= tiers::t2)
-      return micro_f32<MR, NR, tiers::t2, Cols, PA, PB>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
-                                                                  bias, bias_rows, act, pf);
+      return micro_f32<MR, NR, tiers::t2, Cols, PA, PB>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias,
+                                                        bias_rows, act, pf);
   }
   micro_f32<MR, NR, Rows, Cols, PA, PB>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows, act, pf);
 }
@@ -406,8 +406,8 @@ inline void micro_f32_tile(int kc, const float* a, ptrdiff_t lda, const float* b
   constexpr int half = NR / 2;
   if constexpr (PB && half % simd::f32_lanes == 0 && half > 0) {
     if (n_valid <= half)
-      return micro_f32_rows<MR, NR, half, PA, PB>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows,
-                                                            act, pf);
+      return micro_f32_rows<MR, NR, half, PA, PB>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias,
+                                                  bias_rows, act, pf);
   }
   micro_f32_rows<MR, NR, NR, PA, PB>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows, act, pf);
 }
@@ -415,11 +415,11 @@ inline void micro_f32_tile(int kc, const float* a, ptrdiff_t lda, const float* b
 /// micro_f32_tile with B packed (b_packed) or read in place; pf as micro_f32's for that layout.
 template <int MR, int NR, bool PA>
 inline void micro_f32_tile_b(bool b_packed, int kc, const float* a, ptrdiff_t lda, const float* b, ptrdiff_t ldb,
-                             float* c, int ldc, int m_valid, int n_valid, bool load_c, const float* bias, bool bias_rows,
-                             const float* act, const float* pf) {
+                             float* c, int ldc, int m_valid, int n_valid, bool load_c, const float* bias,
+                             bool bias_rows, const float* act, const float* pf) {
   if (b_packed)
-    return micro_f32_tile<MR, NR, PA, true>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows, act,
-                                                      pf);
+    return micro_f32_tile<MR, NR, PA, true>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows,
+                                            act, pf);
   micro_f32_tile<MR, NR, PA, false>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows, act, pf);
 }
 
@@ -1307,8 +1307,10 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
           const int rows = starts[t + 1] - starts[t];
           const float* arow = ablk + static_cast<ptrdiff_t>(starts[t] - ic) * lda;
           apacked[t] = pack_a || rows < tiers::exact_min;
-          apan[t] = arow;
-          if (!apacked[t]) continue;
+          if (!apacked[t]) {
+            apan[t] = arow;
+            continue;
+          }
           float* dst = ap + static_cast<ptrdiff_t>(pack_a ? t : slot++) * MR * kc;
           pack_a_f32_panel<MR>(rows, tiers::rows_read(rows), kc, arow, lda, dst);
           apan[t] = dst;
@@ -1327,11 +1329,11 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
                             : (prefetch_b_rows && !b_packed && ldb >= f32_prefetch_b_rows_min_ldb) ? bpan : nullptr;
           float* ct = C + static_cast<ptrdiff_t>(ic + ir) * ldc + jc + jr;
           if (apacked[t])
-            micro_f32_tile_b<MR, NR, true>(b_packed, kc, apan[t], lda, bpan, ldb, ct, ldc, m_valid, n_valid,
-                                                     !first, bias_j, BiasRows, act_j, pf);
+            micro_f32_tile_b<MR, NR, true>(b_packed, kc, apan[t], lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first,
+                                           bias_j, BiasRows, act_j, pf);
           else
-            micro_f32_tile_b<MR, NR, false>(b_packed, kc, apan[t], lda, bpan, ldb, ct, ldc, m_valid, n_valid,
-                                                      !first, bias_j, BiasRows, act_j, pf);
+            micro_f32_tile_b<MR, NR, false>(b_packed, kc, apan[t], lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first,
+                                            bias_j, BiasRows, act_j, pf);
         };
         // Columns in groups of panels, every row tile over a group before the next: one panel
         // (the B panel reused from L1 by all row tiles) where B is packed or K blocks are long;
