@@ -74,11 +74,11 @@ int run_s8_cases(uint64_t seed, int cases, int max_dim, int k_min = 0, int k_max
 }
 
 /// One float GEMM against the reference; row_bias: gemm_f32_row_bias (bias[m]), else bias[n].
-/// panel_pack: values of detail::f32_panel_pack_force to run the GEMM with, one after the other
+/// intel_blocking: values of detail::f32_intel_blocking_force to run the GEMM with, one after the other
 /// on the same operands and reference (none: once, as the host chooses); the force is -1 after.
 template <class Tiling>
 void check_f32(ctnn_test::rng& r, int M, int N, int K, int lda, int ldb, int ldc, bool use_bias, bool row_bias,
-               std::vector<float>& ws, std::initializer_list<int> panel_pack = {}) {
+               std::vector<float>& ws, std::initializer_list<int> intel_blocking = {}) {
   const auto A = r.f32(size_t(M) * size_t(lda)), B = r.f32(size_t(K) * size_t(ldb));
   const auto bias = r.f32(size_t(row_bias ? M : N));
   const float* bp = use_bias ? bias.data() : nullptr;
@@ -108,8 +108,8 @@ void check_f32(ctnn_test::rng& r, int M, int N, int K, int lda, int ldb, int ldc
   const float tol = 2.0f * float(K + 1) * float(K + 1) * 5.97e-8f + 1e-6f;
   const auto run = [&](int force) {
     INFO("M=" << M << " N=" << N << " K=" << K << " lda=" << lda << " ldb=" << ldb << " ldc=" << ldc
-              << " row_bias=" << row_bias << " clamp=" << clamp << " panel_pack_force=" << force);
-    k::detail::f32_panel_pack_force = force;
+              << " row_bias=" << row_bias << " clamp=" << clamp << " intel_blocking_force=" << force);
+    k::detail::f32_intel_blocking_force = force;
     std::fill(got.begin(), got.end(), 5.0f);
     if (clamp)
       REQUIRE(k::tiled::gemm_f32_row_bias_clamp<Tiling>(M, N, K, A.data(), lda, B.data(), ldb, bp, got.data(), ldc,
@@ -120,11 +120,11 @@ void check_f32(ctnn_test::rng& r, int M, int N, int K, int lda, int ldb, int ldc
     else
       REQUIRE(k::tiled::gemm_f32<Tiling>(M, N, K, A.data(), lda, B.data(), ldb, bp, got.data(), ldc, ws.data()) ==
               status::ok);
-    k::detail::f32_panel_pack_force = -1;
+    k::detail::f32_intel_blocking_force = -1;
     REQUIRE(ctnn_test::within(got, want, tol) == "");
   };
-  if (panel_pack.size() == 0) run(-1);
-  for (const int force : panel_pack) run(force);
+  if (intel_blocking.size() == 0) run(-1);
+  for (const int force : intel_blocking) run(force);
 }
 
 template <class Tiling>
@@ -185,8 +185,11 @@ TEST_CASE("tiled float GEMM on convolution-like shapes, every packing path") {
                            {64, 3136 / 16, 576}, {24, 96, 260}, {24, 1030, 70}, {150, 1030, 20},
                            // B packed panel by panel over K blocks (48 <= M <= MC, N >= 512, K > KC,
                            // which is 512 with AVX-512; a short last block)
-                           {48, 512, 520}};
-  // the panel-by-panel packing forced on and off (the host picks it by vendor), then as chosen,
+                           {48, 512, 520},
+                           // two MC blocks with K >= 96: B packed on an Intel host, else in place
+                           {250, 300, 200}};
+  // the Intel blocking (panel-by-panel packing, B packed for two blocks) forced on and off (the
+  // host picks it by vendor), then as chosen,
   // on the same operands (one reference GEMM for the three)
   for (const shape3& s : shapes)
     for (int pad = 0; pad < 2; ++pad)

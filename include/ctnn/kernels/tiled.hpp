@@ -1171,13 +1171,17 @@ inline constexpr int64_t f32_row_sweep_max_floats = 256 * 1024;
 inline constexpr ptrdiff_t f32_prefetch_b_rows_min_ldb = 1024;
 /// B block is packed when at least this many MC-blocks of A reuse it (AVX-512: 512 and 1024
 /// rows, N = 49; in place measured faster for 64-256 rows over N = 3136, e.g. 256x3136x64 1.1x),
-/// or two of at least f32_pack_b_two_blocks_min_mc rows with K at least
-/// f32_pack_b_two_blocks_min_k: 256^3 0.86 -> 0.94 of dnnl_sgemm,
+/// or, on an Intel AVX-512 host (f32_intel_blocking_host), two of at least
+/// f32_pack_b_two_blocks_min_mc rows with K at least f32_pack_b_two_blocks_min_k: 256^3 0.86 ->
+/// 0.94 of dnnl_sgemm,
 /// 200^3 0.79 -> 0.93, 160x3136x96 0.70 -> 0.83, 288x1024x288 0.78 -> 1.08, 256x3136x128 0.72 ->
 /// 0.87 (medians of 31 interleaved rounds, Intel Xeon); K = 32 or 64 with two blocks kept in
 /// place (192x784x32, 256x3136x64: as fast or faster in place); one block (M <= MC, 128^3 0.88
 /// in place, 0.82 packed) stays in place. Two blocks of the AVX2 tiling's MC = 96 (128^3) ran
-/// 10-14 % slower packed (Intel Xeon and AMD Zen 5, x86-64-v3 builds), hence the MC bound.
+/// 10-14 % slower packed (Intel Xeon and AMD Zen 5, x86-64-v3 builds), hence the MC bound. On an
+/// AMD Zen 5 core (AVX-512) every two-block shape ran faster in place, B packed / in place:
+/// 256^3 0.95, 200^3 0.97, 160x3136x96 0.84, 288x1024x288 0.93, 256x3136x128 0.94, 256x196x2304
+/// 0.95 (medians of 16-24 interleaved rounds, one process each).
 inline constexpr int f32_pack_b_min_blocks = 3;
 inline constexpr int f32_pack_b_two_blocks_min_mc = 144, f32_pack_b_two_blocks_min_k = 96;
 /// B read in place over K > KC by one MC block of at least this many rows and at least
@@ -1187,14 +1191,17 @@ inline constexpr int f32_pack_b_two_blocks_min_mc = 144, f32_pack_b_two_blocks_m
 /// took its panel's rows, a page apart, from L2 (64x3136x576 0.76 -> 0.83 of dnnl_sgemm,
 /// 64x784x1152 0.74 -> 0.81, 128x784x1152 0.76 -> 0.90; slower with 24 rows or 196 columns:
 /// 24x3136x288 0.84 -> 0.78, 64x196x384 0.82 -> 0.76; Intel Xeon, medians of 21-31 rounds).
-/// AVX-512 on Intel only (f32_panel_pack_host): on an AMD Zen 5 core 64x3136x576 ran 9-19 %
+/// AVX-512 on Intel only (f32_intel_blocking_host): on an AMD Zen 5 core 64x3136x576 ran 9-19 %
 /// faster read in place, and an AVX2 build 13 % faster (Zen 5; on the Xeon it lost too).
 inline constexpr int f32_panel_pack_min_m = 48, f32_panel_pack_min_n = 512;
-/// f32_panel_pack_host forced on (1) or off (0) instead of chosen by the host (-1): the tests
-/// run both ways on every machine and build.
-inline int f32_panel_pack_force = -1;
-inline bool f32_panel_pack_host() {
-  if (f32_panel_pack_force >= 0) return f32_panel_pack_force != 0;
+/// f32_intel_blocking_host forced on (1) or off (0) instead of chosen by the host (-1): the
+/// tests run both ways on every machine and build.
+inline int f32_intel_blocking_force = -1;
+/// True where the blocking choices measured faster on an Intel Xeon and slower on an AMD Zen 5
+/// core apply (an AVX-512 build on a non-AMD host): B packed panel by panel (panel_pack) and B
+/// packed for two MC blocks (f32_pack_b_two_blocks_min_mc).
+inline bool f32_intel_blocking_host() {
+  if (f32_intel_blocking_force >= 0) return f32_intel_blocking_force != 0;
 #if CTNN_KERNELS_X86
   return simd::f32_lanes >= 16 && !x86::vendor_amd();
 #else
@@ -1207,8 +1214,8 @@ inline bool f32_panel_pack_host() {
 ///   with fewer (a 7x7 or 14x14 output: N = 49, 196) the micro-kernel reads A's rows in place
 ///   (the rows of a conv's weights are contiguous). An edge panel (rows < MR) is packed anyway.
 /// - B (KC x NC) is packed only when f32_pack_b_min_blocks MC-blocks of A or more reuse it, or
-///   two with K >= f32_pack_b_two_blocks_min_k; otherwise (64-256 output channels over a big
-///   im2col matrix, a pointwise layer's input) B is read in place, each KC x NR panel reused
+///   two with K >= f32_pack_b_two_blocks_min_k on an Intel host; otherwise (64-256 output
+///   channels over a big im2col matrix, a pointwise layer's input) B is read in place, each KC x NR panel reused
 ///   from cache by the MC / MR tiles of its column, and only an edge panel (columns < NR) is
 ///   packed; in place over K > KC with f32_panel_pack_min_m..MC rows and f32_panel_pack_min_n
 ///   columns or more, each panel is packed just before its row tiles (panel_pack); in place and
@@ -1270,11 +1277,12 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
     return count - 1;
   };
   const bool pack_b = b_pre != nullptr || m_blocks >= f32_pack_b_min_blocks ||
-                      (MC >= f32_pack_b_two_blocks_min_mc && m_blocks == 2 && K >= f32_pack_b_two_blocks_min_k);
+                      (MC >= f32_pack_b_two_blocks_min_mc && m_blocks == 2 && K >= f32_pack_b_two_blocks_min_k &&
+                       f32_intel_blocking_host());
   const auto np = static_cast<ptrdiff_t>(round_up_to_tile<NR>(N));  // a block of b_pre: kc x np
   // B in place over long K: packed panel by panel ahead of its row tiles (f32_panel_pack_min_m)
   const bool panel_pack = !pack_b && K > KC && M <= MC && M >= f32_panel_pack_min_m && N >= f32_panel_pack_min_n &&
-                          f32_panel_pack_host();
+                          f32_intel_blocking_host();
   // B in place and all of A small enough to stay in cache: each tile runs the whole K at once
   // (C written once instead of once per KC block), A read in place, its edge panels packed.
   // (The edge panels packed over all of K must fit the workspace: A's at ap, B's at bp.)

@@ -19,7 +19,7 @@
 namespace ctnn::kernels::x86 {
 /// True on an AMD processor (cpuid leaf 0: "AuthenticAMD"), read once. The float GEMM takes a
 /// few of its blocking choices by vendor where they measured opposite on an Intel Xeon and an AMD
-/// Zen 5 core (tiled.hpp: f32_panel_pack_host).
+/// Zen 5 core (tiled.hpp: f32_intel_blocking_host).
 inline bool vendor_amd() {
   static const bool amd = [] {
     unsigned a = 0, b = 0, c = 0, d = 0;
