@@ -187,7 +187,11 @@ TEST_CASE("tiled float GEMM on convolution-like shapes, every packing path") {
                            // which is 512 with AVX-512; a short last block)
                            {48, 512, 520},
                            // two MC blocks with K >= 96: B packed on an Intel host, else in place
-                           {250, 300, 200}};
+                           {250, 300, 200},
+                           // K in one block (whole_k) with B's rows 4 KiB or more apart: AVX-512
+                           // tiles of 12-14 rows (70 = 5 x 14, 64 = 4 x 13 + 12); ldb = 1024 (pad
+                           // 0): KC blocks instead
+                           {70, 1030, 530}, {64, 1024, 600}};
   // the Intel blocking (panel-by-panel packing, B packed for two blocks) forced on and off (the
   // host picks it by vendor), then as chosen,
   // on the same operands (one reference GEMM for the three)

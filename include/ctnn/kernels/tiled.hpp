@@ -374,9 +374,17 @@ struct f32_row_tiers {
   }
 };
 
-/// One micro-tile with the kernel for m_valid rows (f32_row_tiers). In-place A (PA false) needs
-/// m_valid >= exact_min: a tier reads padding rows, which only a packed panel has.
-template <int MR, int NR, int Cols, bool PA, bool PB, int Rows = MR>
+/// Rows of the widest float micro-tile, run with A read in place (gemm_f32_impl's wide tiles):
+/// MR + MR / 6 (12 -> 14) where its accumulators, one B row and a broadcast fit the 32 vector
+/// registers of AVX-512 (14 x 32: 28 + 2 + 1), MR elsewhere.
+template <int MR, int NR>
+inline constexpr int f32_wide_rows =
+    simd::f32_lanes >= 16 && (MR + MR / 6 + 1) * (NR / simd::f32_lanes) + 1 <= 32 ? MR + MR / 6 : MR;
+
+/// One micro-tile with the kernel for m_valid rows (f32_row_tiers; with A in place up to
+/// f32_wide_rows). In-place A (PA false) needs m_valid >= exact_min: a tier reads padding rows,
+/// which only a packed panel has.
+template <int MR, int NR, int Cols, bool PA, bool PB, int Rows = PA ? MR : f32_wide_rows<MR, NR>>
 inline void micro_f32_rows(int kc, const float* a, ptrdiff_t lda, const float* b, ptrdiff_t ldb, float* c, int ldc,
                            int m_valid, int n_valid, bool load_c, const float* bias, bool bias_rows, const float* act,
                            const float* pf = nullptr) {
@@ -1154,6 +1162,11 @@ inline constexpr int f32_pack_a_min_panels = 32;
 /// With B read in place, K runs in one block when A has at most this many floats (640 KiB, A
 /// stays in L2): 64x3136x576 242 -> 251, 128x784x1152 237 -> 251 GFLOP/s (AVX-512, medians of 4).
 inline constexpr int64_t f32_whole_k_max_elems = 160 * 1024;
+/// ... but not where B's rows lie a multiple of this many floats apart (4 KiB, an L1 way: every
+/// row of a panel in the same sets). In KC blocks / whole, time: 128x1024x1024 0.71,
+/// 128x1024x800 0.96, 100x1024x1000 0.93-0.98 (AMD Zen 5; 128x800x1024, where only A's rows
+/// alias, as fast either way).
+inline constexpr int f32_whole_k_alias_ldb = 1024;
 /// Floats of B (kc x columns) over which gemm_f32_impl runs every row tile before the next
 /// columns, where B is read in place (32 KiB: in L1).
 inline constexpr int f32_group_floats = 8192;
@@ -1194,6 +1207,12 @@ inline constexpr int f32_pack_b_two_blocks_min_mc = 144, f32_pack_b_two_blocks_m
 /// AVX-512 on Intel only (f32_intel_blocking_host): on an AMD Zen 5 core 64x3136x576 ran 9-19 %
 /// faster read in place, and an AVX2 build 13 % faster (Zen 5; on the Xeon it lost too).
 inline constexpr int f32_panel_pack_min_m = 48, f32_panel_pack_min_n = 512;
+/// With K in one block (whole_k) and B's rows at least this many floats apart (4 KiB), the row
+/// tiles take up to f32_wide_rows rows (AVX-512: 14), so fewer tiles read each B panel from L2.
+/// 64x3136x576 on AMD Zen 5, 14-row / 12-row tiles: 3-4 % faster (medians of processes grouped
+/// by the host's state: 197 / 192 and 168 / 159 GFLOP/s); slower where the rows are closer: ldb 784
+/// (64x784x1152 2-8 %, 128x784x1152 0-3 %), and at 64^3, 96^3, 128^3 1-3 %.
+inline constexpr ptrdiff_t f32_wide_min_ldb = 1024;
 /// f32_intel_blocking_host forced on (1) or off (0) instead of chosen by the host (-1): the
 /// tests run both ways on every machine and build.
 inline int f32_intel_blocking_force = -1;
@@ -1254,9 +1273,31 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
   // tiles of at most 2MR/3 rows (16 = 8 + 8, not 12 + 4: a 4-row tile does a third of the work
   // of a 12-row one at well under a third of its speed).
   constexpr int tpb = MC / MR;  // tiles of a block
-  const int n_tiles = (M + MR - 1) / MR;
-  const bool balanced = M / n_tiles >= tiers::exact_min;
-  const int m_blocks = balanced ? (n_tiles + tpb - 1) / tpb : (M + MC - 1) / MC;
+  const int mr_tiles = (M + MR - 1) / MR;
+  const bool mr_balanced = M / mr_tiles >= tiers::exact_min;
+  const int mr_blocks = mr_balanced ? (mr_tiles + tpb - 1) / tpb : (M + MC - 1) / MC;
+  const bool pack_b = b_pre != nullptr || mr_blocks >= f32_pack_b_min_blocks ||
+                      (MC >= f32_pack_b_two_blocks_min_mc && mr_blocks == 2 && K >= f32_pack_b_two_blocks_min_k &&
+                       f32_intel_blocking_host());
+  const auto np = static_cast<ptrdiff_t>(round_up_to_tile<NR>(N));  // a block of b_pre: kc x np
+  // B in place over long K: packed panel by panel ahead of its row tiles (f32_panel_pack_min_m)
+  const bool panel_pack = !pack_b && K > KC && M <= MC && M >= f32_panel_pack_min_m && N >= f32_panel_pack_min_n &&
+                          f32_intel_blocking_host();
+  // B in place and all of A small enough to stay in cache: each tile runs the whole K at once
+  // (C written once instead of once per KC block), A read in place, its edge panels packed.
+  // (The edge panels packed over all of K must fit the workspace: A's at ap, B's at bp.)
+  const bool whole_k = !pack_b && !panel_pack && K > KC && static_cast<int64_t>(M) * K <= f32_whole_k_max_elems &&
+                       2 * static_cast<int64_t>(MR) * K <= static_cast<int64_t>(MC) * KC &&
+                       static_cast<int64_t>(NR) * K <= static_cast<int64_t>(KC) * NC &&
+                       ldb % f32_whole_k_alias_ldb != 0;
+  // Wide tiles (f32_wide_min_ldb): with whole_k and B's rows a page or more apart, tiles of
+  // MR..f32_wide_rows rows, all in place (64 = 4 x 13 + 12 with MR = 12: five tiles, not six)
+  constexpr int wide_rows = f32_wide_rows<MR, NR>;
+  const int wide_tiles = (M + wide_rows - 1) / wide_rows;
+  const bool wide = wide_rows > MR && whole_k && ldb >= f32_wide_min_ldb && M / wide_tiles >= MR;
+  const int n_tiles = wide ? wide_tiles : mr_tiles;
+  const bool balanced = wide || mr_balanced;
+  const int m_blocks = wide ? (n_tiles + tpb - 1) / tpb : mr_blocks;
   const int bal_rows = M / n_tiles, bal_extra = M % n_tiles;  // the first bal_extra tiles: one more row
   const auto bal_start = [&](int t) { return t * bal_rows + min(t, bal_extra); };
   // Block blk's tiles: tile t of the block starts at row starts[t], the block ends at starts[count].
@@ -1276,19 +1317,6 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
     if (starts[count - 1] < ic + mc) starts[count++] = ic + mc;
     return count - 1;
   };
-  const bool pack_b = b_pre != nullptr || m_blocks >= f32_pack_b_min_blocks ||
-                      (MC >= f32_pack_b_two_blocks_min_mc && m_blocks == 2 && K >= f32_pack_b_two_blocks_min_k &&
-                       f32_intel_blocking_host());
-  const auto np = static_cast<ptrdiff_t>(round_up_to_tile<NR>(N));  // a block of b_pre: kc x np
-  // B in place over long K: packed panel by panel ahead of its row tiles (f32_panel_pack_min_m)
-  const bool panel_pack = !pack_b && K > KC && M <= MC && M >= f32_panel_pack_min_m && N >= f32_panel_pack_min_n &&
-                          f32_intel_blocking_host();
-  // B in place and all of A small enough to stay in cache: each tile runs the whole K at once
-  // (C written once instead of once per KC block), A read in place, its edge panels packed.
-  // (The edge panels packed over all of K must fit the workspace: A's at ap, B's at bp.)
-  const bool whole_k = !pack_b && !panel_pack && K > KC && static_cast<int64_t>(M) * K <= f32_whole_k_max_elems &&
-                       2 * static_cast<int64_t>(MR) * K <= static_cast<int64_t>(MC) * KC &&
-                       static_cast<int64_t>(NR) * K <= static_cast<int64_t>(KC) * NC;
   const int kc_step = whole_k ? K : KC;
   // B in place and small enough for L2: one column block, each row tile sweeping all of it
   const bool row_sweep = !pack_b && !panel_pack && !whole_k && static_cast<int64_t>(min(K, KC)) * N <= f32_row_sweep_max_floats;
