@@ -1186,15 +1186,14 @@ inline constexpr ptrdiff_t f32_prefetch_b_rows_min_ldb = 1024;
 /// rows, N = 49; in place measured faster for 64-256 rows over N = 3136, e.g. 256x3136x64 1.1x),
 /// or, on an Intel AVX-512 host (f32_intel_blocking_host), two of at least
 /// f32_pack_b_two_blocks_min_mc rows with K at least f32_pack_b_two_blocks_min_k: 256^3 0.86 ->
-/// 0.94 of dnnl_sgemm,
-/// 200^3 0.79 -> 0.93, 160x3136x96 0.70 -> 0.83, 288x1024x288 0.78 -> 1.08, 256x3136x128 0.72 ->
+/// 0.94 of dnnl_sgemm, 200^3 0.79 -> 0.93, 160x3136x96 0.70 -> 0.83, 288x1024x288 0.78 -> 1.08, 256x3136x128 0.72 ->
 /// 0.87 (medians of 31 interleaved rounds, Intel Xeon); K = 32 or 64 with two blocks kept in
 /// place (192x784x32, 256x3136x64: as fast or faster in place); one block (M <= MC, 128^3 0.88
 /// in place, 0.82 packed) stays in place. Two blocks of the AVX2 tiling's MC = 96 (128^3) ran
 /// 10-14 % slower packed (Intel Xeon and AMD Zen 5, x86-64-v3 builds), hence the MC bound. On an
-/// AMD Zen 5 core (AVX-512) every two-block shape ran faster in place, B packed / in place:
-/// 256^3 0.95, 200^3 0.97, 160x3136x96 0.84, 288x1024x288 0.93, 256x3136x128 0.94, 256x196x2304
-/// 0.95 (medians of 16-24 interleaved rounds, one process each).
+/// AMD Zen 5 core (AVX-512) every two-block shape ran faster in place, time in place / packed:
+/// 256^3 0.94-0.95, 200^3 0.97, 160x3136x96 0.84, 288x1024x288 0.92-0.94, 256x3136x128 0.94,
+/// 256x196x2304 0.95 (medians of 16-24 interleaved rounds, one process each).
 inline constexpr int f32_pack_b_min_blocks = 3;
 inline constexpr int f32_pack_b_two_blocks_min_mc = 144, f32_pack_b_two_blocks_min_k = 96;
 /// B read in place over K > KC by one MC block of at least this many rows and at least
@@ -1234,11 +1233,13 @@ inline bool f32_intel_blocking_host() {
 ///   (the rows of a conv's weights are contiguous). An edge panel (rows < MR) is packed anyway.
 /// - B (KC x NC) is packed only when f32_pack_b_min_blocks MC-blocks of A or more reuse it, or
 ///   two with K >= f32_pack_b_two_blocks_min_k on an Intel host; otherwise (64-256 output
-///   channels over a big im2col matrix, a pointwise layer's input) B is read in place, each KC x NR panel reused
-///   from cache by the MC / MR tiles of its column, and only an edge panel (columns < NR) is
-///   packed; in place over K > KC with f32_panel_pack_min_m..MC rows and f32_panel_pack_min_n
-///   columns or more, each panel is packed just before its row tiles (panel_pack); in place and
-///   within f32_row_sweep_max_floats, each row tile sweeps all columns (row_sweep).
+///   channels over a big im2col matrix, a pointwise layer's input) B is read in place, each
+///   KC x NR panel reused from cache by the MC / MR tiles of its column, and only an edge panel
+///   (columns < NR) is packed; in place over K > KC with f32_panel_pack_min_m..MC rows and
+///   f32_panel_pack_min_n columns or more, each panel is packed just before its row tiles
+///   (panel_pack, Intel hosts); in place and within f32_row_sweep_max_floats, each row tile sweeps
+///   all columns (row_sweep); in place, K in one block (whole_k) and B's rows f32_wide_min_ldb
+///   apart, row tiles of up to f32_wide_rows rows.
 /// act: null, or {lo, hi}: C clamped to [lo, hi] as each tile is finished (a fused activation).
 /// b_pre: B packed once, read instead of packing B (B is then only checked, never read), or
 /// null: per KC block of K in order, pack_b_f32<NR>'s NR-column panels of all N columns (zero
