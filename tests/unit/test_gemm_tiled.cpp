@@ -187,11 +187,7 @@ TEST_CASE("tiled float GEMM on convolution-like shapes, every packing path") {
                            // which is 512 with AVX-512; a short last block)
                            {48, 512, 520},
                            // two MC blocks with K >= 96: B packed on an Intel host, else in place
-                           {250, 300, 200},
-                           // K in one block (whole_k) with B's rows 4 KiB or more apart: AVX-512
-                           // tiles of 12-14 rows (70 = 5 x 14, 64 = 4 x 13 + 12); ldb = 1024 (pad
-                           // 0): KC blocks instead
-                           {70, 1030, 530}, {64, 1024, 600}};
+                           {150, 40, 100}};
   // the Intel blocking (panel-by-panel packing, B packed for two blocks) forced on and off (the
   // host picks it by vendor), then as chosen,
   // on the same operands (one reference GEMM for the three)
@@ -200,6 +196,18 @@ TEST_CASE("tiled float GEMM on convolution-like shapes, every packing path") {
       for (int row_bias = 0; row_bias < 2; ++row_bias)
         check_f32<k::default_f32_tiling>(r, s.M, s.N, s.K, s.K + 5 * pad, s.N + 3 * pad, s.N + 7 * pad,
                                          pad == 0 || row_bias == 1, row_bias == 1, ws, {1, 0, -1});
+  // K in one block (whole_k: 16 < K <= 32 with KC 16) and B's rows 1024 floats or more apart:
+  // with AVX-512, row tiles of 12-14 rows (28 = 2 x 14, 40 = 14 + 2 x 13, 27 = 14 + 13); B's
+  // rows exactly 1024 floats apart (pad 0 of N = 1024): KC blocks instead
+  using L = std::integral_constant<int, ctnn::kernels::simd::f32_lanes>;
+  using wide_k = k::gemm_tiling<12, 2 * L::value, 16, 48, 4 * L::value>;
+  std::vector<float> ws_wide(wide_k::workspace_elems);
+  const shape3 wide_shapes[] = {{28, 1030, 30}, {40, 1024, 25}, {27, 1100, 32}};
+  for (const shape3& s : wide_shapes)
+    for (int pad = 0; pad < 2; ++pad)
+      for (int row_bias = 0; row_bias < 2; ++row_bias)
+        check_f32<wide_k>(r, s.M, s.N, s.K, s.K + 5 * pad, s.N + 3 * pad, s.N + 7 * pad,
+                          pad == 0 || row_bias == 1, row_bias == 1, ws_wide);
 }
 
 TEST_CASE("tiled GEMMs: static workspace overloads, K = 0, bad arguments") {
