@@ -1176,12 +1176,17 @@ inline constexpr int f32_group_floats = 8192;
 /// pointwise layer as a GEMM, 96x12544x16: with the prefetch below 1.1 -> 1.4 of dnnl_sgemm;
 /// 144x3136x24 0.8 -> 0.95; Intel Xeon, medians of 21 interleaved rounds).
 inline constexpr int64_t f32_row_sweep_max_floats = 256 * 1024;
-/// B rows read in place at least this many floats apart (4 KiB: a page a row, where the
-/// hardware prefetcher follows none of them) are prefetched two panels ahead in each row
-/// (24x3136x144 0.6 -> 0.85 of dnnl_sgemm; square GEMMs of 512 B or 1 KiB rows unchanged or
-/// 1-3 % slower with it, so not below). AVX-512 only: an AVX2 build lost 10 % on 64x3136x576
-/// with it (Intel Xeon).
-inline constexpr ptrdiff_t f32_prefetch_b_rows_min_ldb = 1024;
+/// B's rows at least this many floats apart: a page (4 KiB) a row, where the hardware prefetcher
+/// follows none of them. Two rules start there:
+/// - B read in place is prefetched two panels ahead in each row (24x3136x144 0.6 -> 0.85 of
+///   dnnl_sgemm; square GEMMs of 512 B or 1 KiB rows unchanged or 1-3 % slower with it, so not
+///   below). AVX-512 only: an AVX2 build lost 10 % on 64x3136x576 with it (Intel Xeon).
+/// - With K in one block (whole_k), the row tiles take up to f32_wide_rows rows (AVX-512: 14),
+///   so fewer tiles read each B panel from L2. 64x3136x576 on AMD Zen 5, 14-row / 12-row tiles:
+///   3-4 % faster (medians of processes grouped by the host's state: 197 / 192 and 168 / 159
+///   GFLOP/s); slower where the rows are closer: ldb 784 (64x784x1152 2-8 %, 128x784x1152
+///   0-3 %), and at 64^3, 96^3, 128^3 1-3 %.
+inline constexpr ptrdiff_t f32_page_apart_ldb = 1024;
 /// B block is packed when at least this many MC-blocks of A reuse it (AVX-512: 512 and 1024
 /// rows, N = 49; in place measured faster for 64-256 rows over N = 3136, e.g. 256x3136x64 1.1x),
 /// or, on an Intel AVX-512 host (f32_intel_blocking_host), two of at least
@@ -1206,12 +1211,6 @@ inline constexpr int f32_pack_b_two_blocks_min_mc = 144, f32_pack_b_two_blocks_m
 /// AVX-512 on Intel only (f32_intel_blocking_host): on an AMD Zen 5 core 64x3136x576 ran 9-19 %
 /// faster read in place, and an AVX2 build 13 % faster (Zen 5; on the Xeon it lost too).
 inline constexpr int f32_panel_pack_min_m = 48, f32_panel_pack_min_n = 512;
-/// With K in one block (whole_k) and B's rows at least this many floats apart (4 KiB), the row
-/// tiles take up to f32_wide_rows rows (AVX-512: 14), so fewer tiles read each B panel from L2.
-/// 64x3136x576 on AMD Zen 5, 14-row / 12-row tiles: 3-4 % faster (medians of processes grouped
-/// by the host's state: 197 / 192 and 168 / 159 GFLOP/s); slower where the rows are closer: ldb 784
-/// (64x784x1152 2-8 %, 128x784x1152 0-3 %), and at 64^3, 96^3, 128^3 1-3 %.
-inline constexpr ptrdiff_t f32_wide_min_ldb = 1024;
 /// f32_intel_blocking_host forced on (1) or off (0) instead of chosen by the host (-1): the
 /// tests run both ways on every machine and build.
 inline int f32_intel_blocking_force = -1;
@@ -1238,8 +1237,8 @@ inline bool f32_intel_blocking_host() {
 ///   (columns < NR) is packed; in place over K > KC with f32_panel_pack_min_m..MC rows and
 ///   f32_panel_pack_min_n columns or more, each panel is packed just before its row tiles
 ///   (panel_pack, Intel hosts); in place and within f32_row_sweep_max_floats, each row tile sweeps
-///   all columns (row_sweep); in place, K in one block (whole_k) and B's rows f32_wide_min_ldb
-///   apart, row tiles of up to f32_wide_rows rows.
+///   all columns (row_sweep); in place, K in one block (whole_k) and B's rows a page
+///   apart (f32_page_apart_ldb), row tiles of up to f32_wide_rows rows.
 /// act: null, or {lo, hi}: C clamped to [lo, hi] as each tile is finished (a fused activation).
 /// b_pre: B packed once, read instead of packing B (B is then only checked, never read), or
 /// null: per KC block of K in order, pack_b_f32<NR>'s NR-column panels of all N columns (zero
@@ -1276,7 +1275,8 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
   constexpr int tpb = MC / MR;  // tiles of a block
   const int mr_tiles = (M + MR - 1) / MR;
   const bool mr_balanced = M / mr_tiles >= tiers::exact_min;
-  const int mr_blocks = mr_balanced ? (mr_tiles + tpb - 1) / tpb : (M + MC - 1) / MC;
+  const auto round_up_div = [](int a, int b) { return (a + b - 1) / b; };
+  const int mr_blocks = mr_balanced ? round_up_div(mr_tiles, tpb) : round_up_div(M, MC);
   const bool pack_b = b_pre != nullptr || mr_blocks >= f32_pack_b_min_blocks ||
                       (MC >= f32_pack_b_two_blocks_min_mc && mr_blocks == 2 && K >= f32_pack_b_two_blocks_min_k &&
                        f32_intel_blocking_host());
@@ -1291,14 +1291,14 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
                        2 * static_cast<int64_t>(MR) * K <= static_cast<int64_t>(MC) * KC &&
                        static_cast<int64_t>(NR) * K <= static_cast<int64_t>(KC) * NC &&
                        ldb % f32_whole_k_alias_ldb != 0;
-  // Wide tiles (f32_wide_min_ldb): with whole_k and B's rows a page or more apart, tiles of
+  // Wide tiles (f32_page_apart_ldb): with whole_k and B's rows a page or more apart, tiles of
   // MR..f32_wide_rows rows, all in place (64 = 4 x 13 + 12 with MR = 12: five tiles, not six)
   constexpr int wide_rows = f32_wide_rows<MR, NR>;
   const int wide_tiles = (M + wide_rows - 1) / wide_rows;
-  const bool wide = wide_rows > MR && whole_k && ldb >= f32_wide_min_ldb && M / wide_tiles >= MR;
+  const bool wide = wide_rows > MR && whole_k && ldb >= f32_page_apart_ldb && M / wide_tiles >= MR;
   const int n_tiles = wide ? wide_tiles : mr_tiles;
   const bool balanced = wide || mr_balanced;
-  const int m_blocks = wide ? (n_tiles + tpb - 1) / tpb : mr_blocks;
+  const int m_blocks = wide ? round_up_div(n_tiles, tpb) : mr_blocks;
   const int bal_rows = M / n_tiles, bal_extra = M % n_tiles;  // the first bal_extra tiles: one more row
   const auto bal_start = [&](int t) { return t * bal_rows + min(t, bal_extra); };
   // Block blk's tiles: tile t of the block starts at row starts[t], the block ends at starts[count].
@@ -1322,7 +1322,7 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
   // B in place and small enough for L2: one column block, each row tile sweeping all of it
   const bool row_sweep = !pack_b && !panel_pack && !whole_k && static_cast<int64_t>(min(K, KC)) * N <= f32_row_sweep_max_floats;
   const int nc_step = row_sweep ? N : NC;
-  constexpr bool prefetch_b_rows = simd::f32_lanes >= 16;  // f32_prefetch_b_rows_min_ldb
+  constexpr bool prefetch_b_rows = simd::f32_lanes >= 16;  // f32_page_apart_ldb
   for (int jc = 0; jc < N; jc += nc_step) {
     const int nc = min(nc_step, N - jc);
     const bool pack_a = !whole_k && (nc + NR - 1) / NR >= min(f32_pack_a_min_panels, NC / NR);
@@ -1363,7 +1363,7 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
           // B packed once is streamed from memory: the first tile of a panel prefetches the next;
           // B's long rows read in place: every tile prefetches its rows two panels on
           const float* pf = (b_pre != nullptr && t == 0 && jr + NR < nc) ? bpan + static_cast<ptrdiff_t>(NR) * kc
-                            : (prefetch_b_rows && !b_packed && ldb >= f32_prefetch_b_rows_min_ldb) ? bpan : nullptr;
+                            : (prefetch_b_rows && !b_packed && ldb >= f32_page_apart_ldb) ? bpan : nullptr;
           float* ct = C + static_cast<ptrdiff_t>(ic + ir) * ldc + jc + jr;
           if (apacked[t])
             micro_f32_tile_b<MR, NR, true>(b_packed, kc, apan[t], lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first,
