@@ -210,6 +210,25 @@ TEST_CASE("tiled float GEMM on convolution-like shapes, every packing path") {
                           pad == 0 || row_bias == 1, row_bias == 1, ws_wide);
 }
 
+TEST_CASE("tiled float GEMM on small shapes: one K block, one row block of balanced tiles, whole B panels") {
+  // gemm_f32_impl runs these tiles straight (no packing, no blocking loops): balanced row tiles
+  // (32 = 11 + 11 + 10), every NR panel, bias per row or column, the fused clamp, strides above
+  // the width, and B's rows a page or more apart (the in-place row prefetch)
+  using T = k::default_f32_tiling;
+  constexpr int nr = T::nr;
+  ctnn_test::rng r(38);
+  std::vector<float> ws(T::workspace_elems);
+  const shape3 shapes[] = {{32, nr, 32}, {64, 2 * nr, 64}, {T::mr, nr, 1}, {2 * T::mr - 1, 3 * nr, 100},
+                           {T::mc, nr, T::kc}, {40, 31 * nr, 200}};
+  for (const shape3& s : shapes)
+    for (int pad = 0; pad < 3; ++pad)
+      for (int row_bias = 0; row_bias < 2; ++row_bias) {
+        const int ldb = pad == 2 ? s.N + 1030 : s.N + 3 * pad;
+        check_f32<T>(r, s.M, s.N, s.K, s.K + 5 * pad, ldb, s.N + 7 * pad, pad != 1 || row_bias == 1, row_bias == 1,
+                     ws);
+      }
+}
+
 TEST_CASE("tiled GEMMs: static workspace overloads, K = 0, bad arguments") {
   ctnn_test::rng r(41);
   const int M = 33, N = 47, K = 65;

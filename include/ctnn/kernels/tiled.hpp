@@ -244,7 +244,10 @@ inline constexpr int f32_prefetch_c_min_k = 64;
 /// [lo, hi] in registers as it is stored (a fused activation, on the last K block).
 /// pf: null, or a panel whose rows are prefetched as b's are read: packed (PB), the next packed
 /// panel (kc x NR, streamed from memory: it arrives while this one computes); in place, b itself,
-/// each row prefetched two panels to the right.
+/// each row prefetched two panels to the right. With AVX-512 a null pf prefetches b's own rows,
+/// already on their way, so that the k loop has no branch on pf (testing it at every step ran
+/// 64x3136x576 2-3 % slower, AMD EPYC Zen 4); an AVX2 build keeps the test (the extra prefetch
+/// cost it 2-4 % at 128^3 and 256^3). See bench/README.
 template <int MR, int NR, int Rows, int Cols, bool PA, bool PB>
 inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const float* __restrict b, ptrdiff_t ldb,
                       float* c, int ldc, int m_valid, int n_valid, bool load_c, const float* bias, bool bias_rows,
@@ -279,9 +282,12 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
   const float* a3[groups3];
   CTNN_UNROLL_VECTOR_LOOP(8)
   for (int g = 0; g < groups3; ++g) a3[g] = a + 3 * g * a_row;
+  const float* pfk = pf != nullptr ? pf + (PB ? 0 : 2 * NR) : b;
+  constexpr bool pf_always = simd::f32_lanes >= 16;
   for (int k = 0; k < kc; ++k) {
-    if (pf != nullptr)
-      for (int j = 0; j < NR; j += 16) prefetch_f32(pf, static_cast<ptrdiff_t>(k) * (PB ? NR : ldb) + (PB ? j : 2 * NR + j));
+    if (pf_always || pf != nullptr)
+      for (int j = 0; j < NR; j += 16) prefetch_f32(pfk, j);
+    pfk += b_step;
     // packed panels read ahead (past a panel's end: the next tile's): the B panel does not stay
     // whole in L1 while the A panels stream through it
     if constexpr (PA) prefetch_f32(a, f32_prefetch_a_k * MR);
@@ -1275,6 +1281,27 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
   constexpr int tpb = MC / MR;  // tiles of a block
   const int mr_tiles = (M + MR - 1) / MR;
   const bool mr_balanced = M / mr_tiles >= tiers::exact_min;
+  constexpr bool prefetch_b_rows = simd::f32_lanes >= 16;  // f32_page_apart_ldb
+  // A small GEMM (one K block, the balanced row tiles of one MC block, whole panels of B, too few
+  // for packing A) runs its tiles straight, in the order and with the kernels the loops below
+  // choose for it (B in place, each row tile sweeping the columns): same sums, without their
+  // bookkeeping, which took about 10 % of a 32^3 GEMM (perf, AMD EPYC Zen 4; bench/README).
+  if (b_pre == nullptr && K <= KC && mr_balanced && mr_tiles <= tpb && N % NR == 0 &&
+      N / NR < min(f32_pack_a_min_panels, NC / NR) && static_cast<int64_t>(K) * N <= f32_row_sweep_max_floats) {
+    const int rows = M / mr_tiles, extra = M % mr_tiles;
+    const bool pf = prefetch_b_rows && ldb >= f32_page_apart_ldb;
+    for (int t = 0, i0 = 0; t < mr_tiles; ++t) {
+      const int m = rows + (t < extra ? 1 : 0);
+      const float* at = A + static_cast<ptrdiff_t>(i0) * lda;
+      float* ct = C + static_cast<ptrdiff_t>(i0) * ldc;
+      for (int jr = 0; jr < N; jr += NR)
+        micro_f32_rows<MR, NR, NR, false, false>(K, at, lda, B + jr, ldb, ct + jr, ldc, m, NR, false,
+                                                bias == nullptr ? nullptr : bias + (BiasRows ? i0 : jr), BiasRows,
+                                                act, pf ? B + jr : nullptr);
+      i0 += m;
+    }
+    return status::ok;
+  }
   const auto round_up_div = [](int a, int b) { return (a + b - 1) / b; };
   const int mr_blocks = mr_balanced ? round_up_div(mr_tiles, tpb) : round_up_div(M, MC);
   const bool pack_b = b_pre != nullptr || mr_blocks >= f32_pack_b_min_blocks ||
@@ -1322,7 +1349,6 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
   // B in place and small enough for L2: one column block, each row tile sweeping all of it
   const bool row_sweep = !pack_b && !panel_pack && !whole_k && static_cast<int64_t>(min(K, KC)) * N <= f32_row_sweep_max_floats;
   const int nc_step = row_sweep ? N : NC;
-  constexpr bool prefetch_b_rows = simd::f32_lanes >= 16;  // f32_page_apart_ldb
   for (int jc = 0; jc < N; jc += nc_step) {
     const int nc = min(nc_step, N - jc);
     const bool pack_a = !whole_k && (nc + NR - 1) / NR >= min(f32_pack_a_min_panels, NC / NR);
