@@ -150,10 +150,18 @@ struct net_runner final : runner {
     // per layer type, the fused activation and a pooling's kernel in the key
     std::vector<std::pair<std::string, std::pair<int, double>>> by;
     double total = 0.0;
-    for (int32_t i = 0; i < Net::leaf_count; ++i) {
-      const ctnn::row& r = Net::layer(i);
+    // a float32 CPU chain (runtime/fold.hpp) is timed as its convolution: the folded batch norm
+    // and the clamp in its key, the leaves it ran with none of their own
+    for (int32_t i = 0, chain_end = 0; i < Net::leaf_count; ++i) {
+      if (i < chain_end) continue;
+      rt::cpu_chain chain{};
+      if constexpr (dt == ctnn::dtype::float32) chain = rt::cpu_chain_of<Net>.at[static_cast<size_t>(i)];
+      const bool chained = chain.count > 0;
+      chain_end = i + 1 + chain.count;
+      const ctnn::row& r = chained ? rt::cpu_chain_of<Net>.rows[static_cast<size_t>(i)] : Net::layer(i);
       const ctnn::layer_geometry& g = r.geometry;
       std::string key = r.type;
+      if (chained && chain.fold != 0) key += "+" + std::string(Net::layer(i + chain.fold).type);
       if (g.act != ctnn::fused_act::none) key += "+" + std::string(ctnn::fused_act_name(g.act));
       if (r.kind == ctnn::op::conv2d)  // shapes apart: the kernel depends on them
         key += "[" + std::to_string(r.in.c) + "x" + std::to_string(r.in.h) + "x" + std::to_string(r.in.w) + "->" +

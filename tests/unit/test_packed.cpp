@@ -198,3 +198,120 @@ TEST_CASE_TEMPLATE("float runs with packed weights equal the unpacked runs bit f
     CHECK(diff <= 1e-4f * scale);
   }
 }
+
+namespace {
+// float32 CPU chains (runtime/fold.hpp): conv -> BN -> ReLU6 through the im2col/slab path (stride
+// 2, no bias), depthwise -> BN -> ReLU, pointwise -> BN (the residual add reads it), a biased
+// 3x3 conv -> BN -> Clamp of 64 channels on 90 pixels (the pixel-row GEMM, its packing made from
+// the folded weights), a conv
+// whose output is read twice (by a BN and by the residual add: no chain), and conv -> ReLU6 (no
+// BN), the network's output, last
+using net_chains = network<"Chains", shape{3, 20, 18},
+    conv2d<3, 16, 3, 2, 1, 1, 1, false>, batch_norm2d<16>, relu6,
+    depthwise_conv2d<16, 3, 1, 1>, batch_norm2d<16>, relu,
+    residual<sequential<conv2d<16, 24, 1, 1, 0, 1, 1, false>, batch_norm2d<24>, relu,
+                        conv2d<24, 16, 1, 1, 0, 1, 1, false>, batch_norm2d<16>>>,
+    conv2d<16, 64, 3, 1, 1>, batch_norm2d<64>, clamp<-1, 1>,
+    conv2d<64, 20, 3, 1, 1>, residual<sequential<batch_norm2d<20>, relu>>,
+    conv2d<20, 8, 1>, relu6>;
+constexpr auto& chains_of = rt::cpu_chain_of<net_chains>;
+static_assert(chains_of.at[0].count == 2 && chains_of.at[0].fold == 1 && chains_of.at[0].clamp == 2);
+static_assert(chains_of.at[3].count == 2 && chains_of.at[3].fold == 1 && chains_of.at[3].clamp == 2);
+static_assert(chains_of.at[6].count == 2 && chains_of.at[9].count == 1 && chains_of.at[9].fold == 1);
+static_assert(chains_of.at[12].count == 2 && chains_of.at[12].clamp == 2);
+static_assert(chains_of.rows[12].geometry.act == fused_act::clamp && chains_of.rows[12].geometry.act_lo == -1.0f &&
+              chains_of.rows[12].geometry.act_hi == 1.0f);
+static_assert(chains_of.rows[0].geometry.act == fused_act::relu6 && chains_of.rows[0].output == 3);
+static_assert(net_chains::layer(18).kind == op::add && chains_of.at[15].count == 0);
+static_assert(chains_of.at[19].count == 1 && chains_of.at[19].clamp == 1 && chains_of.at[19].fold == 0);
+static_assert(rt::packed_layout_of<net_chains, dtype::float32>.leaves[3].folded.w_bytes == 16 * 9 * 4);
+static_assert(rt::packed_layout_of<net_chains, dtype::float32>.leaves[19].folded.w_bytes == 0);
+static_assert(rt::packed_layout_of<net_chains, dtype::int8>.leaves[3].folded.w_bytes == 0);  // float32 only
+#if !CTNN_KERNELS_SCALAR
+static_assert(kernels::detail::conv_rows_applies(rt::conv_of(net_chains::layer(12))));
+#endif
+// Winograd's packing made from folded weights: 32 channels, 6 x 6 tiles of 4 x 4
+using net_chains_wino = network<"ChainsWinograd", shape{32, 24, 24}, conv2d<32, 32, 3, 1, 1>, batch_norm2d<32>, relu,
+                                global_avg_pool2d>;
+static_assert(rt::cpu_chain_of<net_chains_wino>.at[0].count == 2);
+#if !CTNN_KERNELS_SCALAR
+static_assert(kernels::detail::winograd_f32_applies(rt::conv_of(net_chains_wino::layer(0))));
+#endif
+
+float max_abs(const float* a, size_t n) {
+  float m = 1.0f;
+  for (size_t i = 0; i < n; ++i) m = std::max(m, std::fabs(a[i]));
+  return m;
+}
+}  // namespace
+
+TEST_CASE_TEMPLATE("float CPU chains: conv, batch norm and clamp as one convolution, within float tolerance", Net,
+                   net_chains, net_chains_wino) {
+  constexpr auto& plan = memory::plan_of<Net, dtype::float32>;
+  const size_t n_out = static_cast<size_t>(Net::output_shape.elems());
+  aligned_bytes params(static_cast<size_t>(rt::param_layout_of<Net, dtype::float32>.total_bytes));
+  REQUIRE(rt::fill_params<Net, dtype::float32>(params.data, params.size, 9));
+  aligned_bytes arena{static_cast<size_t>(plan.arena_bytes)};
+  std::vector<float> input(static_cast<size_t>(Net::input_shape.elems()));
+  rt::fill_input<float>(input.data(), Net::input_shape.elems(), 4, {});
+  auto pk = std::make_unique<rt::packed_weights<Net, float>>();
+  const auto run = [&](rt::packed_weights<Net, float>* p, rt::backend be) {
+    std::memset(arena.data, 0x5A, arena.size);
+    std::memcpy(arena.data + plan.offset_of(0), input.data(), input.size() * sizeof(float));
+    const rt::run_status s = p != nullptr ? rt::run<Net, float>(arena.data, arena.size, params.data, params.size, *p, be)
+                                          : rt::run<Net, float>(arena.data, arena.size, params.data, params.size, be);
+    REQUIRE(s.ok());
+    const auto* out = reinterpret_cast<const float*>(arena.data + plan.offset_of(Net::output_tensor));
+    return std::vector<float>(out, out + n_out);
+  };
+  const std::vector<float> ref = run(nullptr, rt::backend::reference);
+  const std::vector<float> plain = run(nullptr, rt::backend::optimized);
+  const std::vector<float> chained = run(pk.get(), rt::backend::optimized);
+  const std::vector<float> again = run(pk.get(), rt::backend::optimized);  // packed once, read again
+  CHECK(chained == again);
+  CHECK(chained != plain);  // the chains ran: the scale multiplies weights, not sums
+  const float scale = max_abs(ref.data(), n_out);
+  float d_chain = 0.0f, d_plain = 0.0f;
+  for (size_t j = 0; j < n_out; ++j) {
+    d_chain = std::max(d_chain, std::fabs(chained[j] - ref[j]));
+    d_plain = std::max(d_plain, std::fabs(plain[j] - ref[j]));
+  }
+  INFO("chained " << d_chain << ", leaves one by one " << d_plain << ", scale " << scale);
+  CHECK(d_chain <= 1e-4f * scale);
+  // the reference backend with the packed region reads the blob: the reference's result
+  CHECK(run(pk.get(), rt::backend::reference) == ref);
+}
+
+TEST_CASE_TEMPLATE("float CPU chains: with a layer callback every leaf runs alone, bit for bit the unpacked run", Net,
+                   net_chains, net_chains_wino) {
+  // the callback sees each leaf's output; a convolution whose packing was made from folded weights
+  // then reads its raw weights (a mutant that kept the folded packing fails the pixel-row and
+  // Winograd leaves)
+  constexpr auto& plan = memory::plan_of<Net, dtype::float32>;
+  aligned_bytes params(static_cast<size_t>(rt::param_layout_of<Net, dtype::float32>.total_bytes));
+  REQUIRE(rt::fill_params<Net, dtype::float32>(params.data, params.size, 10));
+  aligned_bytes arena{static_cast<size_t>(plan.arena_bytes)};
+  std::vector<float> input(static_cast<size_t>(Net::input_shape.elems()));
+  rt::fill_input<float>(input.data(), Net::input_shape.elems(), 6, {});
+  auto pk = std::make_unique<rt::packed_weights<Net, float>>();
+  const auto run = [&](rt::packed_weights<Net, float>* p) {
+    recorder rec;
+    rec.outputs.assign(static_cast<size_t>(Net::leaf_count), {});
+    std::memcpy(arena.data + plan.offset_of(0), input.data(), input.size() * sizeof(float));
+    if (p != nullptr)
+      REQUIRE(rt::run<Net, float>(arena.data, arena.size, params.data, params.size, *p, rt::backend::optimized,
+                                  &recorder::record, &rec)
+                  .ok());
+    else
+      REQUIRE(rt::run<Net, float>(arena.data, arena.size, params.data, params.size, rt::backend::optimized,
+                                  &recorder::record, &rec)
+                  .ok());
+    return rec;
+  };
+  const recorder plain = run(nullptr);
+  const recorder packed = run(pk.get());
+  for (int32_t i = 0; i < Net::leaf_count; ++i) {
+    INFO("leaf " << i);
+    CHECK(packed.outputs[static_cast<size_t>(i)] == plain.outputs[static_cast<size_t>(i)]);
+  }
+}

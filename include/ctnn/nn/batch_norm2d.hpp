@@ -137,6 +137,24 @@ struct op_def<op::batch_norm2d> : detail::per_channel_faults {
   static void fill(const runtime::fill_call& f) { detail::fill_affine<T>(f, true); }
   /// Post-training int8 (ctnn-import folds a batch norm that follows a convolution into it instead).
   static kernels::status quantize(const runtime::quantize_call& q) { return detail::quantize_affine(q, true); }
+  /// float32, after a convolution that only it reads (runtime/fold.hpp): folded into that
+  /// convolution's weights and bias, w s and b s + t per output channel with the optimized
+  /// kernel's s = gamma / sqrt(var + eps) and t = beta - mean s (PyTorch's conv-BN folding).
+  static void fold(const runtime::fold_call& f) {
+    const runtime::leaf_param_layout& l = *f.lp;
+    const auto* gamma = reinterpret_cast<const float*>(f.params + l.w);
+    const auto* beta = reinterpret_cast<const float*>(f.params + l.b);
+    const auto* mean = reinterpret_cast<const float*>(f.params + l.mean);
+    const auto* var = reinterpret_cast<const float*>(f.params + l.var);
+    const float eps = f.r->geometry.epsilon;
+    for (int64_t ch = 0; ch < f.channels; ++ch) {
+      const float s = gamma[ch] / kernels::math::sqrt(var[ch] + eps), t = beta[ch] - mean[ch] * s;
+      const float* w = f.w + ch * f.per_channel;
+      float* wo = f.w_out + ch * f.per_channel;
+      for (int64_t k = 0; k < f.per_channel; ++k) wo[k] = w[k] * s;
+      f.b_out[ch] = f.b != nullptr ? f.b[ch] * s + t : t;
+    }
+  }
   template <class T, runtime::backend B>
   static runtime::leaf_result run(const runtime::leaf_call<T>& c) {
     const row& r = *c.r;

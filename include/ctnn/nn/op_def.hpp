@@ -202,6 +202,21 @@ struct pack_call {
   dtype t = dtype::int8;  ///< the blob's element type (the region packs one dtype)
 };
 
+/// @brief What a float32 op that folds into the convolution before it receives (its optional
+/// `op_def<K>::fold`, runtime/fold.hpp's CPU chains): its own row and regions of the blob, the
+/// convolution's weights and bias, and where the folded ones go (the packed region).
+struct fold_call {
+  const row* r = nullptr;                 ///< the folded op's row
+  const uint8_t* params = nullptr;        ///< the float32 blob
+  const leaf_param_layout* lp = nullptr;  ///< the folded op's regions of it
+  int64_t channels = 0;                   ///< the convolution's output channels
+  int64_t per_channel = 0;                ///< its weights per output channel
+  const float* w = nullptr;               ///< [channels][per_channel]
+  const float* b = nullptr;               ///< [channels], or null: no bias
+  float* w_out = nullptr;                 ///< [channels][per_channel]
+  float* b_out = nullptr;                 ///< [channels]
+};
+
 /// The kernels' convolution geometry of a conv2d row.
 constexpr kernels::conv_geometry conv_of(const row& r) {
   const layer_geometry& g = r.geometry;

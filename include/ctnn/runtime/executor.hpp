@@ -15,6 +15,9 @@
 // Packed weights: the run() overloads taking a packed_weights<Net, T> (runtime/packed.hpp) pack
 // the weights of the ops that define it (int8 conv2d) into the region at the first run with a
 // blob, and hand each leaf its packed bytes (leaf_call::packed); the others pack in every call.
+// With them, float32 on the optimized kernels and no layer callback, a convolution's CPU chain
+// (runtime/fold.hpp: the batch norm folded in, the ReLU / ReLU6 / Clamp as its store's clamp)
+// runs as that one leaf, offered to the offload hook as the convolution alone.
 //
 // Offload: run(..., off) first asks off.offload(leaf) for each leaf, which may run the leaf on a
 // device (done), refuse it (declined: the CPU kernels run it) or fail (the run stops with
@@ -114,9 +117,6 @@ struct fusion {
 };
 inline constexpr int32_t max_fused = 4;  ///< clamp, add, add_clamp, pool
 
-/// True for the kinds a device job can apply as its output clamp (when the leaf is one: as_clamp).
-constexpr bool clamp_kind(op k) { return k == op::relu || k == op::relu6 || k == op::clamp; }
-
 /// True for a max or average pool a device job can append: 2x2 kernel, stride 2, no padding, no
 /// dilation, floor(in / 2) out.
 constexpr bool pool_2x2_kind(const row& r) {
@@ -206,6 +206,11 @@ inline leaf_result run_leaf_on(const leaf_call<T>& c, Be be) {
   else return run_leaf<T, Be::value, Uses>(c);
 }
 
+/// True when the backend is the optimized kernels.
+constexpr bool optimized(backend be) { return be == backend::optimized; }
+template <backend B>
+constexpr bool optimized(backend_constant<B>) { return B == backend::optimized; }
+
 /// Older spelling of ctnn::kind_bit (offload hooks name the kinds they own with it).
 using ctnn::kind_bit;
 
@@ -236,14 +241,6 @@ struct fusion_table {
 template <Network Net>
 inline constexpr fusion_table<Net> fusion_of = [] {
   fusion_table<Net> t{};
-  auto uses = [](int32_t tensor) {
-    int32_t n = 0;
-    for (int32_t k = 0; k < Net::leaf_count; ++k) {
-      const row& q = Net::layer(k);
-      for (int32_t j = 0; j < q.n_inputs; ++j) n += q.inputs[j] == tensor ? 1 : 0;
-    }
-    return n;
-  };
   for (int32_t i = 0; i < Net::leaf_count; ++i) {
     const row& r = Net::layer(i);
     t.any_grouped = t.any_grouped || (r.kind == op::conv2d && r.geometry.groups > 1);
@@ -254,7 +251,7 @@ inline constexpr fusion_table<Net> fusion_of = [] {
       const row& n = Net::layer(i + k);
       bool reads = false;
       for (int32_t j = 0; j < n.n_inputs; ++j) reads = reads || n.inputs[j] == cur;
-      if (cur == Net::output_tensor || uses(cur) != 1 || !reads) break;
+      if (cur == Net::output_tensor || readers_of<Net>(cur) != 1 || !reads) break;
       const bool free_before_add = f.add == 0 && f.pool == 0;
       if (clamp_kind(n.kind) && n.n_inputs == 1 && free_before_add && f.clamp == 0) f.clamp = k;
       else if (n.kind == op::add && n.n_inputs == 2 && free_before_add) f.add = k;
@@ -440,9 +437,33 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
     if constexpr (requires { off.offload(c, leaf_roles{}); }) o = off.offload(c, leaf_roles{});
     else o = off.offload(c);
     leaf_result res = leaf_done;
+    int32_t chained = 0;  // leaves after i that ran in its CPU chain
     if (o.v == offload_result::verdict::declined) {
       // the CPU touches the arena: the device's work first (an alias of its input touches nothing)
       if (!(r.reuse.alias && r.n_inputs == 1 && static_cast<const void*>(c.in[0]) == c.out)) o = settle();
+      if constexpr (is_same_v<T, float> && cpu_chain_of<Net>.any) {
+        // a float32 CPU chain (runtime/fold.hpp): with the packed weights, on the optimized
+        // kernels, when no callback must see the chain's inner outputs; else the leaves one by
+        // one, a convolution whose packing holds a folded batch norm reading its raw weights
+        const auto ui = static_cast<size_t>(i);
+        if (cpu_chain_of<Net>.at[ui].count > 0 && packed != nullptr) {
+          const leaf_param_layout& folded = packed_weights<Net, T>::layout.leaves[ui].folded;
+          if (callback == nullptr && optimized(be)) {
+            leaf_call<T>& cc = chain[0];
+            cc.r = &cpu_chain_of<Net>.rows[ui];
+            cc.out_offset = plan.offset_of(cc.r->output);
+            cc.out = reinterpret_cast<T*>(arena + cc.out_offset);
+            if (folded.w_bytes != 0) {
+              cc.params = packed->base();
+              cc.lp = &folded;
+            }
+            chained = cpu_chain_of<Net>.at[ui].count;
+          } else if (folded.w_bytes != 0) {
+            chain[0].packed = nullptr;
+            chain[0].packed_bytes = 0;
+          }
+        }
+      }
       if (o.v != offload_result::verdict::failed) res = run_leaf_on<T, kinds_of<Net> & ~owned_kinds<Offload>>(c, be);
     } else if (o.v == offload_result::verdict::done && callback != nullptr) {
       o = settle();   // the callback reads the output; the leaf's profile includes its device work
@@ -451,6 +472,7 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
     if (o.v == offload_result::verdict::failed) return {fault::offload, kernels::status::ok, failed_leaf(i), o.code};
     if (res.code != fault::none) return {res.code, res.kernel, i};
     if (callback != nullptr) callback(user, i, c.out, static_cast<size_t>(r.out.elems()) * sizeof(T));
+    i += chained;
   }
   if (const offload_result o = settle(); o.v == offload_result::verdict::failed)
     return {fault::offload, kernels::status::ok, failed_leaf(Net::leaf_count - 1), o.code};

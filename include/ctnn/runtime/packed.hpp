@@ -14,19 +14,25 @@
 // The region remembers the blob it was packed from (its address): a run with another blob packs
 // again. Weights changed in place at the same address need invalidate() (or pack()) before the
 // next run. float32 conv2d packs its weights for the implicit-im2col GEMM (kernels::
-// conv2d_f32_packed_bytes). A leaf whose op packs nothing (0 bytes: the other float ops,
+// conv2d_f32_packed_bytes); a float32 convolution followed by a batch norm it runs as a CPU chain
+// (runtime/fold.hpp) also keeps its weights and bias with the batch norm folded in (a copy as
+// large as its weights: packed_leaf::folded), and its packing is made from those. A leaf whose op packs nothing (0 bytes: the other float ops,
 // depthwise, RISC-V builds) reads its raw weights as before; the region then holds nothing for it.
 #pragma once
 #include "ctnn/core/dtype.hpp"
 #include "ctnn/nn/network.hpp"
 #include "ctnn/nn/op_def.hpp"
+#include "ctnn/runtime/fold.hpp"
 #include "ctnn/runtime/params.hpp"
 
 namespace ctnn::runtime {
 
-/// @brief Where one leaf's packed weights live in the packed region (0 bytes: none).
+/// @brief Where one leaf's packed weights live in the packed region (0 bytes: none), and a float32
+/// convolution's weights and bias with the batch norm after it folded in (runtime/fold.hpp):
+/// their regions of the packed region (w_bytes 0: none), in the blob's own form.
 struct packed_leaf {
   uint64_t offset = 0, bytes = 0;
+  leaf_param_layout folded{};
 };
 
 /// @brief The packed region of a network in one dtype.
@@ -52,6 +58,17 @@ constexpr auto make_packed_layout() {
     l.bytes = bytes;
     l.offset = bytes != 0 ? at : 0;
     at = round_up(at + bytes, packed_alignment);
+    if constexpr (T == dtype::float32) {
+      if (cpu_chain_of<Net>.at[static_cast<size_t>(i)].fold != 0) {
+        l.folded.channels = r.out.c;
+        l.folded.w = at;
+        l.folded.w_bytes = r.counts.weights * 4;
+        at = round_up(at + l.folded.w_bytes, packed_alignment);
+        l.folded.b = at;
+        l.folded.b_bytes = static_cast<uint64_t>(r.out.c) * 4;
+        at = round_up(at + l.folded.b_bytes, packed_alignment);
+      }
+    }
   }
   p.total_bytes = at;
   return p;
@@ -81,9 +98,20 @@ struct packed_weights {
       for (int32_t i = 0; i < Net::leaf_count; ++i) {
         const auto ui = static_cast<size_t>(i);
         const packed_leaf& l = layout.leaves[ui];
+        // a float32 chain's convolution: its weights and bias with the batch norm folded in,
+        // then its packing made from them
+        const uint8_t* from = params;
+        const leaf_param_layout* from_lp = &pl.leaves[ui];
+        if constexpr (is_same_v<T, float>) {
+          if (l.folded.w_bytes != 0) {
+            fold(i, params, l.folded);
+            from = bytes_;
+            from_lp = &l.folded;
+          }
+        }
         if (l.bytes == 0) continue;
         const row& r = Net::layer(i);
-        const pack_call c{&r, params, &pl.leaves[ui], bytes_ + l.offset, l.bytes, dtype_of<T>};
+        const pack_call c{&r, from, from_lp, bytes_ + l.offset, l.bytes, dtype_of<T>};
         const kernels::status s = visit_kind<kinds_of<Net>>(
             r.kind,
             [&]<op K>() {
@@ -111,8 +139,35 @@ struct packed_weights {
     const packed_leaf& l = layout.leaves[static_cast<size_t>(i)];
     return l.bytes != 0 ? bytes_ + l.offset : nullptr;
   }
+  /// @brief The region's first byte: packed_leaf::folded's offsets are from it.
+  [[nodiscard]] const uint8_t* base() const { return bytes_; }
 
  private:
+  /// Leaf i's weights and bias with the batch norm of its CPU chain folded in, into `to`.
+  void fold(int32_t i, const uint8_t* params, const leaf_param_layout& to) {
+    constexpr auto& pl = param_layout_of<Net, dtype::float32>;
+    const int32_t k = i + cpu_chain_of<Net>.at[static_cast<size_t>(i)].fold;
+    const row& r = Net::layer(i);
+    const row& bn = Net::layer(k);
+    const leaf_param_layout& cl = pl.leaves[static_cast<size_t>(i)];
+    const fold_call f{&bn,
+                      params,
+                      &pl.leaves[static_cast<size_t>(k)],
+                      r.out.c,
+                      static_cast<int64_t>(r.counts.weights) / r.out.c,
+                      reinterpret_cast<const float*>(params + cl.w),
+                      cl.b_bytes != 0 ? reinterpret_cast<const float*>(params + cl.b) : nullptr,
+                      reinterpret_cast<float*>(bytes_ + to.w),
+                      reinterpret_cast<float*>(bytes_ + to.b)};
+    visit_kind<kinds_of<Net>>(
+        bn.kind,
+        [&]<op K>() {
+          if constexpr (requires { op_def<K>::fold(f); }) op_def<K>::fold(f);
+          return 0;
+        },
+        0);
+  }
+
   const uint8_t* source_ = nullptr;
   alignas(packed_alignment) uint8_t bytes_[total_bytes != 0 ? total_bytes : 1] = {};
 };

@@ -1,0 +1,131 @@
+// CPU chains (float32, the optimized backend, weights packed once): a convolution and the leaves
+// after it that its kernel can finish run as that one convolution, as PyTorch's frozen graphs and
+// oneDNN's post-ops run them:
+//
+//   conv2d ─► [batch_norm2d] ─► [ReLU / ReLU6 / Clamp]
+//             folded into the     the clamp the GEMM's epilogue (or the depthwise kernel)
+//             weights and bias    applies as it stores
+//
+// each leaf the only reader of the one before it, no output but the last the network's output,
+// and the convolution's row without a fused activation of its own. The chain writes its last
+// leaf's tensor straight away, so that tensor (placed by the plan after the convolution ran)
+// must overlap neither the convolution's input nor its scratch: where it would, the chain is cut
+// shorter (down to none). cpu_chain_of<Net> decides it at compile time from the plan.
+//
+// The folded weights w s and bias b s + t (op_def<batch_norm2d>::fold) live in the packed region
+// (packed_layout::leaves[i].folded), and the convolution's own packing is made from them; a run
+// that does not take the chain (the reference backend, a layer callback, which must see every
+// leaf's output, or an offload hook that took the convolution) runs the leaves one by one and the
+// convolution reads its raw weights in place. A chain's float32 result differs from the leaves
+// run one by one by rounding only (the scale multiplies each weight instead of each sum).
+#pragma once
+#include "ctnn/memory/planner.hpp"
+#include "ctnn/nn/network.hpp"
+#include "ctnn/nn/op_def.hpp"
+
+namespace ctnn::runtime {
+
+/// True for the kinds an output clamp can stand for (ReLU, ReLU6, Clamp): the device jobs of
+/// the fused offload and the CPU chains apply them as they store.
+constexpr bool clamp_kind(op k) { return k == op::relu || k == op::relu6 || k == op::clamp; }
+
+/// @brief The leaves a float32 convolution leaf runs as its CPU chain (count 0: none): their
+/// positions after it (0: absent).
+struct cpu_chain {
+  int32_t count = 0;  ///< leaves after the convolution
+  int32_t fold = 0;   ///< a batch norm folded into its weights and bias
+  int32_t clamp = 0;  ///< ReLU / ReLU6 / Clamp applied as it stores
+};
+
+namespace detail {
+/// How many leaves of Net read tensor t (once per input that names it).
+template <Network Net>
+constexpr int32_t readers_of(int32_t t) {
+  int32_t n = 0;
+  for (int32_t k = 0; k < Net::leaf_count; ++k) {
+    const row& q = Net::layer(k);
+    for (int32_t j = 0; j < q.n_inputs; ++j) n += q.inputs[j] == t ? 1 : 0;
+  }
+  return n;
+}
+
+/// True for an op that folds into the float32 convolution before it (op_def<K>::fold).
+template <uint64_t Kinds>
+constexpr bool folds(op k) {
+  return visit_kind<Kinds>(k, []<op K>() { return requires(const fold_call& f) { op_def<K>::fold(f); }; }, false);
+}
+
+/// The convolution's row as a chain with this clamp leaf runs it: the clamp as its fused activation.
+constexpr void set_clamp(layer_geometry& g, const row& c) {
+  if (c.kind == op::relu) {
+    g.act = fused_act::relu;
+    g.act_lo = 0.0f;
+    g.act_hi = fused_act_unbounded;
+  } else if (c.kind == op::relu6) {
+    g.act = fused_act::relu6;
+    g.act_lo = 0.0f;
+    g.act_hi = 6.0f;
+  } else {  // clamp<lo, hi>: its bounds are the row's alpha and beta
+    g.act = fused_act::clamp;
+    g.act_lo = c.geometry.alpha;
+    g.act_hi = c.geometry.beta;
+  }
+}
+}  // namespace detail
+
+/// @brief Net's CPU chains: per leaf its chain, and the convolution's row as the chain runs it
+/// (the last leaf's output tensor, its clamp as the fused activation).
+template <Network Net>
+struct cpu_chain_table {
+  static constexpr size_t n = Net::leaf_count > 0 ? static_cast<size_t>(Net::leaf_count) : 1;
+  cpu_chain at[n] = {};
+  row rows[n] = {};
+  bool any = false;
+};
+
+template <Network Net>
+inline constexpr cpu_chain_table<Net> cpu_chain_of = [] {
+  cpu_chain_table<Net> t{};
+  constexpr auto& plan = memory::plan_of<Net, dtype::float32>;
+  constexpr uint64_t kinds = kinds_of<Net>;
+  const auto span_apart = [&](int32_t tensor, uint64_t lo, uint64_t hi) {
+    const uint64_t o = plan.offset_of(tensor), e = o + static_cast<uint64_t>(Net::tensor_shape(tensor).elems()) * 4;
+    return hi <= o || e <= lo;
+  };
+  for (int32_t i = 0; i < Net::leaf_count; ++i) {
+    const row& r = Net::layer(i);
+    if (r.kind != op::conv2d || r.geometry.act != fused_act::none || r.n_inputs != 1) continue;
+    cpu_chain c{};
+    int32_t cur = r.output;
+    for (int32_t k = 1; k <= 2 && i + k < Net::leaf_count; ++k) {
+      const row& n = Net::layer(i + k);
+      if (cur == Net::output_tensor || detail::readers_of<Net>(cur) != 1 || n.n_inputs != 1 || n.inputs[0] != cur) break;
+      if (c.fold == 0 && c.clamp == 0 && detail::folds<kinds>(n.kind)) c.fold = k;
+      else if (c.clamp == 0 && clamp_kind(n.kind)) c.clamp = k;
+      else break;
+      c.count = k;
+      cur = n.output;
+    }
+    // the chain's output written while the convolution reads its input and scratch: apart, or shorter
+    const uint64_t in_lo = plan.offset_of(r.inputs[0]);
+    const uint64_t in_hi = in_lo + static_cast<uint64_t>(Net::tensor_shape(r.inputs[0]).elems()) * 4;
+    const uint64_t s_lo = plan.scratch_offset[static_cast<size_t>(i)];
+    const uint64_t s_hi = s_lo + plan.scratch_bytes[static_cast<size_t>(i)];
+    for (; c.count > 0; --c.count) {
+      const int32_t out = Net::layer(i + c.count).output;
+      if (span_apart(out, in_lo, in_hi) && (s_lo == s_hi || span_apart(out, s_lo, s_hi))) break;
+      if (c.clamp == c.count) c.clamp = 0;
+      if (c.fold == c.count) c.fold = 0;
+    }
+    if (c.count == 0) continue;
+    t.at[static_cast<size_t>(i)] = c;
+    row& cr = t.rows[static_cast<size_t>(i)];
+    cr = r;
+    cr.output = Net::layer(i + c.count).output;
+    if (c.clamp != 0) detail::set_clamp(cr.geometry, Net::layer(i + c.clamp));
+    t.any = true;
+  }
+  return t;
+}();
+
+}  // namespace ctnn::runtime
