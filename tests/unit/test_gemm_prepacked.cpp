@@ -29,9 +29,10 @@ struct aligned_bytes {
 
 struct requant {
   std::vector<int32_t> mult, shift;
-  requant(ctnn_test::rng& r, int n) : mult(size_t(n)), shift(size_t(n)) {
+  // multipliers of 2^-17 .. 2^max_exp: above 1 (a left shift) the fused requantizations fall back
+  requant(ctnn_test::rng& r, int n, int max_exp = 2) : mult(size_t(n)), shift(size_t(n)) {
     for (size_t i = 0; i < size_t(n); ++i) {
-      const auto q = ctnn::quant::quantize_multiplier(std::ldexp(double(r.real(0.5f, 1.0f)), r.range(-16, 2)));
+      const auto q = ctnn::quant::quantize_multiplier(std::ldexp(double(r.real(0.5f, 1.0f)), r.range(-16, max_exp)));
       mult[i] = q.multiplier;
       shift[i] = q.shift;
     }
@@ -263,11 +264,12 @@ namespace {
 /// One int8 conv with packed weights against ref::conv2d_s8 with the weights' zero point wzp,
 /// per-channel or per-tensor requantization and a caller workspace of ws_bytes (0: the static
 /// one); true when the slab path (AVX-512 VNNI: the implicit im2col) ran it.
-bool check_slab_conv(const k::conv_geometry& g, ctnn_test::rng& r, int32_t wzp, bool per_channel, size_t ws_bytes) {
+bool check_slab_conv(const k::conv_geometry& g, ctnn_test::rng& r, int32_t wzp, bool per_channel, size_t ws_bytes,
+                     int max_exp = 2) {
   const auto in = r.s8(size_t(g.in_c * g.in_h * g.in_w));
   const auto w = r.s8(size_t(g.out_c * g.gemm_k()));
   const auto bias = r.s32(size_t(g.out_c), -30000, 30000);
-  const requant q(r, int(g.out_c));
+  const requant q(r, int(g.out_c), max_exp);
   const int32_t in_zp = r.range(-128, 127), out_zp = r.range(-128, 127);
   const ctnn::ref::gemm_s8_params p{in_zp, wzp, out_zp, q.mult.data(), q.shift.data(), per_channel, -100, 110};
   const size_t out_n = size_t(g.out_c * g.out_h() * g.out_w());
@@ -331,6 +333,41 @@ TEST_CASE("conv2d int8 slab path (implicit im2col): strides, dilation, groups, p
   CHECK(rows < split.out_h());
 #else
   CHECK(slab_runs == 0);
+#endif
+}
+
+TEST_CASE("conv2d int8 pixel-row GEMM (small maps: pixels as rows, channels in lanes): shapes, blocks, tiles") {
+  ctnn_test::rng r(89);
+  using T = k::default_s8_tiling;
+  // {in_c, in_h, in_w, out_c, kh, kw, sh, sw, pt, pb, pl, pr, dh, dw, groups}
+  const k::conv_geometry shapes[] = {{64, 7, 7, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},     // 49 = 4 x 6 + 5 x 5
+                                     {32, 14, 14, 96, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1},   // stride 2; 64 + 32 channels
+                                     {256, 7, 7, 160, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1},   // cells; 64 + 64 + 32
+                                     {256, 14, 14, 32, 1, 1, 2, 2, 0, 0, 0, 0, 1, 1, 1},  // strided cells
+                                     {38, 6, 7, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},     // in_c 38 -> 40; 42 = 7 x 6
+                                     {256, 2, 1, 64, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1},    // 2 pixels: one tile of 2
+                                     {48, 6, 6, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},     // wq 8 for 6 columns
+                                     {256, 1, 3, 64, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1},    // 3 pixels
+                                     {32, 8, 8, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},     // 64 pixels, the most
+                                     {64, 8, 8, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 2},     // 2 groups of 32
+                                     {256, 2, 2, 96, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1}};   // 4 pixels
+  int px_runs = 0;
+  for (const auto& g : shapes) {
+    REQUIRE(g.valid());
+    const bool px = k::detail::conv_s8_px_applies<T>(g);
+    for (const int max_exp : {0, 2})  // every channel on the fused requantization; some not
+      for (const int32_t wzp : {0, 3})
+        for (const bool per_channel : {true, false})
+          px_runs += check_slab_conv(g, r, wzp, per_channel, 0, max_exp) && px ? 1 : 0;
+  }
+  // a map of more pixels, or a K of fewer groups, runs the channel-row GEMM
+  CHECK_FALSE(k::detail::conv_s8_px_applies<T>(k::conv_geometry{32, 9, 8, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}));
+  CHECK_FALSE(k::detail::conv_s8_px_applies<T>(k::conv_geometry{24, 7, 7, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}));
+  CHECK_FALSE(k::detail::conv_s8_px_applies<T>(k::conv_geometry{64, 7, 7, 48, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}));
+#if CTNN_KERNELS_VNNI && !CTNN_KERNELS_SCALAR
+  CHECK(px_runs == 11 * 2 * 2);  // every shape with the weights' zero point 0
+#else
+  CHECK(px_runs == 0);
 #endif
 }
 

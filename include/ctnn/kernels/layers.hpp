@@ -895,12 +895,68 @@ inline void pack_conv_s8_slab_weights(const conv_geometry& g, const int8_t* w, u
   }
 }
 
+/// The pixel-row GEMM of the slab and cells paths (gemm_s8_px, AVX-512 VNNI): output pixels as
+/// the tile's rows and output channels in the lanes, for maps of at most this many pixels, where
+/// channels as rows and pixels in the lanes compute whole 32-pixel tiles (7 x 7: 64 columns for
+/// 49 pixels; a 3x3 slab's rows are wq = ow + 2 wide besides: 63 for 49). 14 x 14 maps (196
+/// pixels, 224 computed) gained nothing: 256 x 14 x 14 3x3 0.93-1.02 of the time, 96 -> 576
+/// pointwise 1.2-1.4 (AMD Zen 4).
+inline constexpr int64_t s8_px_max_pixels = 64;
+/// ... and at least this many 4-value groups of K: each tile's transposed store (a byte per
+/// channel and pixel) costs about the tile's share of 24 groups (160 -> 960 pointwise on 7 x 7,
+/// K = 160: 0.95-1.15 of the time; 960 -> 160: 0.83-0.94).
+inline constexpr int64_t s8_px_min_groups = 64;
+/// Output channels of one block of the pixel-row GEMM's packed weights (4 vectors), and of the
+/// last block where a group's channels leave 32.
+inline constexpr int s8_px_block = 64;
+
+/// True when conv2d_s8's slab or cells path runs its GEMM on pixel rows (gemm_s8_px): a map of at
+/// most s8_px_max_pixels pixels, at least s8_px_min_groups groups of K, output channels a group a
+/// multiple of 32.
+template <class Tiling>
+constexpr bool conv_s8_px_applies(const conv_geometry& g) {
+  return conv_s8_slab_applies<Tiling>(g) && g.out_c_per_group() % 32 == 0 &&
+         g.out_h() * g.out_w() <= s8_px_max_pixels && conv_s8_slab_kg(g) >= s8_px_min_groups;
+}
+
+/// Bytes of one group's weights packed for the pixel-row GEMM: colsum[M] (int32), then blocks of
+/// 64 output channels (the last of 32 where M leaves them), each kg groups of [channel][4] s8:
+/// a group's 4 values of every channel of the block in one run (s8_px_block x 4 bytes: 4 vectors).
+constexpr size_t conv_s8_px_group_bytes(const conv_geometry& g) {
+  const auto m = static_cast<uint64_t>(g.out_c_per_group());
+  return static_cast<size_t>(round_up(4 * m + m * 4 * static_cast<uint64_t>(conv_s8_slab_kg(g)), 64));
+}
+
+/// Packs one group's OIHW weights (M x K) for the pixel-row GEMM (layout above), k in the slab's
+/// order (c4, ky, kx) with 4 channels a group, 0 past in_c.
+inline void pack_conv_s8_px_weights(const conv_geometry& g, const int8_t* w, uint8_t* dst) {
+  const int64_t M = g.out_c_per_group(), K = g.gemm_k(), icg = g.in_c_per_group(), taps = g.kh * g.kw;
+  const int64_t c4n = conv_s8_slab_c4(g), kg = conv_s8_slab_kg(g);
+  auto* colsum = reinterpret_cast<int32_t*>(dst);
+  auto* blocks = reinterpret_cast<int8_t*>(colsum + M);
+  for (int64_t m = 0; m < M; ++m) {
+    const int64_t b0 = m / s8_px_block * s8_px_block, bw = min<int64_t>(s8_px_block, M - b0);
+    int8_t* col = blocks + b0 * kg * 4 + (m - b0) * 4;
+    int32_t sum = 0;
+    for (int64_t c4 = 0; c4 < c4n; ++c4)
+      for (int64_t t = 0; t < taps; ++t)
+        for (int64_t q = 0; q < 4; ++q) {
+          const int64_t ic = 4 * c4 + q;
+          const int8_t v = ic < icg ? w[m * K + ic * taps + t] : int8_t{0};
+          col[(c4 * taps + t) * bw * 4 + q] = v;
+          sum += v;
+        }
+    colsum[m] = sum;
+  }
+}
+
 }  // namespace detail
 
 /// Bytes of one group's packed weights, rounded up to 64 (the next group's boundary): the slab
-/// path's layout where it applies, else tiled::pack_a_s8_once's.
+/// path's layout where it applies (the pixel-row GEMM's on small maps), else tiled::pack_a_s8_once's.
 template <class Tiling = default_s8_tiling>
 constexpr size_t conv2d_s8_packed_group_bytes(const conv_geometry& g) {
+  if (detail::conv_s8_px_applies<Tiling>(g)) return detail::conv_s8_px_group_bytes(g);
   if (detail::conv_s8_slab_applies<Tiling>(g)) return detail::conv_s8_slab_group_bytes<Tiling>(g);
   return (tiled::packed_a_s8_bytes<Tiling>(g.out_c_per_group(), g.gemm_k()) + 63u) & ~size_t{63};
 }
@@ -927,9 +983,11 @@ inline status pack_conv2d_s8_weights(const conv_geometry& g, const int8_t* w, vo
   const size_t stride = conv2d_s8_packed_group_bytes<Tiling>(g);
   if (detail::conv_s8_slab_applies<Tiling>(g)) {
     if (!detail::aligned4(dst)) return status::bad_size;
-    for (int64_t grp = 0; grp < g.groups; ++grp)
-      detail::pack_conv_s8_slab_weights<Tiling>(g, w + grp * M * K,
-                                                static_cast<uint8_t*>(dst) + static_cast<size_t>(grp) * stride);
+    for (int64_t grp = 0; grp < g.groups; ++grp) {
+      uint8_t* d = static_cast<uint8_t*>(dst) + static_cast<size_t>(grp) * stride;
+      if (detail::conv_s8_px_applies<Tiling>(g)) detail::pack_conv_s8_px_weights(g, w + grp * M * K, d);
+      else detail::pack_conv_s8_slab_weights<Tiling>(g, w + grp * M * K, d);
+    }
     return status::ok;
   }
   for (int64_t grp = 0; grp < g.groups; ++grp)
@@ -1053,6 +1111,197 @@ inline void quad_rows(const conv_geometry& g, const int8_t* in_g, int64_t c4, in
   }
 }
 
+/// Raw int32 sums of R pixels (the tile's rows) x NV x 16 output channels (its lanes), stored to
+/// out[i][16 j ..] (64-byte aligned): init's (null: 0) plus the sum over kg groups g of the 4 u8
+/// values at px + 4 (boff[g] + col[i]) (pixel i's cell, broadcast) times the 4 s8 values of each
+/// channel in w's group g (NV vectors of 16 channels a group), wrapping. The accumulators are
+/// locals (through a reference to the caller's array GCC kept them on the stack).
+template <int R, int NV>
+inline void micro_s8_px(int kg, const int8_t* w, const uint8_t* px, const int32_t* boff, const int32_t* col,
+                        const int32_t* init, int32_t* out) {
+  __m512i acc[R][NV];
+#pragma GCC unroll 8
+  for (int i = 0; i < R; ++i)
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j)
+      acc[i][j] = init == nullptr ? _mm512_setzero_si512() : _mm512_load_si512(init + (i * NV + j) * 16);
+  const uint8_t* cell[R];
+#pragma GCC unroll 8
+  for (int i = 0; i < R; ++i) cell[i] = px + static_cast<ptrdiff_t>(col[i]) * 4;
+  for (int g = 0; g < kg; ++g, w += NV * 64) {
+    const ptrdiff_t o = static_cast<ptrdiff_t>(boff[g]) * 4;
+    __m512i wv[NV];
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) wv[j] = _mm512_loadu_si512(w + j * 64);
+#pragma GCC unroll 8
+    for (int i = 0; i < R; ++i) {
+      int32_t a4;
+      __builtin_memcpy(&a4, cell[i] + o, 4);
+      const __m512i a = _mm512_set1_epi32(a4);
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) acc[i][j] = _mm512_dpbusd_epi32(acc[i][j], a, wv[j]);
+    }
+  }
+#pragma GCC unroll 8
+  for (int i = 0; i < R; ++i)
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) _mm512_store_si512(out + (i * NV + j) * 16, acc[i][j]);
+}
+
+/// make_s8_rq_row's fields of 16 channels in lanes: the 64-bit products of the even lanes (0, 2,
+/// ...) and of the odd ones apart, as rq16_fused forms them.
+struct s8_rq_lanes {
+  __m512i mult[2], add[2], thr[2], sh[2];
+};
+
+/// 16 lanes of raw sums requantized each through its own channel's fields (rq16_fused per lane).
+inline __m512i rq16_lanes(__m512i raw, const s8_rq_lanes& r) {
+  const __m512i corr = _mm512_set1_epi64(int64_t{1} << 31);
+  const __m512i pe = _mm512_mul_epi32(raw, r.mult[0]);
+  const __m512i po = _mm512_mul_epi32(_mm512_shuffle_epi32(raw, _MM_PERM_DDBB), r.mult[1]);
+  __m512i te = _mm512_add_epi64(pe, r.add[0]), to = _mm512_add_epi64(po, r.add[1]);
+  te = _mm512_mask_sub_epi64(te, _mm512_cmplt_epi64_mask(pe, r.thr[0]), te, corr);
+  to = _mm512_mask_sub_epi64(to, _mm512_cmplt_epi64_mask(po, r.thr[1]), to, corr);
+  te = _mm512_srav_epi64(te, r.sh[0]);
+  to = _mm512_srav_epi64(to, r.sh[1]);
+  return _mm512_mask_shuffle_epi32(te, 0xAAAA, to, _MM_PERM_CCAA);
+}
+
+/// What gemm_s8_px's tiles of one channel block share.
+struct px_block {
+  const int8_t* w;            ///< the block's packed weights (all kg groups)
+  const uint8_t* px;          ///< the slab
+  const int32_t* boff;        ///< its group offsets
+  const s8_rq_lanes* rq;      ///< the block's requantization in lanes (fast)
+  bool fast;                  ///< every channel of the block has its fused fields
+  const int32_t* colsum;      ///< the group's column sums
+  const int32_t* bias;        ///< or null
+  int32_t b_zp_u;
+  int m0;                     ///< the block's first channel
+  const ref::gemm_s8_params* p;
+  int8_t* C;
+  ptrdiff_t ldc;
+};
+
+/// Groups [g0, g0 + gn) of one pixel-row tile: R pixels (cells at slab columns col[0..R),
+/// outputs at C + t[i]) by NV x 16 channels. The sums carry over in `part` between group chunks;
+/// the last chunk requantizes them per channel (through the lane fields where `fast`, else each
+/// by ref::requantize) and stores them, transposed, to the channels' output rows.
+template <int R, int NV>
+inline void px_tile(const px_block& b, int g0, int gn, bool last, const int32_t* col, const int32_t* t,
+                    int32_t* part) {
+  const int8_t* w = b.w + static_cast<ptrdiff_t>(g0) * NV * 64;
+  if (!last) {
+    micro_s8_px<R, NV>(gn, w, b.px, b.boff + g0, col, g0 == 0 ? nullptr : part, part);
+    return;
+  }
+  alignas(64) int32_t raw[R][NV * 16];
+  micro_s8_px<R, NV>(gn, w, b.px, b.boff + g0, col, g0 == 0 ? nullptr : part, &raw[0][0]);
+  const ref::gemm_s8_params& p = *b.p;
+  alignas(64) int8_t res[R][NV * 16];
+  if (b.fast) {
+    const __m512i lo = _mm512_set1_epi32(p.act_min), hi = _mm512_set1_epi32(p.act_max);
+#pragma GCC unroll 8
+    for (int i = 0; i < R; ++i)
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) {
+        const __m512i v = rq16_lanes(_mm512_load_si512(&raw[i][j * 16]), b.rq[j]);
+        _mm_store_si128(reinterpret_cast<__m128i*>(&res[i][j * 16]),
+                        _mm512_cvtsepi32_epi8(_mm512_min_epi32(_mm512_max_epi32(v, lo), hi)));
+      }
+  } else {
+    for (int i = 0; i < R; ++i)
+      for (int c = 0; c < NV * 16; ++c) {
+        const int m = b.m0 + c;
+        // raw - b_zp_u colsum + bias = sum (x - a_zp) w + bias, wrapping as the reference's int32
+        const uint32_t v = static_cast<uint32_t>(raw[i][c]) -
+                           static_cast<uint32_t>(b.b_zp_u) * static_cast<uint32_t>(b.colsum[m]) +
+                           static_cast<uint32_t>(b.bias != nullptr ? b.bias[m] : 0);
+        res[i][c] = ref::requantize(static_cast<int32_t>(v), m, p);
+      }
+  }
+  for (int c = 0; c < NV * 16; ++c) {
+    int8_t* dst = b.C + static_cast<ptrdiff_t>(b.m0 + c) * b.ldc;
+#pragma GCC unroll 8
+    for (int i = 0; i < R; ++i) dst[t[i]] = res[i][c];
+  }
+}
+
+/// Groups of one chunk of gemm_s8_px: a 64-channel block's weights for them (16 KiB) stay in L1
+/// while every pixel tile passes over them.
+inline constexpr int s8_px_chunk_groups = 64;
+
+/// The pixel-row GEMM (conv_s8_px_applies): C[m][t] = requantize(sum_g A_g[m] . B_g(t) - b_zp_u
+/// colsum[m] + bias[m]) for the T output pixels t = 0 .. T of `ow` a row, pixel t's cells at slab
+/// column (t / ow) wq + t % ow (the padding columns of a slab's rows are skipped, not computed),
+/// its output at C + t (channel stride ldc). a_packed: pack_conv_s8_px_weights' layout. Tiles of
+/// at most 6 pixels by 64 channels (6 x 4 accumulators; a last block of 32 channels: 6 x 2), the
+/// pixels split evenly (49 = 4 x 6 + 5 x 5: no row computed for nothing), the groups in chunks
+/// of s8_px_chunk_groups with the tiles' sums kept in between.
+inline void gemm_s8_px(int M, int T, int ow, int wq, int kg, const uint8_t* a_packed, const uint8_t* b,
+                       const int32_t* boff, const int32_t* bias, int32_t b_zp_u, const ref::gemm_s8_params& p,
+                       int8_t* C, int ldc) {
+  constexpr int max_tiles = (s8_px_max_pixels + 5) / 6;
+  alignas(64) int32_t part[max_tiles][6 * s8_px_block];
+  const auto* colsum = reinterpret_cast<const int32_t*>(a_packed);
+  const auto* blocks = reinterpret_cast<const int8_t*>(colsum + M);
+  // tiles of at most 6 pixels, as even as can be: the first T % tiles one pixel larger
+  const int tiles = (T + 5) / 6, base = T / tiles, extra = T % tiles;
+  for (int m0 = 0; m0 < M; m0 += s8_px_block) {
+    const int bw = min(s8_px_block, M - m0), nv = bw / 16;
+    // the block's requantization in lanes (fast when every channel's fields exist)
+    s8_rq_lanes rq[s8_px_block / 16];
+    bool fast = true;
+    for (int v = 0; v < nv; ++v) {
+      alignas(64) int64_t f[4][2][8];
+      for (int l = 0; l < 16; ++l) {
+        const int m = m0 + 16 * v + l, q = p.per_channel ? m : 0;
+        s8_rq_row r{};
+        fast = make_s8_rq_row(colsum[m], bias != nullptr ? bias[m] : 0, b_zp_u, int64_t{kg} * 4, p.multiplier[q],
+                              p.shift[q], p.out_zp, r) &&
+               fast;
+        f[0][l & 1][l / 2] = r.mult;
+        f[1][l & 1][l / 2] = r.add;
+        f[2][l & 1][l / 2] = r.thr;
+        f[3][l & 1][l / 2] = r.sh;
+      }
+      for (int e = 0; e < 2; ++e) {
+        rq[v].mult[e] = _mm512_load_si512(f[0][e]);
+        rq[v].add[e] = _mm512_load_si512(f[1][e]);
+        rq[v].thr[e] = _mm512_load_si512(f[2][e]);
+        rq[v].sh[e] = _mm512_load_si512(f[3][e]);
+      }
+    }
+    const px_block blk{blocks + static_cast<ptrdiff_t>(m0) * kg * 4, b, boff, rq, fast, colsum, bias, b_zp_u, m0, &p,
+                       C, ldc};
+    for (int g0 = 0; g0 < kg; g0 += s8_px_chunk_groups) {
+      const int gn = min(s8_px_chunk_groups, kg - g0);
+      const bool last = g0 + gn == kg;
+      int32_t col[6], t[6];
+      for (int k = 0, t0 = 0; k < tiles; ++k) {
+        const int r = base + (k < extra ? 1 : 0);
+        for (int i = 0; i < r; ++i) {
+          t[i] = t0 + i;
+          col[i] = (t[i] / ow) * wq + t[i] % ow;
+        }
+        const auto run = [&]<int R>() {
+          if (nv == 4) px_tile<R, 4>(blk, g0, gn, last, col, t, part[k]);
+          else px_tile<R, 2>(blk, g0, gn, last, col, t, part[k]);
+        };
+        switch (r) {
+          case 6: run.template operator()<6>(); break;
+          case 5: run.template operator()<5>(); break;
+          case 4: run.template operator()<4>(); break;
+          case 3: run.template operator()<3>(); break;
+          case 2: run.template operator()<2>(); break;
+          default: run.template operator()<1>(); break;
+        }
+        t0 += r;
+      }
+    }
+  }
+}
+
 /// conv2d_s8's slab path (conv_s8_slab_applies): per panel of `panel_rows` output rows and per
 /// group, the slab is built in the workspace (each phase row's 4 channels loaded from the input
 /// rows with the padding masked, strides 1 and 2, or staged as bytes with their padding, other
@@ -1147,6 +1396,13 @@ inline status conv2d_s8_slab(const conv_geometry& g, int64_t panel_rows, const i
       const int64_t used = c4n * phases * plane * 4;
       __builtin_memset(slab + used, 0, static_cast<size_t>(slab_bytes - used));
       const ref::gemm_s8_params pg = group_params(p, grp, M);
+      if (conv_s8_px_applies<Tiling>(g)) {  // pixel rows: the output written in place, no product
+        gemm_s8_px(M, static_cast<int>(rows * ow), static_cast<int>(ow), static_cast<int>(wq), kg,
+                   packed + static_cast<size_t>(grp) * packed_stride, slab, boff,
+                   bias != nullptr ? bias + grp * M : nullptr, p.a_zp + 128, pg, out + (grp * M * oh + r0) * ow,
+                   static_cast<int>(oh * ow));
+        continue;
+      }
       gemm_s8_offsets_impl<Tiling>(M, static_cast<int>(np), kg, packed + static_cast<size_t>(grp) * packed_stride, slab,
                                    boff, bias != nullptr ? bias + grp * M : nullptr, p.a_zp + 128, pg, prod,
                                    static_cast<int>(np));
@@ -1240,10 +1496,16 @@ inline status conv2d_s8_cells(const conv_geometry& g, const int8_t* in, const in
           interleave4x32(r[0], r[1], r[2], r[3], dst + 4 * x, o);
         }
       }
-      gemm_s8_offsets_impl<Tiling>(M, static_cast<int>(n), static_cast<int>(c4n),
-                                   packed + static_cast<size_t>(grp) * packed_stride, cells, boff,
-                                   bias != nullptr ? bias + grp * M : nullptr, p.a_zp + 128, pg,
-                                   out + grp * M * plane + n0, static_cast<int>(plane));
+      if (conv_s8_px_applies<Tiling>(g))  // pixel rows (the chunk's pixels are its columns)
+        gemm_s8_px(M, static_cast<int>(n), static_cast<int>(n), static_cast<int>(n), static_cast<int>(c4n),
+                   packed + static_cast<size_t>(grp) * packed_stride, cells, boff,
+                   bias != nullptr ? bias + grp * M : nullptr, p.a_zp + 128, pg, out + grp * M * plane + n0,
+                   static_cast<int>(plane));
+      else
+        gemm_s8_offsets_impl<Tiling>(M, static_cast<int>(n), static_cast<int>(c4n),
+                                     packed + static_cast<size_t>(grp) * packed_stride, cells, boff,
+                                     bias != nullptr ? bias + grp * M : nullptr, p.a_zp + 128, pg,
+                                     out + grp * M * plane + n0, static_cast<int>(plane));
     }
   }
   return status::ok;
