@@ -86,10 +86,10 @@ struct cpu_chain_table {
 template <Network Net>
 inline constexpr cpu_chain_table<Net> cpu_chain_of = [] {
   cpu_chain_table<Net> t{};
-  constexpr auto& plan = memory::plan_of<Net, dtype::float32>;
+  constexpr auto& net_plan = memory::plan_of<Net, dtype::float32>;
   constexpr uint64_t kinds = kinds_of<Net>;
   const auto span_apart = [&](int32_t tensor, uint64_t lo, uint64_t hi) {
-    const uint64_t o = plan.offset_of(tensor), e = o + static_cast<uint64_t>(Net::tensor_shape(tensor).elems()) * 4;
+    const uint64_t o = net_plan.offset_of(tensor), e = o + static_cast<uint64_t>(Net::tensor_shape(tensor).elems()) * 4;
     return hi <= o || e <= lo;
   };
   for (int32_t i = 0; i < Net::leaf_count; ++i) {
@@ -107,10 +107,10 @@ inline constexpr cpu_chain_table<Net> cpu_chain_of = [] {
       cur = n.output;
     }
     // the chain's output written while the convolution reads its input and scratch: apart, or shorter
-    const uint64_t in_lo = plan.offset_of(r.inputs[0]);
+    const uint64_t in_lo = net_plan.offset_of(r.inputs[0]);
     const uint64_t in_hi = in_lo + static_cast<uint64_t>(Net::tensor_shape(r.inputs[0]).elems()) * 4;
-    const uint64_t s_lo = plan.scratch_offset[static_cast<size_t>(i)];
-    const uint64_t s_hi = s_lo + plan.scratch_bytes[static_cast<size_t>(i)];
+    const uint64_t s_lo = net_plan.scratch_offset[static_cast<size_t>(i)];
+    const uint64_t s_hi = s_lo + net_plan.scratch_bytes[static_cast<size_t>(i)];
     for (; c.count > 0; --c.count) {
       const int32_t out = Net::layer(i + c.count).output;
       if (span_apart(out, in_lo, in_hi) && (s_lo == s_hi || span_apart(out, s_lo, s_hi))) break;
