@@ -1118,7 +1118,7 @@ inline void quad_rows(const conv_geometry& g, const int8_t* in_g, int64_t c4, in
 /// locals (through a reference to the caller's array GCC kept them on the stack).
 template <int R, int NV>
 inline void micro_s8_px(int kg, const int8_t* w, const uint8_t* px, const int32_t* boff, const int32_t* col,
-                        const int32_t* init, int32_t* out) {
+                        const int32_t* init, int32_t* out, const int8_t* pf, int pf_lines) {
   __m512i acc[R][NV];
 #pragma GCC unroll 8
   for (int i = 0; i < R; ++i)
@@ -1130,6 +1130,7 @@ inline void micro_s8_px(int kg, const int8_t* w, const uint8_t* px, const int32_
   for (int i = 0; i < R; ++i) cell[i] = px + static_cast<ptrdiff_t>(col[i]) * 4;
   for (int g = 0; g < kg; ++g, w += NV * 64) {
     const ptrdiff_t o = static_cast<ptrdiff_t>(boff[g]) * 4;
+    if (g < pf_lines) _mm_prefetch(reinterpret_cast<const char*>(pf + g * 64), _MM_HINT_T0);
     __m512i wv[NV];
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) wv[j] = _mm512_loadu_si512(w + j * 64);
@@ -1189,14 +1190,14 @@ struct px_block {
 /// by ref::requantize) and stores them, transposed, to the channels' output rows.
 template <int R, int NV>
 inline void px_tile(const px_block& b, int g0, int gn, bool last, const int32_t* col, const int32_t* t,
-                    int32_t* part) {
+                    int32_t* part, const int8_t* pf, int pf_lines) {
   const int8_t* w = b.w + static_cast<ptrdiff_t>(g0) * NV * 64;
   if (!last) {
-    micro_s8_px<R, NV>(gn, w, b.px, b.boff + g0, col, g0 == 0 ? nullptr : part, part);
+    micro_s8_px<R, NV>(gn, w, b.px, b.boff + g0, col, g0 == 0 ? nullptr : part, part, pf, pf_lines);
     return;
   }
   alignas(64) int32_t raw[R][NV * 16];
-  micro_s8_px<R, NV>(gn, w, b.px, b.boff + g0, col, g0 == 0 ? nullptr : part, &raw[0][0]);
+  micro_s8_px<R, NV>(gn, w, b.px, b.boff + g0, col, g0 == 0 ? nullptr : part, &raw[0][0], pf, pf_lines);
   const ref::gemm_s8_params& p = *b.p;
   alignas(64) int8_t res[R][NV * 16];
   if (b.fast) {
@@ -1277,6 +1278,13 @@ inline void gemm_s8_px(int M, int T, int ow, int wq, int kg, const uint8_t* a_pa
     for (int g0 = 0; g0 < kg; g0 += s8_px_chunk_groups) {
       const int gn = min(s8_px_chunk_groups, kg - g0);
       const bool last = g0 + gn == kg;
+      // the next chunk's weights (the packed layout is in this loop's order: they follow this
+      // chunk's, or start the next block) prefetched a share per tile, a line per group: cold
+      // weights (a network's, evicted by the layers between two runs) otherwise reached the
+      // first tile at a line per miss
+      const bool final_chunk = last && m0 + bw >= M;  // nothing follows it
+      const int8_t* next = final_chunk ? blk.w : blk.w + static_cast<ptrdiff_t>(g0 + gn) * nv * 64;
+      const int lines = final_chunk ? 0 : gn * nv, share = min(gn, (lines + tiles - 1) / tiles);
       int32_t col[6], t[6];
       for (int k = 0, t0 = 0; k < tiles; ++k) {
         const int r = base + (k < extra ? 1 : 0);
@@ -1284,9 +1292,10 @@ inline void gemm_s8_px(int M, int T, int ow, int wq, int kg, const uint8_t* a_pa
           t[i] = t0 + i;
           col[i] = (t[i] / ow) * wq + t[i] % ow;
         }
+        const int pf0 = min(lines, k * share), pfn = min(lines - pf0, share);
         const auto run = [&]<int R>() {
-          if (nv == 4) px_tile<R, 4>(blk, g0, gn, last, col, t, part[k]);
-          else px_tile<R, 2>(blk, g0, gn, last, col, t, part[k]);
+          if (nv == 4) px_tile<R, 4>(blk, g0, gn, last, col, t, part[k], next + pf0 * 64, pfn);
+          else px_tile<R, 2>(blk, g0, gn, last, col, t, part[k], next + pf0 * 64, pfn);
         };
         switch (r) {
           case 6: run.template operator()<6>(); break;
