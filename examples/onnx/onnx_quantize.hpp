@@ -108,19 +108,7 @@ inline model prepare_int8(const model& m, int8_changes* changes = nullptr) {
     if (prev != nullptr && activation && prev->geometry.act == fused_act::none &&
         visit_kind<all_kinds>(prev->kind, []<op K>() { return ctnn::detail::fuses_activation<K>(); }, false)) {
       layer_geometry& g = prev->geometry;
-      if (node.kind == op::relu) {
-        g.act = fused_act::relu;
-        g.act_lo = 0.0f;
-        g.act_hi = fused_act_unbounded;
-      } else if (node.kind == op::relu6) {
-        g.act = fused_act::relu6;
-        g.act_lo = 0.0f;
-        g.act_hi = 6.0f;
-      } else {
-        g.act = fused_act::clamp;
-        g.act_lo = node.geometry.alpha;
-        g.act_hi = node.geometry.beta;
-      }
+      set_fused_clamp(g, node.kind, node.geometry.alpha, node.geometry.beta);
       out.outputs[static_cast<std::size_t>(now[static_cast<std::size_t>(src)] - 1)] = m.outputs[i];
       now[i + 1] = now[static_cast<std::size_t>(src)];
       ++done.fused;

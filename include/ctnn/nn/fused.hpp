@@ -19,19 +19,8 @@ namespace detail {
 template <class A>
 constexpr layer_geometry with_fused(layer_geometry g) {
   if constexpr (requires { A::kind; }) {
-    if constexpr (A::kind == op::relu) {
-      g.act = fused_act::relu;
-      g.act_lo = 0.0f;
-      g.act_hi = fused_act_unbounded;
-    } else if constexpr (A::kind == op::relu6) {
-      g.act = fused_act::relu6;
-      g.act_lo = 0.0f;
-      g.act_hi = 6.0f;
-    } else if constexpr (A::kind == op::clamp) {
-      g.act = fused_act::clamp;
-      g.act_lo = A::lower;
-      g.act_hi = A::upper;
-    }
+    if constexpr (A::kind == op::clamp) set_fused_clamp(g, A::kind, A::lower, A::upper);
+    else set_fused_clamp(g, A::kind);
   }
   return g;
 }

@@ -72,6 +72,25 @@ struct layer_geometry {
   friend constexpr bool operator==(const layer_geometry&, const layer_geometry&) = default;
 };
 
+/// @brief Sets on g (the geometry of the op before it) the fused clamp that a ReLU, ReLU6 or
+/// Clamp of bounds [lo, hi] stands for; any other kind leaves g as it is. One place for
+/// fused<Layer, A>, the import's fusion and the float CPU chains.
+constexpr void set_fused_clamp(layer_geometry& g, op kind, float lo = 0.0f, float hi = 0.0f) {
+  if (kind == op::relu) {
+    g.act = fused_act::relu;
+    g.act_lo = 0.0f;
+    g.act_hi = fused_act_unbounded;
+  } else if (kind == op::relu6) {
+    g.act = fused_act::relu6;
+    g.act_lo = 0.0f;
+    g.act_hi = 6.0f;
+  } else if (kind == op::clamp) {
+    g.act = fused_act::clamp;
+    g.act_lo = lo;
+    g.act_hi = hi;
+  }
+}
+
 /// @brief How a leaf's output may share memory with its inputs: the planner's may-reuse facts.
 struct reuse_rule {
   bool alias = false;           ///< the output is input 0's bytes reinterpreted (flatten, dropout)

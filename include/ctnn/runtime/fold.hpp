@@ -55,22 +55,6 @@ constexpr bool folds(op k) {
   return visit_kind<Kinds>(k, []<op K>() { return requires(const fold_call& f) { op_def<K>::fold(f); }; }, false);
 }
 
-/// The convolution's row as a chain with this clamp leaf runs it: the clamp as its fused activation.
-constexpr void set_clamp(layer_geometry& g, const row& c) {
-  if (c.kind == op::relu) {
-    g.act = fused_act::relu;
-    g.act_lo = 0.0f;
-    g.act_hi = fused_act_unbounded;
-  } else if (c.kind == op::relu6) {
-    g.act = fused_act::relu6;
-    g.act_lo = 0.0f;
-    g.act_hi = 6.0f;
-  } else {  // clamp<lo, hi>: its bounds are the row's alpha and beta
-    g.act = fused_act::clamp;
-    g.act_lo = c.geometry.alpha;
-    g.act_hi = c.geometry.beta;
-  }
-}
 }  // namespace detail
 
 /// @brief Net's CPU chains: per leaf its chain, and the convolution's row as the chain runs it
@@ -122,7 +106,10 @@ inline constexpr cpu_chain_table<Net> cpu_chain_of = [] {
     row& cr = t.rows[static_cast<size_t>(i)];
     cr = r;
     cr.output = Net::layer(i + c.count).output;
-    if (c.clamp != 0) detail::set_clamp(cr.geometry, Net::layer(i + c.clamp));
+    if (c.clamp != 0) {  // the clamp leaf as the convolution's fused activation (clamp: its row's alpha, beta)
+      const row& cl = Net::layer(i + c.clamp);
+      set_fused_clamp(cr.geometry, cl.kind, cl.geometry.alpha, cl.geometry.beta);
+    }
     t.any = true;
   }
   return t;
