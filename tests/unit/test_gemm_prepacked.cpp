@@ -342,15 +342,15 @@ TEST_CASE("conv2d int8 pixel-row GEMM (small maps: pixels as rows, channels in l
   // {in_c, in_h, in_w, out_c, kh, kw, sh, sw, pt, pb, pl, pr, dh, dw, groups}
   const k::conv_geometry shapes[] = {{64, 7, 7, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},     // 49 = 4 x 6 + 5 x 5
                                      {32, 14, 14, 96, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1},   // stride 2; 64 + 32 channels
-                                     {256, 7, 7, 160, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1},   // cells; 64 + 64 + 32
-                                     {256, 14, 14, 32, 1, 1, 2, 2, 0, 0, 0, 0, 1, 1, 1},  // strided cells
+                                     {64, 7, 7, 160, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},   // 64 + 64 + 32 channels
+                                     {32, 13, 13, 32, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1},   // stride 2, odd input
                                      {38, 6, 7, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},     // in_c 38 -> 40; 42 = 7 x 6
-                                     {256, 2, 1, 64, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1},    // 2 pixels: one tile of 2
+                                     {32, 1, 6, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},     // 6 pixels: one tile
                                      {48, 6, 6, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},     // wq 8 for 6 columns
-                                     {256, 1, 3, 64, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1},    // 3 pixels
+                                     {32, 1, 7, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},     // 7 = 4 + 3 pixels
                                      {32, 8, 8, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},     // 64 pixels, the most
                                      {64, 8, 8, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 2},     // 2 groups of 32
-                                     {256, 2, 2, 96, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1}};   // 4 pixels
+                                     {32, 2, 6, 96, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}};    // 12 pixels, 64 + 32 channels
   int px_runs = 0;
   for (const auto& g : shapes) {
     REQUIRE(g.valid());
@@ -360,10 +360,12 @@ TEST_CASE("conv2d int8 pixel-row GEMM (small maps: pixels as rows, channels in l
         for (const bool per_channel : {true, false})
           px_runs += check_slab_conv(g, r, wzp, per_channel, 0, max_exp) && px ? 1 : 0;
   }
-  // a map of more pixels, or a K of fewer groups, runs the channel-row GEMM
+  // a map of more pixels, a K of fewer groups, or a 1x1 window (the cells path) runs the
+  // channel-row GEMM
   CHECK_FALSE(k::detail::conv_s8_px_applies<T>(k::conv_geometry{32, 9, 8, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}));
   CHECK_FALSE(k::detail::conv_s8_px_applies<T>(k::conv_geometry{24, 7, 7, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}));
   CHECK_FALSE(k::detail::conv_s8_px_applies<T>(k::conv_geometry{64, 7, 7, 48, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}));
+  CHECK_FALSE(k::detail::conv_s8_px_applies<T>(k::conv_geometry{576, 7, 7, 160, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1}));
 #if CTNN_KERNELS_VNNI && !CTNN_KERNELS_SCALAR
   CHECK(px_runs == 11 * 2 * 2);  // every shape with the weights' zero point 0
 #else

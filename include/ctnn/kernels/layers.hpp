@@ -910,12 +910,17 @@ inline constexpr int64_t s8_px_min_groups = 64;
 /// last block where a group's channels leave 32.
 inline constexpr int s8_px_block = 64;
 
-/// True when conv2d_s8's slab or cells path runs its GEMM on pixel rows (gemm_s8_px): a map of at
-/// most s8_px_max_pixels pixels, at least s8_px_min_groups groups of K, output channels a group a
-/// multiple of 32.
+/// True when conv2d_s8's slab path runs its GEMM on pixel rows (gemm_s8_px): a map of at most
+/// s8_px_max_pixels pixels, at least s8_px_min_groups groups of K, output channels a group a
+/// multiple of 32, a window of more than one tap. 1x1 convolutions (the cells path) stay on the
+/// channel rows: in whole networks, where their weights and outputs are cold, the pixel rows took
+/// as long or longer (AMD Zen 5, tv_mobilenet_v2 int8: 576 -> 160 on 7 x 7 0.026-0.038 ms
+/// against 0.021-0.024, 320 -> 1280 0.09-0.12 against 0.09-0.11; ResNet-18's 256 -> 512 stride 2
+/// equal), where ResNet-18's 3x3 layers on 7 x 7 gained 14 % (3 x 512 x 7 x 7: 1.01-1.07 ms
+/// against 1.18-1.26).
 template <class Tiling>
 constexpr bool conv_s8_px_applies(const conv_geometry& g) {
-  return conv_s8_slab_applies<Tiling>(g) && g.out_c_per_group() % 32 == 0 &&
+  return conv_s8_slab_applies<Tiling>(g) && !conv_s8_cells_applies(g) && g.out_c_per_group() % 32 == 0 &&
          g.out_h() * g.out_w() <= s8_px_max_pixels && conv_s8_slab_kg(g) >= s8_px_min_groups;
 }
 
@@ -1173,21 +1178,19 @@ struct px_block {
   const int8_t* w;            ///< the block's packed weights (all kg groups)
   const uint8_t* px;          ///< the slab
   const int32_t* boff;        ///< its group offsets
-  const s8_rq_lanes* rq;      ///< the block's requantization in lanes (fast)
-  bool fast;                  ///< every channel of the block has its fused fields
-  const int32_t* colsum;      ///< the group's column sums
-  const int32_t* bias;        ///< or null
-  int32_t b_zp_u;
-  int m0;                     ///< the block's first channel
+  const s8_rq_lanes* rq;      ///< per vector of 16 channels: the fused requantization in lanes
+  const requant16* gen;       ///< ... or TFLite's steps in lanes (mbqm16)
+  const __m512i* rt;          ///< ... with bias - b_zp_u colsum added first (wrapping)
+  unsigned fast;              ///< bit j: every channel of vector j has its fused fields
   const ref::gemm_s8_params* p;
-  int8_t* C;
+  int8_t* C;                  ///< the block's first channel's output row
   ptrdiff_t ldc;
 };
 
 /// Groups [g0, g0 + gn) of one pixel-row tile: R pixels (cells at slab columns col[0..R),
 /// outputs at C + t[i]) by NV x 16 channels. The sums carry over in `part` between group chunks;
-/// the last chunk requantizes them per channel (through the lane fields where `fast`, else each
-/// by ref::requantize) and stores them, transposed, to the channels' output rows.
+/// the last chunk requantizes them per channel in lanes (a vector's fused fields where it has
+/// them, else TFLite's steps, mbqm16) and stores them, transposed, to the channels' output rows.
 template <int R, int NV>
 inline void px_tile(const px_block& b, int g0, int gn, bool last, const int32_t* col, const int32_t* t,
                     int32_t* part, const int8_t* pf, int pf_lines) {
@@ -1196,33 +1199,28 @@ inline void px_tile(const px_block& b, int g0, int gn, bool last, const int32_t*
     micro_s8_px<R, NV>(gn, w, b.px, b.boff + g0, col, g0 == 0 ? nullptr : part, part, pf, pf_lines);
     return;
   }
-  alignas(64) int32_t raw[R][NV * 16];
-  micro_s8_px<R, NV>(gn, w, b.px, b.boff + g0, col, g0 == 0 ? nullptr : part, &raw[0][0], pf, pf_lines);
+  alignas(64) int32_t sums[R][NV * 16];
+  micro_s8_px<R, NV>(gn, w, b.px, b.boff + g0, col, g0 == 0 ? nullptr : part, &sums[0][0], pf, pf_lines);
   const ref::gemm_s8_params& p = *b.p;
   alignas(64) int8_t res[R][NV * 16];
-  if (b.fast) {
-    const __m512i lo = _mm512_set1_epi32(p.act_min), hi = _mm512_set1_epi32(p.act_max);
+  const __m512i lo = _mm512_set1_epi32(p.act_min), hi = _mm512_set1_epi32(p.act_max);
+  // the general steps clamp before adding the zero point (mbqm16 may leave any int32)
+  const __m512i glo = _mm512_set1_epi32(p.act_min - p.out_zp), ghi = _mm512_set1_epi32(p.act_max - p.out_zp);
+  const __m512i ozp = _mm512_set1_epi32(p.out_zp);
 #pragma GCC unroll 8
-    for (int i = 0; i < R; ++i)
+  for (int i = 0; i < R; ++i)
 #pragma GCC unroll 4
-      for (int j = 0; j < NV; ++j) {
-        const __m512i v = rq16_lanes(_mm512_load_si512(&raw[i][j * 16]), b.rq[j]);
-        _mm_store_si128(reinterpret_cast<__m128i*>(&res[i][j * 16]),
-                        _mm512_cvtsepi32_epi8(_mm512_min_epi32(_mm512_max_epi32(v, lo), hi)));
-      }
-  } else {
-    for (int i = 0; i < R; ++i)
-      for (int c = 0; c < NV * 16; ++c) {
-        const int m = b.m0 + c;
-        // raw - b_zp_u colsum + bias = sum (x - a_zp) w + bias, wrapping as the reference's int32
-        const uint32_t v = static_cast<uint32_t>(raw[i][c]) -
-                           static_cast<uint32_t>(b.b_zp_u) * static_cast<uint32_t>(b.colsum[m]) +
-                           static_cast<uint32_t>(b.bias != nullptr ? b.bias[m] : 0);
-        res[i][c] = ref::requantize(static_cast<int32_t>(v), m, p);
-      }
-  }
+    for (int j = 0; j < NV; ++j) {
+      const __m512i raw = _mm512_load_si512(&sums[i][j * 16]);
+      const __m512i v =
+          (b.fast >> j & 1u) != 0
+              ? _mm512_min_epi32(_mm512_max_epi32(rq16_lanes(raw, b.rq[j]), lo), hi)
+              : _mm512_add_epi32(
+                    _mm512_min_epi32(_mm512_max_epi32(mbqm16(_mm512_add_epi32(raw, b.rt[j]), b.gen[j]), glo), ghi), ozp);
+      _mm_store_si128(reinterpret_cast<__m128i*>(&res[i][j * 16]), _mm512_cvtsepi32_epi8(v));
+    }
   for (int c = 0; c < NV * 16; ++c) {
-    int8_t* dst = b.C + static_cast<ptrdiff_t>(b.m0 + c) * b.ldc;
+    int8_t* dst = b.C + static_cast<ptrdiff_t>(c) * b.ldc;
 #pragma GCC unroll 8
     for (int i = 0; i < R; ++i) dst[t[i]] = res[i][c];
   }
@@ -1248,33 +1246,51 @@ inline void gemm_s8_px(int M, int T, int ow, int wq, int kg, const uint8_t* a_pa
   const auto* blocks = reinterpret_cast<const int8_t*>(colsum + M);
   // tiles of at most 6 pixels, as even as can be: the first T % tiles one pixel larger
   const int tiles = (T + 5) / 6, base = T / tiles, extra = T % tiles;
+  {  // the first chunk's weights on their way while the lanes' requantization is made
+    const int first = min(s8_px_chunk_groups, kg) * (min(s8_px_block, M) / 16);
+    for (int l = 0; l < first; ++l) _mm_prefetch(reinterpret_cast<const char*>(blocks + l * 64), _MM_HINT_T0);
+  }
   for (int m0 = 0; m0 < M; m0 += s8_px_block) {
     const int bw = min(s8_px_block, M - m0), nv = bw / 16;
-    // the block's requantization in lanes (fast when every channel's fields exist)
+    // the block's requantization in lanes: per vector of 16 channels the fused fields where every
+    // channel has them, else TFLite's steps (a layer whose scale exceeds 1: one such channel
+    // once sent the whole block through ref::requantize, element by element)
     s8_rq_lanes rq[s8_px_block / 16];
-    bool fast = true;
+    requant16 gen[s8_px_block / 16];
+    __m512i rt[s8_px_block / 16];
+    unsigned fast = 0;
     for (int v = 0; v < nv; ++v) {
       alignas(64) int64_t f[4][2][8];
+      alignas(64) int32_t t32[16], mult[16], shift[16];
+      bool all = true;
       for (int l = 0; l < 16; ++l) {
         const int m = m0 + 16 * v + l, q = p.per_channel ? m : 0;
         s8_rq_row r{};
-        fast = make_s8_rq_row(colsum[m], bias != nullptr ? bias[m] : 0, b_zp_u, int64_t{kg} * 4, p.multiplier[q],
-                              p.shift[q], p.out_zp, r) &&
-               fast;
+        all = make_s8_rq_row(colsum[m], bias != nullptr ? bias[m] : 0, b_zp_u, int64_t{kg} * 4, p.multiplier[q],
+                             p.shift[q], p.out_zp, r) &&
+              all;
         f[0][l & 1][l / 2] = r.mult;
         f[1][l & 1][l / 2] = r.add;
         f[2][l & 1][l / 2] = r.thr;
         f[3][l & 1][l / 2] = r.sh;
+        // raw - b_zp_u colsum + bias = sum (x - a_zp) w + bias, wrapping as the reference's int32
+        t32[l] = static_cast<int32_t>(static_cast<uint32_t>(bias != nullptr ? bias[m] : 0) -
+                                      static_cast<uint32_t>(b_zp_u) * static_cast<uint32_t>(colsum[m]));
+        mult[l] = p.multiplier[q];
+        shift[l] = p.shift[q];
       }
+      fast |= all ? 1u << v : 0u;
       for (int e = 0; e < 2; ++e) {
         rq[v].mult[e] = _mm512_load_si512(f[0][e]);
         rq[v].add[e] = _mm512_load_si512(f[1][e]);
         rq[v].thr[e] = _mm512_load_si512(f[2][e]);
         rq[v].sh[e] = _mm512_load_si512(f[3][e]);
       }
+      gen[v] = make_requant16(_mm512_load_si512(mult), _mm512_load_si512(shift));
+      rt[v] = _mm512_load_si512(t32);
     }
-    const px_block blk{blocks + static_cast<ptrdiff_t>(m0) * kg * 4, b, boff, rq, fast, colsum, bias, b_zp_u, m0, &p,
-                       C, ldc};
+    const px_block blk{blocks + static_cast<ptrdiff_t>(m0) * kg * 4, b, boff, rq, gen, rt, fast, &p,
+                       C + static_cast<ptrdiff_t>(m0) * ldc, ldc};
     for (int g0 = 0; g0 < kg; g0 += s8_px_chunk_groups) {
       const int gn = min(s8_px_chunk_groups, kg - g0);
       const bool last = g0 + gn == kg;
@@ -1505,16 +1521,10 @@ inline status conv2d_s8_cells(const conv_geometry& g, const int8_t* in, const in
           interleave4x32(r[0], r[1], r[2], r[3], dst + 4 * x, o);
         }
       }
-      if (conv_s8_px_applies<Tiling>(g))  // pixel rows (the chunk's pixels are its columns)
-        gemm_s8_px(M, static_cast<int>(n), static_cast<int>(n), static_cast<int>(n), static_cast<int>(c4n),
-                   packed + static_cast<size_t>(grp) * packed_stride, cells, boff,
-                   bias != nullptr ? bias + grp * M : nullptr, p.a_zp + 128, pg, out + grp * M * plane + n0,
-                   static_cast<int>(plane));
-      else
-        gemm_s8_offsets_impl<Tiling>(M, static_cast<int>(n), static_cast<int>(c4n),
-                                     packed + static_cast<size_t>(grp) * packed_stride, cells, boff,
-                                     bias != nullptr ? bias + grp * M : nullptr, p.a_zp + 128, pg,
-                                     out + grp * M * plane + n0, static_cast<int>(plane));
+      gemm_s8_offsets_impl<Tiling>(M, static_cast<int>(n), static_cast<int>(c4n),
+                                   packed + static_cast<size_t>(grp) * packed_stride, cells, boff,
+                                   bias != nullptr ? bias + grp * M : nullptr, p.a_zp + 128, pg,
+                                   out + grp * M * plane + n0, static_cast<int>(plane));
     }
   }
   return status::ok;
