@@ -315,3 +315,35 @@ TEST_CASE_TEMPLATE("float CPU chains: with a layer callback every leaf runs alon
     CHECK(packed.outputs[static_cast<size_t>(i)] == plain.outputs[static_cast<size_t>(i)]);
   }
 }
+
+// int8 clamp chains (runtime/fold.hpp): net_chains' batch norms followed by their only reader, a
+// ReLU / ReLU6 / Clamp: leaves 1 -> 2, 4 -> 5, 7 -> 8 and 13 -> 14; 16 -> 17 (a residual branch's
+// batch norm and ReLU) too where the plan keeps the ReLU's tensor apart from the BN's input
+static_assert(rt::s8_clamp_chain_of<net_chains>.at[1] && rt::s8_clamp_chain_of<net_chains>.at[4] &&
+              rt::s8_clamp_chain_of<net_chains>.at[7] && rt::s8_clamp_chain_of<net_chains>.at[13]);
+static_assert(!rt::s8_clamp_chain_of<net_chains>.at[0] && !rt::s8_clamp_chain_of<net_chains>.at[10]);  // conv; BN, add
+
+TEST_CASE("int8 clamp chains: a batch norm with the clamp after it as its output clamp, bit for bit the reference") {
+  // without a callback the chained ReLU / ReLU6 / Clamp leaves run no pass of their own; the output
+  // (and every tensor read later) equals the reference backend's (a mutant whose chain clamps one
+  // step narrower at the top fails)
+  using Net = net_chains;
+  setup<Net> s(4);
+  const aligned_bytes params = filled<Net>(12);
+  const recorder want = s.reference(params);
+  auto pk = std::make_unique<rt::packed_weights<Net, int8_t>>();
+  for (int round = 0; round < 2; ++round) {  // packs, then reads the packing
+    s.place();
+    REQUIRE(rt::run<Net, int8_t, rt::backend::optimized>(s.arena.data, s.arena.size, params.data, params.size, *pk).ok());
+    const uint8_t* y = s.arena.data + setup<Net>::plan.offset_of(Net::output_tensor);
+    CHECK(std::vector<uint8_t>(y, y + Net::output_shape.elems()) == want.outputs.back());
+  }
+  // the chains' clamps bite: some ReLU6 / Clamp output differs from its batch norm's input range
+  int clamped = 0;
+  for (const int32_t i : {1, 4, 7, 13}) {
+    const auto& bn = want.outputs[static_cast<size_t>(i)];
+    const auto& cl = want.outputs[static_cast<size_t>(i + 1)];
+    for (size_t k = 0; k < bn.size(); ++k) clamped += bn[k] != cl[k] ? 1 : 0;
+  }
+  CHECK(clamped > 0);
+}

@@ -404,6 +404,7 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
     if constexpr (requires { off.failed_leaf(); }) return off.failed_leaf() >= 0 ? off.failed_leaf() : i;
     else return i;
   };
+  [[maybe_unused]] row clamp_row;  // an int8 clamp chain's batch norm as it runs (below)
   for (int32_t i = 0; i < Net::leaf_count; ++i) {
     const row& r = Net::layer(i);
     make_call(chain[0], i, 0);
@@ -463,6 +464,30 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
             chain[0].packed_bytes = 0;
           }
         }
+      }
+      if constexpr (is_same_v<T, int8_t>) {
+        // an int8 batch norm with the ReLU / ReLU6 / Clamp after it as its output clamp
+        // (runtime/fold.hpp), on the optimized kernels, when no callback must see its own output:
+        // clamp(clamp(v, -128, 127), lo, hi) = clamp(v, lo, hi) for as_clamp's int8 bounds, which
+        // the row's clamp gives back exactly through fused_range ((k - zp) s / s rounds to k - zp)
+        // (host builds: on rv32 the bounds would link soft-float arithmetic into the image)
+        if constexpr (s8_clamp_chain_of<Net>.any && !CTNN_KERNELS_SCALAR)
+          if (s8_clamp_chain_of<Net>.at[static_cast<size_t>(i)] && callback == nullptr && optimized(be)) {
+            make_call(chain[1], i + 1, 1);
+            act_range a;
+            if (as_clamp(chain[1], a)) {
+              clamp_row = r;
+              clamp_row.output = Net::layer(i + 1).output;
+              clamp_row.geometry.act = fused_act::clamp;
+              clamp_row.geometry.act_lo = static_cast<float>(a.min - c.q_out.zero_point) * c.q_out.scale;
+              clamp_row.geometry.act_hi = static_cast<float>(a.max - c.q_out.zero_point) * c.q_out.scale;
+              leaf_call<T>& cc = chain[0];
+              cc.r = &clamp_row;
+              cc.out_offset = plan.offset_of(clamp_row.output);
+              cc.out = reinterpret_cast<T*>(arena + cc.out_offset);
+              chained = 1;
+            }
+          }
       }
       if (o.v != offload_result::verdict::failed) res = run_leaf_on<T, kinds_of<Net> & ~owned_kinds<Offload>>(c, be);
     } else if (o.v == offload_result::verdict::done && callback != nullptr) {

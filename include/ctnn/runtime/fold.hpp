@@ -115,4 +115,37 @@ inline constexpr cpu_chain_table<Net> cpu_chain_of = [] {
   return t;
 }();
 
+/// @brief int8 clamp chains: per leaf, true where an int8 batch_norm2d (no fused activation of its
+/// own) runs with the ReLU / ReLU6 / Clamp after it as its output clamp, writing that leaf's
+/// tensor, which then has no pass of its own: the batch norm's tensor read by that leaf only and
+/// not the network's output, and the clamp's tensor the batch norm's input itself (in place) or
+/// apart from it. Whether the clamp leaf is a clamp of its int8 values (as_clamp: one
+/// quantization in and out) is asked at run time; where not, both leaves run.
+template <Network Net>
+struct s8_clamp_chain_table {
+  static constexpr size_t n = Net::leaf_count > 0 ? static_cast<size_t>(Net::leaf_count) : 1;
+  bool at[n] = {};
+  bool any = false;
+};
+
+template <Network Net>
+inline constexpr s8_clamp_chain_table<Net> s8_clamp_chain_of = [] {
+  s8_clamp_chain_table<Net> t{};
+  constexpr auto& net_plan = memory::plan_of<Net, dtype::int8>;
+  for (int32_t i = 0; i + 1 < Net::leaf_count; ++i) {
+    const row& r = Net::layer(i);
+    const row& n = Net::layer(i + 1);
+    if (r.kind != op::batch_norm2d || r.geometry.act != fused_act::none || r.n_inputs != 1) continue;
+    if (!clamp_kind(n.kind) || n.n_inputs != 1 || n.inputs[0] != r.output || r.output == Net::output_tensor ||
+        detail::readers_of<Net>(r.output) != 1)
+      continue;
+    const uint64_t in = net_plan.offset_of(r.inputs[0]), out = net_plan.offset_of(n.output);
+    const auto bytes = static_cast<uint64_t>(Net::tensor_shape(r.inputs[0]).elems());
+    if (in != out && !(out + bytes <= in || in + bytes <= out)) continue;  // partly overlapping
+    t.at[static_cast<size_t>(i)] = true;
+    t.any = true;
+  }
+  return t;
+}();
+
 }  // namespace ctnn::runtime
