@@ -467,12 +467,15 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
       }
       if constexpr (is_same_v<T, int8_t>) {
         // an int8 batch norm with the ReLU / ReLU6 / Clamp after it as its output clamp
-        // (runtime/fold.hpp), on the optimized kernels, when no callback must see its own output:
+        // (runtime/fold.hpp), as the float32 chains run: with the packed weights given, on the
+        // optimized kernels, when no callback must see its own output (a hook's leaf_begin and
+        // leaf_end, the roofline's timer, see every leaf of a run without packed weights):
         // clamp(clamp(v, -128, 127), lo, hi) = clamp(v, lo, hi) for as_clamp's int8 bounds, which
         // the row's clamp gives back exactly through fused_range ((k - zp) s / s rounds to k - zp)
         // (host builds: on rv32 the bounds would link soft-float arithmetic into the image)
         if constexpr (s8_clamp_chain_of<Net>.any && !CTNN_KERNELS_SCALAR)
-          if (s8_clamp_chain_of<Net>.at[static_cast<size_t>(i)] && callback == nullptr && optimized(be)) {
+          if (s8_clamp_chain_of<Net>.at[static_cast<size_t>(i)] && packed != nullptr && callback == nullptr &&
+              optimized(be)) {
             make_call(chain[1], i + 1, 1);
             act_range a;
             if (as_clamp(chain[1], a)) {

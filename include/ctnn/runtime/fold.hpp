@@ -115,7 +115,8 @@ inline constexpr cpu_chain_table<Net> cpu_chain_of = [] {
   return t;
 }();
 
-/// @brief int8 clamp chains: per leaf, true where an int8 batch_norm2d (no fused activation of its
+/// @brief int8 clamp chains (runs given packed weights, as the float32 chains): per leaf, true
+/// where an int8 batch_norm2d (no fused activation of its
 /// own) runs with the ReLU / ReLU6 / Clamp after it as its output clamp, writing that leaf's
 /// tensor, which then has no pass of its own: the batch norm's tensor read by that leaf only and
 /// not the network's output, and the clamp's tensor the batch norm's input itself (in place) or
