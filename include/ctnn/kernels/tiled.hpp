@@ -186,19 +186,27 @@ inline void pack_a_f32(int mc, int kc, const float* a, int lda, float* ap) {
 /// Packs B[0:kc, 0:nc] into NR-column panels: bp[p][k][j], zero-padded columns.
 template <int NR>
 inline void pack_b_f32(int kc, int nc, const float* b, int ldb, float* bp) {
-  // Row by row: the source is read sequentially (a conv's im2col matrix has rows of tens of
-  // KiB, and walking it column-panel-wise would touch a new page per k).
+  // Rows in groups of 8, each group panel by panel: the source is read as 8 sequential streams
+  // (a conv's im2col matrix has rows of tens of KiB; walking it a whole panel at a time would
+  // touch a new page per k) and each panel is written in runs of 8 rows. Row by row, each row's
+  // NR floats went to every panel in turn, a panel (kc NR floats) apart: all of 1024^3's B took
+  // 0.60 ms, in groups of 8 0.40 (from L3), 4 and 16 alike; sgemm 512^3 and 1024^3 2-3 % faster
+  // (AMD Zen 5, medians of 31 rounds in one process against dnnl_sgemm).
+  constexpr int group = 8;
   const int full = nc - nc % NR;
   const ptrdiff_t panel = static_cast<ptrdiff_t>(kc) * NR;
-  for (int k = 0; k < kc; ++k) {
-    const float* row = b + static_cast<ptrdiff_t>(k) * ldb;
-    float* dst = bp + static_cast<ptrdiff_t>(k) * NR;
+  for (int k0 = 0; k0 < kc; k0 += group) {
+    const int rows = min(group, kc - k0);
+    const float* src = b + static_cast<ptrdiff_t>(k0) * ldb;
+    float* dst = bp + static_cast<ptrdiff_t>(k0) * NR;
     for (int p = 0; p < full; p += NR, dst += panel)
-      for (int j = 0; j < NR; ++j) dst[j] = row[p + j];
-    if (full < nc) {
-      for (int j = 0; j < nc - full; ++j) dst[j] = row[full + j];
-      for (int j = nc - full; j < NR; ++j) dst[j] = 0.0f;
-    }
+      for (int r = 0; r < rows; ++r)
+        for (int j = 0; j < NR; ++j) dst[r * NR + j] = src[r * static_cast<ptrdiff_t>(ldb) + p + j];
+    if (full < nc)
+      for (int r = 0; r < rows; ++r) {
+        for (int j = 0; j < nc - full; ++j) dst[r * NR + j] = src[r * static_cast<ptrdiff_t>(ldb) + full + j];
+        for (int j = nc - full; j < NR; ++j) dst[r * NR + j] = 0.0f;
+      }
   }
 }
 
