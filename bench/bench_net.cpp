@@ -74,6 +74,7 @@ struct runner {
 struct leaf_timer {
   using clock = std::chrono::steady_clock;
   std::vector<double>* seconds = nullptr;
+  std::vector<long>* calls = nullptr;  // leaf_end per leaf: none for a leaf that ran in a chain
   clock::time_point t0{};
   template <class U>
   rt::offload_result offload(const rt::leaf_call<U>&) const {
@@ -82,6 +83,7 @@ struct leaf_timer {
   void leaf_begin(int32_t) { t0 = clock::now(); }
   void leaf_end(int32_t i) {
     (*seconds)[static_cast<size_t>(i)] += std::chrono::duration<double>(clock::now() - t0).count();
+    ++(*calls)[static_cast<size_t>(i)];
   }
 };
 
@@ -139,7 +141,8 @@ struct net_runner final : runner {
   bool profile(const std::string& name, long runs) override {
     if (!filled || !packed_ok) return false;
     std::vector<double> t(static_cast<size_t>(Net::leaf_count), 0.0);
-    leaf_timer timer{&t};
+    std::vector<long> calls(static_cast<size_t>(Net::leaf_count), 0);
+    leaf_timer timer{&t, &calls};
     for (long k = 0; k < runs; ++k) {
       rt::fill_input<T>(reinterpret_cast<T*>(arena + plan.offset_of(0)), Net::input_shape.elems(), 2, input_quant());
       // as measure() runs it: the weights packed once
@@ -151,17 +154,21 @@ struct net_runner final : runner {
     std::vector<std::pair<std::string, std::pair<int, double>>> by;
     double total = 0.0;
     // a float32 CPU chain (runtime/fold.hpp) is timed as its convolution: the folded batch norm
-    // and the clamp in its key, the leaves it ran with none of their own
+    // and the clamp in its key, the leaves it ran with none of their own; an int8 clamp chain as
+    // its batch norm, the clamp leaf's type in the key (a leaf that ran in a chain was never timed)
     for (int32_t i = 0, chain_end = 0; i < Net::leaf_count; ++i) {
       if (i < chain_end) continue;
       rt::cpu_chain chain{};
       if constexpr (dt == ctnn::dtype::float32) chain = rt::cpu_chain_of<Net>.at[static_cast<size_t>(i)];
       const bool chained = chain.count > 0;
-      chain_end = i + 1 + chain.count;
+      const bool s8_chained = dt == ctnn::dtype::int8 && i + 1 < Net::leaf_count && calls[static_cast<size_t>(i)] > 0 &&
+                              calls[static_cast<size_t>(i) + 1] == 0;
+      chain_end = i + 1 + chain.count + (s8_chained ? 1 : 0);
       const ctnn::row& r = chained ? rt::cpu_chain_of<Net>.rows[static_cast<size_t>(i)] : Net::layer(i);
       const ctnn::layer_geometry& g = r.geometry;
       std::string key = r.type;
       if (chained && chain.fold != 0) key += "+" + std::string(Net::layer(i + chain.fold).type);
+      if (s8_chained) key += "+" + std::string(Net::layer(i + 1).type);
       if (g.act != ctnn::fused_act::none) key += "+" + std::string(ctnn::fused_act_name(g.act));
       if (r.kind == ctnn::op::conv2d)  // shapes apart: the kernel depends on them
         key += "[" + std::to_string(r.in.c) + "x" + std::to_string(r.in.h) + "x" + std::to_string(r.in.w) + "->" +

@@ -50,7 +50,7 @@ struct op_def<op::add> : detail::binary_join_shape {
     const int64_t n = c.r->out.elems();
     constexpr bool opt = B == runtime::backend::optimized;
     if constexpr (is_same_v<T, int8_t>) {
-      const runtime::act_range a = runtime::fused_range(*c.r, c.q_out);
+      const runtime::act_range a = runtime::out_range(c);
       if (opt && a.min == -128 && a.max == 127 && runtime::fast::add_is_integer(c.q_in[0], c.q_in[1], c.q_out)) {
         runtime::fast::add_integer_s8(static_cast<size_t>(n), c.in[0], c.in[1], c.out, c.q_in[0].zero_point,
                                       c.q_in[1].zero_point, c.q_out.zero_point);

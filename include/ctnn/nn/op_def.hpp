@@ -90,6 +90,12 @@ enum class quant_rule : uint8_t {
   symmetric_unit, ///< scale 1/128, zero point 0: the range [-1, 1) (tanh)
 };
 
+/// @brief The int8 output range of a leaf: [-128, 127], narrowed by its fused activation.
+struct act_range {
+  int32_t min = -128;
+  int32_t max = 127;
+};
+
 /// @brief One leaf as the executor resolved it from the plan and the parameter layout
 /// (independent of Net): what the CPU kernels and an offload hook receive. No default member
 /// initializers: the executor fills every field of its calls in place (a zeroing per leaf cost
@@ -116,6 +122,10 @@ struct leaf_call {
   /// null: no packed region given to run(), or the op packs nothing in this dtype and build.
   const uint8_t* packed;
   uint64_t packed_bytes;
+  /// int8: the output range the leaf runs with instead of its row's fused activation, or null
+  /// (fused_range of the row): an int8 clamp chain's (runtime/fold.hpp), a batch norm clamped to
+  /// the int8 bounds of the ReLU / ReLU6 / Clamp after it. Read through out_range.
+  const act_range* range;
 
   /// Weights (OIHW or [out][in]), or null.
   [[nodiscard]] const T* weights() const { return region<T>(lp->w, lp->w_bytes); }
@@ -234,12 +244,6 @@ constexpr kernels::pool_geometry pool_of(const row& r) {
                                 g.count_include_pad};
 }
 
-/// @brief The int8 output range of a leaf: [-128, 127], narrowed by its fused activation.
-struct act_range {
-  int32_t min = -128;
-  int32_t max = 127;
-};
-
 /// @brief The int8 clamp of a leaf's fused activation (row.geometry.act) on an output quantized
 /// with q, TFLite's CalculateActivationRangeQuantized: a bound b becomes
 /// zero_point + round(b / scale) (half away from zero), limited to [-128, 127]; ReLU has no upper
@@ -272,11 +276,18 @@ inline leaf_result finish_fused(const leaf_call<T>& c, kernels::status s) {
   return from(s);
 }
 
+/// @brief The int8 output range a leaf runs with: its call's range where set, else its row's
+/// fused activation on its output quantization.
+template <class T>
+constexpr act_range out_range(const leaf_call<T>& c) {
+  return c.range != nullptr ? *c.range : fused_range(*c.r, c.q_out);
+}
+
 /// int8 GEMM-like layers (conv, linear, folded batch norm): input and output zero points, the
-/// leaf's per-channel requantization, the int8 range narrowed by a fused activation.
+/// leaf's per-channel requantization, the int8 range narrowed by a fused activation (out_range).
 template <class T>
 inline ref::gemm_s8_params gemm_params(const leaf_call<T>& c) {
-  const act_range a = fused_range(*c.r, c.q_out);
+  const act_range a = out_range(c);
   return ref::gemm_s8_params{c.q_in[0].zero_point, 0, c.q_out.zero_point, c.multipliers(), c.shifts(), true, a.min, a.max};
 }
 

@@ -388,6 +388,7 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
     c.lp = &layout.leaves[ui];
     c.packed = nullptr;
     c.packed_bytes = 0;
+    c.range = nullptr;
     if constexpr (packed_weights<Net, T>::total_bytes != 0) {
       if (packed != nullptr) {
         c.packed = packed->leaf(i);
@@ -404,7 +405,9 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
     if constexpr (requires { off.failed_leaf(); }) return off.failed_leaf() >= 0 ? off.failed_leaf() : i;
     else return i;
   };
-  [[maybe_unused]] row clamp_row;  // an int8 clamp chain's batch norm as it runs (below)
+  // an int8 clamp chain's batch norm as it runs (below): its row with the clamp's output, the range
+  [[maybe_unused]] row clamp_row;
+  [[maybe_unused]] act_range clamp_range;
   for (int32_t i = 0; i < Net::leaf_count; ++i) {
     const row& r = Net::layer(i);
     make_call(chain[0], i, 0);
@@ -470,22 +473,18 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
         // (runtime/fold.hpp), as the float32 chains run: with the packed weights given, on the
         // optimized kernels, when no callback must see its own output (a hook's leaf_begin and
         // leaf_end, the roofline's timer, see every leaf of a run without packed weights):
-        // clamp(clamp(v, -128, 127), lo, hi) = clamp(v, lo, hi) for as_clamp's int8 bounds, which
-        // the row's clamp gives back exactly through fused_range ((k - zp) s / s rounds to k - zp)
-        // (host builds: on rv32 the bounds would link soft-float arithmetic into the image)
-        if constexpr (s8_clamp_chain_of<Net>.any && !CTNN_KERNELS_SCALAR)
+        // clamp(clamp(v, -128, 127), lo, hi) = clamp(v, lo, hi) for as_clamp's int8 bounds, the
+        // batch norm's range (leaf_call::range), its row's output the clamp's tensor
+        if constexpr (s8_clamp_chain_of<Net>.any)
           if (s8_clamp_chain_of<Net>.at[static_cast<size_t>(i)] && packed != nullptr && callback == nullptr &&
               optimized(be)) {
             make_call(chain[1], i + 1, 1);
-            act_range a;
-            if (as_clamp(chain[1], a)) {
+            if (as_clamp(chain[1], clamp_range)) {
               clamp_row = r;
               clamp_row.output = Net::layer(i + 1).output;
-              clamp_row.geometry.act = fused_act::clamp;
-              clamp_row.geometry.act_lo = static_cast<float>(a.min - c.q_out.zero_point) * c.q_out.scale;
-              clamp_row.geometry.act_hi = static_cast<float>(a.max - c.q_out.zero_point) * c.q_out.scale;
               leaf_call<T>& cc = chain[0];
               cc.r = &clamp_row;
+              cc.range = &clamp_range;
               cc.out_offset = plan.offset_of(clamp_row.output);
               cc.out = reinterpret_cast<T*>(arena + cc.out_offset);
               chained = 1;

@@ -19,6 +19,7 @@
 // convolution reads its raw weights in place. A chain's float32 result differs from the leaves
 // run one by one by rounding only (the scale multiplies each weight instead of each sum).
 #pragma once
+#include "ctnn/kernels/scalar.hpp"
 #include "ctnn/memory/planner.hpp"
 #include "ctnn/nn/network.hpp"
 #include "ctnn/nn/op_def.hpp"
@@ -49,6 +50,26 @@ constexpr int32_t readers_of(int32_t t) {
   return n;
 }
 
+/// True where leaf `leaf` exists, tensor t is its one input and no other leaf reads t, and t is
+/// not the network's output: the leaf before it may write t for it alone.
+template <Network Net>
+constexpr bool sole_reader(int32_t leaf, int32_t t) {
+  if (leaf >= Net::leaf_count || t == Net::output_tensor || readers_of<Net>(t) != 1) return false;
+  const row& n = Net::layer(leaf);
+  return n.n_inputs == 1 && n.inputs[0] == t;
+}
+
+/// The bytes [lo, hi) a tensor of Net takes in its dtype's plan (elem_bytes a value).
+struct byte_span {
+  uint64_t lo, hi;
+  constexpr bool apart(byte_span o) const { return hi <= o.lo || o.hi <= lo; }
+};
+template <Network Net, class Plan>
+constexpr byte_span span_of(const Plan& p, int32_t tensor, uint64_t elem_bytes) {
+  const uint64_t o = p.offset_of(tensor);
+  return {o, o + static_cast<uint64_t>(Net::tensor_shape(tensor).elems()) * elem_bytes};
+}
+
 /// True for an op that folds into the float32 convolution before it (op_def<K>::fold).
 template <uint64_t Kinds>
 constexpr bool folds(op k) {
@@ -72,18 +93,13 @@ inline constexpr cpu_chain_table<Net> cpu_chain_of = [] {
   cpu_chain_table<Net> t{};
   constexpr auto& net_plan = memory::plan_of<Net, dtype::float32>;
   constexpr uint64_t kinds = kinds_of<Net>;
-  const auto span_apart = [&](int32_t tensor, uint64_t lo, uint64_t hi) {
-    const uint64_t o = net_plan.offset_of(tensor), e = o + static_cast<uint64_t>(Net::tensor_shape(tensor).elems()) * 4;
-    return hi <= o || e <= lo;
-  };
   for (int32_t i = 0; i < Net::leaf_count; ++i) {
     const row& r = Net::layer(i);
     if (r.kind != op::conv2d || r.geometry.act != fused_act::none || r.n_inputs != 1) continue;
     cpu_chain c{};
     int32_t cur = r.output;
-    for (int32_t k = 1; k <= 2 && i + k < Net::leaf_count; ++k) {
+    for (int32_t k = 1; k <= 2 && detail::sole_reader<Net>(i + k, cur); ++k) {
       const row& n = Net::layer(i + k);
-      if (cur == Net::output_tensor || detail::readers_of<Net>(cur) != 1 || n.n_inputs != 1 || n.inputs[0] != cur) break;
       if (c.fold == 0 && c.clamp == 0 && detail::folds<kinds>(n.kind)) c.fold = k;
       else if (c.clamp == 0 && clamp_kind(n.kind)) c.clamp = k;
       else break;
@@ -91,13 +107,12 @@ inline constexpr cpu_chain_table<Net> cpu_chain_of = [] {
       cur = n.output;
     }
     // the chain's output written while the convolution reads its input and scratch: apart, or shorter
-    const uint64_t in_lo = net_plan.offset_of(r.inputs[0]);
-    const uint64_t in_hi = in_lo + static_cast<uint64_t>(Net::tensor_shape(r.inputs[0]).elems()) * 4;
+    const detail::byte_span in = detail::span_of<Net>(net_plan, r.inputs[0], 4);
     const uint64_t s_lo = net_plan.scratch_offset[static_cast<size_t>(i)];
-    const uint64_t s_hi = s_lo + net_plan.scratch_bytes[static_cast<size_t>(i)];
+    const detail::byte_span scratch{s_lo, s_lo + net_plan.scratch_bytes[static_cast<size_t>(i)]};
     for (; c.count > 0; --c.count) {
-      const int32_t out = Net::layer(i + c.count).output;
-      if (span_apart(out, in_lo, in_hi) && (s_lo == s_hi || span_apart(out, s_lo, s_hi))) break;
+      const detail::byte_span out = detail::span_of<Net>(net_plan, Net::layer(i + c.count).output, 4);
+      if (out.apart(in) && (scratch.lo == scratch.hi || out.apart(scratch))) break;
       if (c.clamp == c.count) c.clamp = 0;
       if (c.fold == c.count) c.fold = 0;
     }
@@ -121,7 +136,9 @@ inline constexpr cpu_chain_table<Net> cpu_chain_of = [] {
 /// tensor, which then has no pass of its own: the batch norm's tensor read by that leaf only and
 /// not the network's output, and the clamp's tensor the batch norm's input itself (in place) or
 /// apart from it. Whether the clamp leaf is a clamp of its int8 values (as_clamp: one
-/// quantization in and out) is asked at run time; where not, both leaves run.
+/// quantization in and out) is asked at run time; where not, both leaves run. None where the
+/// kernels are the scalar ones (rv32: as_clamp's float arithmetic would link soft-float code into
+/// the image).
 template <Network Net>
 struct s8_clamp_chain_table {
   static constexpr size_t n = Net::leaf_count > 0 ? static_cast<size_t>(Net::leaf_count) : 1;
@@ -132,17 +149,15 @@ struct s8_clamp_chain_table {
 template <Network Net>
 inline constexpr s8_clamp_chain_table<Net> s8_clamp_chain_of = [] {
   s8_clamp_chain_table<Net> t{};
+  if (CTNN_KERNELS_SCALAR) return t;
   constexpr auto& net_plan = memory::plan_of<Net, dtype::int8>;
   for (int32_t i = 0; i + 1 < Net::leaf_count; ++i) {
     const row& r = Net::layer(i);
-    const row& n = Net::layer(i + 1);
     if (r.kind != op::batch_norm2d || r.geometry.act != fused_act::none || r.n_inputs != 1) continue;
-    if (!clamp_kind(n.kind) || n.n_inputs != 1 || n.inputs[0] != r.output || r.output == Net::output_tensor ||
-        detail::readers_of<Net>(r.output) != 1)
-      continue;
-    const uint64_t in = net_plan.offset_of(r.inputs[0]), out = net_plan.offset_of(n.output);
-    const auto bytes = static_cast<uint64_t>(Net::tensor_shape(r.inputs[0]).elems());
-    if (in != out && !(out + bytes <= in || in + bytes <= out)) continue;  // partly overlapping
+    if (!detail::sole_reader<Net>(i + 1, r.output) || !clamp_kind(Net::layer(i + 1).kind)) continue;
+    const detail::byte_span in = detail::span_of<Net>(net_plan, r.inputs[0], 1);
+    const detail::byte_span out = detail::span_of<Net>(net_plan, Net::layer(i + 1).output, 1);
+    if (in.lo != out.lo && !in.apart(out)) continue;  // partly overlapping
     t.at[static_cast<size_t>(i)] = true;
     t.any = true;
   }
