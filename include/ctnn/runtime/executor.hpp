@@ -405,9 +405,7 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
     if constexpr (requires { off.failed_leaf(); }) return off.failed_leaf() >= 0 ? off.failed_leaf() : i;
     else return i;
   };
-  // an int8 clamp chain's batch norm as it runs (below): its row with the clamp's output, the range
-  [[maybe_unused]] row clamp_row;
-  [[maybe_unused]] act_range clamp_range;
+  [[maybe_unused]] act_range clamp_range;  // an int8 clamp chain's (below)
   for (int32_t i = 0; i < Net::leaf_count; ++i) {
     const row& r = Net::layer(i);
     make_call(chain[0], i, 0);
@@ -474,18 +472,16 @@ inline run_status run_with(uint8_t* arena, size_t arena_bytes, const uint8_t* pa
         // optimized kernels, when no callback must see its own output (a hook's leaf_begin and
         // leaf_end, the roofline's timer, see every leaf of a run without packed weights):
         // clamp(clamp(v, -128, 127), lo, hi) = clamp(v, lo, hi) for as_clamp's int8 bounds, the
-        // batch norm's range (leaf_call::range), its row's output the clamp's tensor
+        // batch norm's range (leaf_call::range), its row the table's (the clamp's output tensor)
         if constexpr (s8_clamp_chain_of<Net>.any)
           if (s8_clamp_chain_of<Net>.at[static_cast<size_t>(i)] && packed != nullptr && callback == nullptr &&
               optimized(be)) {
             make_call(chain[1], i + 1, 1);
             if (as_clamp(chain[1], clamp_range)) {
-              clamp_row = r;
-              clamp_row.output = Net::layer(i + 1).output;
               leaf_call<T>& cc = chain[0];
-              cc.r = &clamp_row;
+              cc.r = &s8_clamp_chain_of<Net>.rows[static_cast<size_t>(i)];
               cc.range = &clamp_range;
-              cc.out_offset = plan.offset_of(clamp_row.output);
+              cc.out_offset = plan.offset_of(cc.r->output);
               cc.out = reinterpret_cast<T*>(arena + cc.out_offset);
               chained = 1;
             }

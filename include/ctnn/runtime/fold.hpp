@@ -138,11 +138,12 @@ inline constexpr cpu_chain_table<Net> cpu_chain_of = [] {
 /// apart from it. Whether the clamp leaf is a clamp of its int8 values (as_clamp: one
 /// quantization in and out) is asked at run time; where not, both leaves run. None where the
 /// kernels are the scalar ones (rv32: as_clamp's float arithmetic would link soft-float code into
-/// the image).
+/// the image). rows: the batch norm's row as the chain runs it (the clamp leaf's output tensor).
 template <Network Net>
 struct s8_clamp_chain_table {
   static constexpr size_t n = Net::leaf_count > 0 ? static_cast<size_t>(Net::leaf_count) : 1;
   bool at[n] = {};
+  row rows[n] = {};
   bool any = false;
 };
 
@@ -159,6 +160,8 @@ inline constexpr s8_clamp_chain_table<Net> s8_clamp_chain_of = [] {
     const detail::byte_span out = detail::span_of<Net>(net_plan, Net::layer(i + 1).output, 1);
     if (in.lo != out.lo && !in.apart(out)) continue;  // partly overlapping
     t.at[static_cast<size_t>(i)] = true;
+    t.rows[static_cast<size_t>(i)] = r;
+    t.rows[static_cast<size_t>(i)].output = Net::layer(i + 1).output;
     t.any = true;
   }
   return t;
