@@ -1,11 +1,16 @@
 // Standalone float GEMM timing on cubes and convolution shapes (M = output channels, N = output
 // pixels, K = in_c * kh * kw; A = weights, B = im2col panel, both row-major), ctnn beside
 // OpenBLAS and oneDNN when compiled in (bench/CMakeLists.txt: target ctnn_sgemm_shapes, with each
-// peer whose package is installed); best of 7 samples of many calls each, steady_clock,
-// GFLOP/s = 2 M N K / t:
+// peer whose package is installed). Paired rounds: each round times every implementation over a
+// short burst of calls (about 3e8 flop, at least one call), in an order rotated from round to
+// round, and takes ctnn's speed over each peer's in that round; printed are the median GFLOP/s
+// of each and, for each peer, the median ratio with its quartiles. A shared host's speed drifts
+// by 10-20 % within minutes (bench/README), which moves both sides of a round alike, where
+// separate runs or the best of separate samples compare different moments. GFLOP/s = 2 M N K / t:
 //
 //   cmake --build build/release --target ctnn_sgemm_shapes
 //   OMP_NUM_THREADS=1 build/release/bench/ctnn_sgemm_shapes [substring of a shape]   # or SHAPE=64x3136x576
+//   ROUNDS=101 ...                                                                     # default 31
 //
 // Convolution shapes go through gemm_f32_row_bias (bias per row, as conv2d_f32 calls it), cubes
 // through gemm_f32 without bias; maxerr is ctnn's largest difference from ref::gemm_f32.
@@ -15,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <vector>
 
@@ -55,6 +61,7 @@ int main(int argc, char** argv) {
   std::mt19937 g(1);
   std::uniform_real_distribution<float> u(-1, 1);
   std::vector<float> ws(k::default_f32_tiling::workspace_elems);
+  const int rounds = std::getenv("ROUNDS") != nullptr ? std::max(1, std::atoi(std::getenv("ROUNDS"))) : 31;
   for (const shape s : shapes) {
     char name[64];
     std::snprintf(name, sizeof name, "%dx%dx%d", s.M, s.N, s.K);
@@ -64,23 +71,33 @@ int main(int argc, char** argv) {
     for (auto* v : {&A, &B, &bias})
       for (float& x : *v) x = u(g);
     const double flop = 2.0 * s.M * s.N * s.K;
-    const int reps = int(std::max(1.0, 2e8 / flop));
+    const int reps = int(std::max(1.0, 3e8 / flop));
     auto run_ctnn = [&] {
       if (s.row_bias)
         k::tiled::gemm_f32_row_bias(s.M, s.N, s.K, A.data(), s.K, B.data(), s.N, bias.data(), C.data(), s.N, ws.data());
       else
         k::tiled::gemm_f32(s.M, s.N, s.K, A.data(), s.K, B.data(), s.N, nullptr, C.data(), s.N, ws.data());
     };
-    auto best = [&](auto f) {
-      double b = 1e30;
-      for (int t = 0; t < 7; ++t) {
-        const auto t0 = std::chrono::steady_clock::now();
-        for (int r = 0; r < reps; ++r) f();
-        const auto t1 = std::chrono::steady_clock::now();
-        b = std::min(b, std::chrono::duration<double>(t1 - t0).count() / reps);
-      }
-      return flop / b * 1e-9;
+    struct impl {
+      const char* name;
+      std::function<void()> run;
+      std::vector<double> gflops;
     };
+    std::vector<impl> impls;
+    impls.push_back({"ctnn", run_ctnn, {}});
+#ifdef WITH_BLAS
+    impls.push_back({"openblas",
+                     [&] {
+                       cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, s.M, s.N, s.K, 1.f, A.data(), s.K,
+                                   B.data(), s.N, 0.f, C.data(), s.N);
+                     },
+                     {}});
+#endif
+#ifdef WITH_DNNL
+    impls.push_back({"dnnl",
+                     [&] { dnnl_sgemm('N', 'N', s.M, s.N, s.K, 1.f, A.data(), s.K, B.data(), s.N, 0.f, C.data(), s.N); },
+                     {}});
+#endif
     run_ctnn();
     ctnn::ref::gemm_f32(s.M, s.N, s.K, A.data(), s.K, B.data(), s.N, nullptr, R.data(), s.N);
     double maxerr = 0;
@@ -89,18 +106,27 @@ int main(int argc, char** argv) {
         const float want = R[m * size_t(s.N) + n] + (s.row_bias ? bias[m] : 0.0f);
         maxerr = std::max(maxerr, double(std::fabs(want - C[m * size_t(s.N) + n])));
       }
-    std::printf("%-14s ctnn %7.1f", name, best(run_ctnn));
-#ifdef WITH_BLAS
-    std::printf("  openblas %7.1f", best([&] {
-                  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, s.M, s.N, s.K, 1.f, A.data(), s.K, B.data(),
-                              s.N, 0.f, C.data(), s.N);
-                }));
-#endif
-#ifdef WITH_DNNL
-    std::printf("  dnnl %7.1f", best([&] {
-                  dnnl_sgemm('N', 'N', s.M, s.N, s.K, 1.f, A.data(), s.K, B.data(), s.N, 0.f, C.data(), s.N);
-                }));
-#endif
+    for (impl& x : impls) x.run();  // warm: code, workspace, the operands in cache as the rounds find them
+    for (int r = 0; r < rounds; ++r)
+      for (size_t i = 0; i < impls.size(); ++i) {
+        impl& x = impls[(i + size_t(r)) % impls.size()];
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int q = 0; q < reps; ++q) x.run();
+        const auto t1 = std::chrono::steady_clock::now();
+        x.gflops.push_back(flop * reps / std::chrono::duration<double>(t1 - t0).count() * 1e-9);
+      }
+    const auto quantile = [](std::vector<double> v, double q) {
+      std::sort(v.begin(), v.end());
+      return v[size_t(q * double(v.size() - 1) + 0.5)];
+    };
+    std::printf("%-14s", name);
+    for (const impl& x : impls) std::printf("  %s %6.1f", x.name, quantile(x.gflops, 0.5));
+    for (size_t i = 1; i < impls.size(); ++i) {
+      std::vector<double> ratio;
+      for (int r = 0; r < rounds; ++r) ratio.push_back(impls[0].gflops[size_t(r)] / impls[i].gflops[size_t(r)]);
+      std::printf("  ctnn/%s %.3f [%.3f, %.3f]", impls[i].name, quantile(ratio, 0.5), quantile(ratio, 0.25),
+                  quantile(ratio, 0.75));
+    }
     std::printf("  maxerr %.2g\n", maxerr);
   }
 }
