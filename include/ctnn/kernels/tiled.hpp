@@ -146,8 +146,9 @@ inline void pack_a_f32_rows4_k8(const float* r, ptrdiff_t lda, float* o) {
 /// of a panel whose rows are not a multiple of 4 overlaps the one before it): one store per
 /// float, the scalar loop's, took 10 % of a 1024^3 sgemm (Intel Xeon), 4 % then. The groups take
 /// each 8 k in turn, so all the panel's rows are read at once: a big GEMM's A comes from memory,
-/// and its rows (4 KiB apart at 1024^3) are so many streams in flight. A group at a time over
-/// all of kc, four were: all of 1024^3's A from memory 0.27 -> 0.19 ms (AMD Zen 5).
+/// and each of its rows (4 KiB apart at 1024^3) is a stream in flight. One group over all of kc
+/// before the next kept four in flight: all of 1024^3's A from memory took 0.27 ms, now 0.19 ms
+/// (AMD Zen 5).
 template <int MR>
 inline void pack_a_f32_panel(int rows, int pad_to, int kc, const float* a, int lda, float* ap) {
 #if CTNN_KERNELS_X86
