@@ -284,12 +284,15 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
     CTNN_UNROLL_VECTOR_LOOP(8)
     for (int j = 0; j < nv; ++j) acc[i][j] = vf32{};
   // The tile of C, stored (and loaded, after the first K block) at the end, fetched while the k
-  // loop runs: a big GEMM's C rows are out of L1 and their misses stalled the tile's end. One
-  // row a k step over the first Rows steps: all 2 Rows lines at the tile's start held up its first
-  // A and B loads (1024^3 2.2-2.7 % and 128^3 0.7 % faster spread, the other shapes of
-  // bench/README within +-1 %; AMD Zen 5, 21-61 rounds against dnnl_sgemm). Not over a short k
-  // loop, which ends before the lines arrive (f32_prefetch_c_min_k).
-  const int c_rows = kc >= f32_prefetch_c_min_k ? Rows : 0;
+  // loop runs: a big GEMM's C rows are out of L1 and their misses stalled the tile's end. Not
+  // over a short k loop, which ends before the lines arrive (f32_prefetch_c_min_k).
+  if (kc >= f32_prefetch_c_min_k) {
+    CTNN_UNROLL_VECTOR_LOOP(32)
+    for (int i = 0; i < Rows; ++i) {
+      prefetch_f32<1>(c, static_cast<ptrdiff_t>(i) * ldc);
+      prefetch_f32<1>(c, static_cast<ptrdiff_t>(i) * ldc + Cols - 1);
+    }
+  }
   // A in place: a pointer to every third row, the rows between at + lda and + 2 lda (x86: base
   // + index x 1 or 2). With one offset a row, 12 rows took more registers than there are, and
   // the loop reloaded offsets from the stack (128^3 sgemm 1.5-3 % faster, Intel Xeon).
@@ -302,8 +305,7 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
   for (int g = 0; g < groups3; ++g) a3[g] = a + 3 * g * a_row;
   const float* pfk = pf != nullptr ? pf + (PB ? 0 : 2 * NR) : b;
   constexpr bool pf_always = simd::f32_lanes >= 16;
-  // One k step (inlined into both loops below: a call would keep acc in memory).
-  const auto step = [&]() __attribute__((always_inline)) {
+  for (int k = 0; k < kc; ++k) {
     if (pf_always || pf != nullptr)
       for (int j = 0; j < NR; j += 16) prefetch_f32(pfk, j);
     pfk += b_step;
@@ -327,14 +329,7 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
     }
     a += a_step;
     b += b_step;
-  };
-  int k = 0;
-  for (; k < c_rows; ++k) {
-    prefetch_f32<1>(c, static_cast<ptrdiff_t>(k) * ldc);
-    prefetch_f32<1>(c, static_cast<ptrdiff_t>(k) * ldc + Cols - 1);
-    step();
   }
-  for (; k < kc; ++k) step();
   const vf32 lo = vf32{} + (act != nullptr ? act[0] : 0.0f), hi = vf32{} + (act != nullptr ? act[1] : 0.0f);
   if (m_valid == Rows && n_valid == Cols) {
     CTNN_UNROLL_VECTOR_LOOP(32)
