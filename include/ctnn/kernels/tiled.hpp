@@ -263,13 +263,14 @@ inline constexpr int f32_prefetch_c_min_k = 64;
 /// load_c: accumulate onto C (not the first K block). bias_rows: bias[i] per row (conv: output
 /// channel = row); otherwise bias[j] per column. act: null, or {lo, hi}: the tile clamped to
 /// [lo, hi] in registers as it is stored (a fused activation, on the last K block).
-/// pf: null, or a panel whose rows are prefetched as b's are read: packed (PB), the next packed
+/// Pf: pf is a panel whose rows are prefetched as b's are read: packed (PB), the next packed
 /// panel (kc x NR, streamed from memory: it arrives while this one computes); in place, b itself,
-/// each row prefetched two panels to the right. With AVX-512 a null pf prefetches b's own rows,
-/// already on their way, so that the k loop has no branch on pf (testing it at every step ran
-/// 64x3136x576 2-3 % slower, AMD EPYC Zen 4); an AVX2 build keeps the test (the extra prefetch
-/// cost it 2-4 % at 128^3 and 256^3). See bench/README.
-template <int MR, int NR, int Rows, int Cols, bool PA, bool PB>
+/// each row prefetched two panels to the right. Without Pf, pf is not read. A compile-time choice:
+/// a test of pf at every k step ran 64x3136x576 2-3 % slower (AMD EPYC Zen 4); b's own rows
+/// prefetched in its place (the k loop of AVX-512 builds until 2026-12-06) cost 128^3 3 % and
+/// 1024^3 2 % (AMD Zen 5, built binaries in alternated processes) and AVX2 builds 2-4 % at 128^3
+/// and 256^3. See bench/README.
+template <int MR, int NR, int Rows, int Cols, bool PA, bool PB, bool Pf>
 inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const float* __restrict b, ptrdiff_t ldb,
                       float* c, int ldc, int m_valid, int n_valid, bool load_c, const float* bias, bool bias_rows,
                       const float* act = nullptr, const float* pf = nullptr) {
@@ -303,12 +304,12 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
   const float* a3[groups3];
   CTNN_UNROLL_VECTOR_LOOP(8)
   for (int g = 0; g < groups3; ++g) a3[g] = a + 3 * g * a_row;
-  const float* pfk = pf != nullptr ? pf + (PB ? 0 : 2 * NR) : b;
-  constexpr bool pf_always = simd::f32_lanes >= 16;
+  const float* pfk = Pf ? pf + (PB ? 0 : 2 * NR) : nullptr;
   for (int k = 0; k < kc; ++k) {
-    if (pf_always || pf != nullptr)
+    if constexpr (Pf) {
       for (int j = 0; j < NR; j += 16) prefetch_f32(pfk, j);
-    pfk += b_step;
+      pfk += b_step;
+    }
     // packed panels read ahead (past a panel's end: the next tile's): the B panel does not stay
     // whole in L1 while the A panels stream through it
     if constexpr (PA) prefetch_f32(a, f32_prefetch_a_k * MR);
@@ -411,51 +412,64 @@ inline constexpr int f32_wide_rows =
 /// One micro-tile with the kernel for m_valid rows (f32_row_tiers; with A in place up to
 /// f32_wide_rows). In-place A (PA false) needs m_valid >= exact_min: a tier reads padding rows,
 /// which only a packed panel has.
-template <int MR, int NR, int Cols, bool PA, bool PB, int Rows = PA ? MR : f32_wide_rows<MR, NR>>
+template <int MR, int NR, int Cols, bool PA, bool PB, bool Pf, int Rows = PA ? MR : f32_wide_rows<MR, NR>>
 inline void micro_f32_rows(int kc, const float* a, ptrdiff_t lda, const float* b, ptrdiff_t ldb, float* c, int ldc,
                            int m_valid, int n_valid, bool load_c, const float* bias, bool bias_rows, const float* act,
                            const float* pf = nullptr) {
   using tiers = f32_row_tiers<MR>;
   if constexpr (Rows > tiers::exact_min) {
     if (m_valid < Rows)
-      return micro_f32_rows<MR, NR, Cols, PA, PB, Rows - 1>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
+      return micro_f32_rows<MR, NR, Cols, PA, PB, Pf, Rows - 1>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
                                                             bias, bias_rows, act, pf);
   } else if constexpr (tiers::split && PA) {
     if (m_valid <= tiers::t1)
-      return micro_f32<MR, NR, tiers::t1, Cols, PA, PB>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias,
+      return micro_f32<MR, NR, tiers::t1, Cols, PA, PB, Pf>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias,
                                                         bias_rows, act, pf);
     if (m_valid <= tiers::t2)
-      return micro_f32<MR, NR, tiers::t2, Cols, PA, PB>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias,
+      return micro_f32<MR, NR, tiers::t2, Cols, PA, PB, Pf>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias,
                                                         bias_rows, act, pf);
   }
-  micro_f32<MR, NR, Rows, Cols, PA, PB>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows, act, pf);
+  micro_f32<MR, NR, Rows, Cols, PA, PB, Pf>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows, act, pf);
 }
 
 /// One micro-tile with the row and column tiers for m_valid x n_valid: an edge panel of
 /// n_valid <= NR / 2 columns (packed, so zero-padded) runs half the vectors (N = 196 = 6 x 32 + 4,
 /// 784 = 24 x 32 + 16).
-template <int MR, int NR, bool PA, bool PB>
+template <int MR, int NR, bool PA, bool PB, bool Pf>
 inline void micro_f32_tile(int kc, const float* a, ptrdiff_t lda, const float* b, ptrdiff_t ldb, float* c, int ldc,
                            int m_valid, int n_valid, bool load_c, const float* bias, bool bias_rows, const float* act,
                            const float* pf = nullptr) {
   constexpr int half = NR / 2;
   if constexpr (PB && half % simd::f32_lanes == 0 && half > 0) {
     if (n_valid <= half)
-      return micro_f32_rows<MR, NR, half, PA, PB>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias,
+      return micro_f32_rows<MR, NR, half, PA, PB, Pf>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias,
                                                   bias_rows, act, pf);
   }
-  micro_f32_rows<MR, NR, NR, PA, PB>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows, act, pf);
+  micro_f32_rows<MR, NR, NR, PA, PB, Pf>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows, act, pf);
 }
 
-/// micro_f32_tile with B packed (b_packed) or read in place; pf as micro_f32's for that layout.
+/// micro_f32_tile with pf's rows prefetched (Pf), or none where pf is null.
+template <int MR, int NR, bool PA, bool PB>
+inline void micro_f32_tile_pf(int kc, const float* a, ptrdiff_t lda, const float* b, ptrdiff_t ldb, float* c,
+                              int ldc, int m_valid, int n_valid, bool load_c, const float* bias, bool bias_rows,
+                              const float* act, const float* pf) {
+  if (pf != nullptr)
+    return micro_f32_tile<MR, NR, PA, PB, true>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias,
+                                                bias_rows, act, pf);
+  micro_f32_tile<MR, NR, PA, PB, false>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows, act);
+}
+
+/// micro_f32_tile with B packed (b_packed) or read in place; pf (null: none) as micro_f32's for
+/// that layout.
 template <int MR, int NR, bool PA>
 inline void micro_f32_tile_b(bool b_packed, int kc, const float* a, ptrdiff_t lda, const float* b, ptrdiff_t ldb,
                              float* c, int ldc, int m_valid, int n_valid, bool load_c, const float* bias,
                              bool bias_rows, const float* act, const float* pf) {
   if (b_packed)
-    return micro_f32_tile<MR, NR, PA, true>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows,
-                                            act, pf);
-  micro_f32_tile<MR, NR, PA, false>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows, act, pf);
+    return micro_f32_tile_pf<MR, NR, PA, true>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias,
+                                               bias_rows, act, pf);
+  micro_f32_tile_pf<MR, NR, PA, false>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows, act,
+                                       pf);
 }
 
 // ---- int8 ----------------------------------------------------------------------------------
@@ -1315,10 +1329,15 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
       const int m = rows + (t < extra ? 1 : 0);
       const float* at = A + static_cast<ptrdiff_t>(i0) * lda;
       float* ct = C + static_cast<ptrdiff_t>(i0) * ldc;
-      for (int jr = 0; jr < N; jr += NR)
-        micro_f32_rows<MR, NR, NR, false, false>(K, at, lda, B + jr, ldb, ct + jr, ldc, m, NR, false,
-                                                bias == nullptr ? nullptr : bias + (BiasRows ? i0 : jr), BiasRows,
-                                                act, pf ? B + jr : nullptr);
+      for (int jr = 0; jr < N; jr += NR) {
+        const float* bias_j = bias == nullptr ? nullptr : bias + (BiasRows ? i0 : jr);
+        if (pf)
+          micro_f32_rows<MR, NR, NR, false, false, true>(K, at, lda, B + jr, ldb, ct + jr, ldc, m, NR, false, bias_j,
+                                                         BiasRows, act, B + jr);
+        else
+          micro_f32_rows<MR, NR, NR, false, false, false>(K, at, lda, B + jr, ldb, ct + jr, ldc, m, NR, false, bias_j,
+                                                          BiasRows, act);
+      }
       i0 += m;
     }
     return status::ok;
