@@ -267,9 +267,10 @@ inline constexpr int f32_prefetch_c_min_k = 64;
 /// panel (kc x NR, streamed from memory: it arrives while this one computes); in place, b itself,
 /// each row prefetched two panels to the right. Without Pf, pf is not read. A compile-time choice:
 /// a test of pf at every k step ran 64x3136x576 2-3 % slower (AMD EPYC Zen 4); b's own rows
-/// prefetched in its place (the k loop of AVX-512 builds until 2026-12-06) cost 128^3 3 % and
-/// 1024^3 2 % (AMD Zen 5, built binaries in alternated processes) and AVX2 builds 2-4 % at 128^3
-/// and 256^3. See bench/README.
+/// prefetched in its place (the k loop of AVX-512 builds until 2026-12-06) cost 128^3 1.0 %,
+/// 256^3 1.4 %, 512^3 2.0 %, 1024^3 0.9 % (conv shapes -0.9 to +1.7 %; AMD Zen 5, medians of 13
+/// pairs of built binaries in alternated processes) and AVX2 builds 2-4 % at 128^3 and 256^3.
+/// See bench/README.
 template <int MR, int NR, int Rows, int Cols, bool PA, bool PB, bool Pf>
 inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const float* __restrict b, ptrdiff_t ldb,
                       float* c, int ldc, int m_valid, int n_valid, bool load_c, const float* bias, bool bias_rows,
