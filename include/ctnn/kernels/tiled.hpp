@@ -420,17 +420,18 @@ inline void micro_f32_rows(int kc, const float* a, ptrdiff_t lda, const float* b
   using tiers = f32_row_tiers<MR>;
   if constexpr (Rows > tiers::exact_min) {
     if (m_valid < Rows)
-      return micro_f32_rows<MR, NR, Cols, PA, PB, Pf, Rows - 1>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
-                                                            bias, bias_rows, act, pf);
+      return micro_f32_rows<MR, NR, Cols, PA, PB, Pf, Rows - 1>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid,
+                                                                load_c, bias, bias_rows, act, pf);
   } else if constexpr (tiers::split && PA) {
     if (m_valid <= tiers::t1)
-      return micro_f32<MR, NR, tiers::t1, Cols, PA, PB, Pf>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias,
-                                                        bias_rows, act, pf);
+      return micro_f32<MR, NR, tiers::t1, Cols, PA, PB, Pf>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
+                                                            bias, bias_rows, act, pf);
     if (m_valid <= tiers::t2)
-      return micro_f32<MR, NR, tiers::t2, Cols, PA, PB, Pf>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias,
-                                                        bias_rows, act, pf);
+      return micro_f32<MR, NR, tiers::t2, Cols, PA, PB, Pf>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
+                                                            bias, bias_rows, act, pf);
   }
-  micro_f32<MR, NR, Rows, Cols, PA, PB, Pf>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows, act, pf);
+  micro_f32<MR, NR, Rows, Cols, PA, PB, Pf>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows, act,
+                                            pf);
 }
 
 /// One micro-tile with the row and column tiers for m_valid x n_valid: an edge panel of
@@ -444,9 +445,10 @@ inline void micro_f32_tile(int kc, const float* a, ptrdiff_t lda, const float* b
   if constexpr (PB && half % simd::f32_lanes == 0 && half > 0) {
     if (n_valid <= half)
       return micro_f32_rows<MR, NR, half, PA, PB, Pf>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias,
-                                                  bias_rows, act, pf);
+                                                      bias_rows, act, pf);
   }
-  micro_f32_rows<MR, NR, NR, PA, PB, Pf>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows, act, pf);
+  micro_f32_rows<MR, NR, NR, PA, PB, Pf>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows, act,
+                                         pf);
 }
 
 /// micro_f32_tile with pf's rows prefetched (Pf), or none where pf is null.
