@@ -271,7 +271,10 @@ inline constexpr int f32_prefetch_c_min_k = 64;
 /// 256^3 1.4 %, 512^3 2.0 %, 1024^3 0.9 % (conv shapes -0.9 to +1.7 %; AMD Zen 5, medians of 13
 /// pairs of built binaries in alternated processes) and AVX2 builds 2-4 % at 128^3 and 256^3.
 /// See bench/README.
-template <int MR, int NR, int Rows, int Cols, bool PA, bool PB, bool Pf>
+/// PfC: C's tile prefetched at the start (f32_prefetch_c_min_k); off for the small GEMMs that
+/// gemm_f32_impl runs straight, whose C stays in L2 (128^3 0.978 -> 1.018 of dnnl_sgemm, 7 of 8
+/// alternated process pairs; 1024^3, where C comes from memory, lost 3.5-5 % without it).
+template <int MR, int NR, int Rows, int Cols, bool PA, bool PB, bool Pf, bool PfC = true>
 inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const float* __restrict b, ptrdiff_t ldb,
                       float* c, int ldc, int m_valid, int n_valid, bool load_c, const float* bias, bool bias_rows,
                       const float* act = nullptr, const float* pf = nullptr) {
@@ -288,7 +291,7 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
   // The tile of C, stored (and loaded, after the first K block) at the end, fetched while the k
   // loop runs: a big GEMM's C rows are out of L1 and their misses stalled the tile's end. Not
   // over a short k loop, which ends before the lines arrive (f32_prefetch_c_min_k).
-  if (kc >= f32_prefetch_c_min_k) {
+  if (PfC && kc >= f32_prefetch_c_min_k) {
     CTNN_UNROLL_VECTOR_LOOP(32)
     for (int i = 0; i < Rows; ++i) {
       prefetch_f32<1>(c, static_cast<ptrdiff_t>(i) * ldc);
@@ -412,25 +415,26 @@ inline constexpr int f32_wide_rows =
 
 /// One micro-tile with the kernel for m_valid rows (f32_row_tiers; with A in place up to
 /// f32_wide_rows). In-place A (PA false) needs m_valid >= exact_min: a tier reads padding rows,
-/// which only a packed panel has.
-template <int MR, int NR, int Cols, bool PA, bool PB, bool Pf, int Rows = PA ? MR : f32_wide_rows<MR, NR>>
+/// which only a packed panel has. PfC as micro_f32's.
+template <int MR, int NR, int Cols, bool PA, bool PB, bool Pf, int Rows = PA ? MR : f32_wide_rows<MR, NR>,
+          bool PfC = true>
 inline void micro_f32_rows(int kc, const float* a, ptrdiff_t lda, const float* b, ptrdiff_t ldb, float* c, int ldc,
                            int m_valid, int n_valid, bool load_c, const float* bias, bool bias_rows, const float* act,
                            const float* pf = nullptr) {
   using tiers = f32_row_tiers<MR>;
   if constexpr (Rows > tiers::exact_min) {
     if (m_valid < Rows)
-      return micro_f32_rows<MR, NR, Cols, PA, PB, Pf, Rows - 1>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid,
+      return micro_f32_rows<MR, NR, Cols, PA, PB, Pf, Rows - 1, PfC>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid,
                                                                 load_c, bias, bias_rows, act, pf);
   } else if constexpr (tiers::split && PA) {
     if (m_valid <= tiers::t1)
-      return micro_f32<MR, NR, tiers::t1, Cols, PA, PB, Pf>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
+      return micro_f32<MR, NR, tiers::t1, Cols, PA, PB, Pf, PfC>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
                                                             bias, bias_rows, act, pf);
     if (m_valid <= tiers::t2)
-      return micro_f32<MR, NR, tiers::t2, Cols, PA, PB, Pf>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
+      return micro_f32<MR, NR, tiers::t2, Cols, PA, PB, Pf, PfC>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
                                                             bias, bias_rows, act, pf);
   }
-  micro_f32<MR, NR, Rows, Cols, PA, PB, Pf>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows, act,
+  micro_f32<MR, NR, Rows, Cols, PA, PB, Pf, PfC>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows, act,
                                             pf);
 }
 
@@ -1332,14 +1336,16 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
       const int m = rows + (t < extra ? 1 : 0);
       const float* at = A + static_cast<ptrdiff_t>(i0) * lda;
       float* ct = C + static_cast<ptrdiff_t>(i0) * ldc;
+      // C (at most MC x NC) stays in L2: no C prefetch (PfC false)
+      constexpr int rows_max = f32_wide_rows<MR, NR>;
       for (int jr = 0; jr < N; jr += NR) {
         const float* bias_j = bias == nullptr ? nullptr : bias + (BiasRows ? i0 : jr);
         if (pf)
-          micro_f32_rows<MR, NR, NR, false, false, true>(K, at, lda, B + jr, ldb, ct + jr, ldc, m, NR, false, bias_j,
-                                                         BiasRows, act, B + jr);
+          micro_f32_rows<MR, NR, NR, false, false, true, rows_max, false>(K, at, lda, B + jr, ldb, ct + jr, ldc, m, NR,
+                                                                          false, bias_j, BiasRows, act, B + jr);
         else
-          micro_f32_rows<MR, NR, NR, false, false, false>(K, at, lda, B + jr, ldb, ct + jr, ldc, m, NR, false, bias_j,
-                                                          BiasRows, act);
+          micro_f32_rows<MR, NR, NR, false, false, false, rows_max, false>(K, at, lda, B + jr, ldb, ct + jr, ldc, m,
+                                                                           NR, false, bias_j, BiasRows, act);
       }
       i0 += m;
     }
