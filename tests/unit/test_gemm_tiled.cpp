@@ -187,7 +187,11 @@ TEST_CASE("tiled float GEMM on convolution-like shapes, every packing path") {
                            // which is 512 with AVX-512; a short last block)
                            {48, 512, 520},
                            // two MC blocks with K >= 96: B packed on an Intel host, else in place
-                           {150, 40, 100}};
+                           {150, 40, 100},
+                           // three MC blocks (B packed), a first K block whose panels are over
+                           // 32 KiB (AVX-512: 512 x 32 floats) run in groups of four panels, the
+                           // second group ending in the edge panel; a short second K block
+                           {300, 200, 600}};
   // the Intel blocking (panel-by-panel packing, B packed for two blocks) forced on and off (the
   // host picks it by vendor), then as chosen,
   // on the same operands (one reference GEMM for the three)
