@@ -1221,7 +1221,9 @@ inline constexpr int f32_group_floats = 8192;
 /// B packed by the call (not b_pre) in panels of more than f32_group_floats (kc x NR; AVX-512
 /// KC = 512: 64 KiB): each row tile runs this many floats of panels (256 KiB, in L2 beside the
 /// A block) before the next row tile, where it ran one panel. A panel over L1's size came from L2
-/// for every row tile anyway; now the row tile's A panel is reused from L1 by the group's panels.
+/// for every row tile anyway; now consecutive tiles share their A panel and write adjacent runs
+/// of the same C rows (which of the two gains was not measured apart: a tile streams more than
+/// L1 holds, so the A panel may not survive in L1 from one tile to the next).
 /// 1024^3 0.972 -> 0.981 of dnnl_sgemm (11 of 11 alternated process pairs), 512x49x4608 and
 /// 2048x49x512 +1.2 %, 512^3 unchanged (groups of 2 panels 0.979, 8 0.978; AMD Zen 5).
 /// b_pre keeps one panel: the first row tile prefetches the next panel from memory, which needs
@@ -1457,7 +1459,7 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
                                             bias_j, BiasRows, act_j, pf);
         };
         // Columns in groups of panels, every row tile over a group before the next: with B packed
-        // in panels over L1's size, f32_packed_group_floats (the A panel reused from L1); one
+        // in panels over L1's size, f32_packed_group_floats (one A panel for consecutive tiles); one
         // panel (the B panel reused from L1 by all row tiles) where B is packed otherwise
         // (b_pre too) or K blocks are long;
         // with B read in place and a short kc, as many panels as keep kc x group in 32 KiB, so
