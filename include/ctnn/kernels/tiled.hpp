@@ -425,17 +425,17 @@ inline void micro_f32_rows(int kc, const float* a, ptrdiff_t lda, const float* b
   if constexpr (Rows > tiers::exact_min) {
     if (m_valid < Rows)
       return micro_f32_rows<MR, NR, Cols, PA, PB, Pf, Rows - 1, PfC>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid,
-                                                                load_c, bias, bias_rows, act, pf);
+                                                                     load_c, bias, bias_rows, act, pf);
   } else if constexpr (tiers::split && PA) {
     if (m_valid <= tiers::t1)
       return micro_f32<MR, NR, tiers::t1, Cols, PA, PB, Pf, PfC>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
-                                                            bias, bias_rows, act, pf);
+                                                                 bias, bias_rows, act, pf);
     if (m_valid <= tiers::t2)
       return micro_f32<MR, NR, tiers::t2, Cols, PA, PB, Pf, PfC>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
-                                                            bias, bias_rows, act, pf);
+                                                                 bias, bias_rows, act, pf);
   }
-  micro_f32<MR, NR, Rows, Cols, PA, PB, Pf, PfC>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias, bias_rows, act,
-                                            pf);
+  micro_f32<MR, NR, Rows, Cols, PA, PB, Pf, PfC>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias,
+                                                 bias_rows, act, pf);
 }
 
 /// One micro-tile with the row and column tiers for m_valid x n_valid: an edge panel of
@@ -1466,11 +1466,12 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
         // that each row tile writes runs of its C rows instead of every row of C being written
         // at once (MobileNetV2's 24x56x56 -> 144 pointwise layer, 1.8 MB of output: 0.23 ->
         // 0.18 ms, Intel Xeon, interleaved runs).
+        const auto panels_within = [&](int floats) { return max(NR, (floats / kc) / NR * NR); };  // as columns
         const bool packed_groups = pack_b && b_pre == nullptr && kc * NR > f32_group_floats;
-        const int ng = packed_groups             ? max(NR, (f32_packed_group_floats / kc) / NR * NR)
+        const int ng = packed_groups             ? panels_within(f32_packed_group_floats)
                        : (pack_b || panel_pack) ? NR
                        : row_sweep              ? nc
-                                                : max(NR, (f32_group_floats / kc) / NR * NR);
+                                                : panels_within(f32_group_floats);
         for (int jg = 0; jg < nc; jg += ng) {
           const int jg_end = min(nc, jg + ng), edge = (jg_end - jg) % NR;
           if (panel_pack && edge == 0)
