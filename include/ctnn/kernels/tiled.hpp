@@ -487,6 +487,62 @@ inline void micro_f32_tile_b(bool b_packed, int kc, const float* a, ptrdiff_t ld
 ///
 ///   row i of A:  a0 a1 a2 a3 | a4 a5 a6 a7 | ...     a + 128 == a ^ 0x80 on the byte,
 ///   panel:       [k4=0: row0 a0..a3, row1 a0..a3, ... row MR-1] [k4=1: ...]
+#if CTNN_KERNELS_VNNI && defined(__AVX512BW__)
+/// One MR-row panel (MR <= 16) of pack_a_s8 in 64-byte steps of K: each row's 64 bytes (16
+/// groups of 4 k), XORed with 0x80 where k < K and zero past it, are transposed as a 16 x 16
+/// matrix of 32-bit groups (rows past `rows` zero) and each group's MR words stored with a lane
+/// mask; rowsum[i] = the row's byte sum (vpsadbw). Same bytes and sums as the scalar loop.
+///
+///   rows r0..r15 (16 words each) -> unpack 32 -> unpack 64 -> two rounds of 128-bit lane
+///   shuffles -> word j of every row in vector j -> stored at group k0 / 4 + j, MR lanes
+template <int MR>
+inline void pack_a_s8_panel_avx512(int rows, int K, const int8_t* a, int lda, uint8_t* ap, int32_t* rowsum) {
+  static_assert(MR <= 16, "pack_a_s8_panel_avx512: at most 16 rows");
+  const int kq = static_cast<int>(round_up_to_tile<4>(K));
+  const __m512i flip = _mm512_set1_epi8(static_cast<char>(0x80)), zero = _mm512_setzero_si512();
+  constexpr __mmask16 lanes = static_cast<__mmask16>((1u << MR) - 1u);
+  __m512i sums[MR];
+  for (int i = 0; i < MR; ++i) sums[i] = zero;
+  for (int k0 = 0; k0 < kq; k0 += 64) {
+    const int nb = min(64, K - k0);  // real bytes of each row in this step
+    const __mmask64 m = nb >= 64 ? ~__mmask64{0} : ((__mmask64{1} << nb) - 1u);
+    __m512i r[16];
+    for (int i = 0; i < 16; ++i) {
+      if (i >= rows) {
+        r[i] = zero;
+        continue;
+      }
+      const __m512i x = _mm512_maskz_loadu_epi8(m, a + static_cast<ptrdiff_t>(i) * lda + k0);
+      r[i] = _mm512_xor_si512(x, _mm512_maskz_mov_epi8(m, flip));
+      if (i < MR) sums[i] = _mm512_add_epi64(sums[i], _mm512_sad_epu8(r[i], zero));
+    }
+    __m512i t[16], u[16];
+    for (int i = 0; i < 16; i += 2) {
+      t[i] = _mm512_unpacklo_epi32(r[i], r[i + 1]);
+      t[i + 1] = _mm512_unpackhi_epi32(r[i], r[i + 1]);
+    }
+    for (int q = 0; q < 16; q += 4) {  // u[q + c]: rows q..q+3 of column 4L + c in 128-bit lane L
+      u[q] = _mm512_unpacklo_epi64(t[q], t[q + 2]);
+      u[q + 1] = _mm512_unpackhi_epi64(t[q], t[q + 2]);
+      u[q + 2] = _mm512_unpacklo_epi64(t[q + 1], t[q + 3]);
+      u[q + 3] = _mm512_unpackhi_epi64(t[q + 1], t[q + 3]);
+    }
+    const int groups = min(16, (kq - k0) / 4);
+    for (int c = 0; c < 4; ++c) {
+      const __m512i s0 = _mm512_shuffle_i32x4(u[c], u[4 + c], 0x44), s1 = _mm512_shuffle_i32x4(u[c], u[4 + c], 0xEE);
+      const __m512i s2 = _mm512_shuffle_i32x4(u[8 + c], u[12 + c], 0x44), s3 = _mm512_shuffle_i32x4(u[8 + c], u[12 + c], 0xEE);
+      const __m512i col[4] = {_mm512_shuffle_i32x4(s0, s2, 0x88), _mm512_shuffle_i32x4(s0, s2, 0xDD),
+                              _mm512_shuffle_i32x4(s1, s3, 0x88), _mm512_shuffle_i32x4(s1, s3, 0xDD)};
+      for (int l = 0; l < 4; ++l) {
+        const int j = 4 * l + c;  // the word's group within this step
+        if (j < groups) _mm512_mask_storeu_epi32(ap + static_cast<ptrdiff_t>(k0 / 4 + j) * MR * 4, lanes, col[l]);
+      }
+    }
+  }
+  for (int i = 0; i < rows; ++i) rowsum[i] = static_cast<int32_t>(_mm512_reduce_add_epi64(sums[i]));
+}
+#endif
+
 template <int MR, int AB = 1>
 inline void pack_a_s8(int mc, int K, const int8_t* a, int lda, uint8_t* ap, int32_t* rowsum) {
   static_assert(AB == 1 || AB == 2, "pack_a_s8: 1- or 2-byte values");
@@ -494,6 +550,13 @@ inline void pack_a_s8(int mc, int K, const int8_t* a, int lda, uint8_t* ap, int3
   const int kfull = K & ~3;  // k groups with 4 real values
   for (int p = 0; p < mc; p += MR) {
     const int rows = min(MR, mc - p);
+#if CTNN_KERNELS_VNNI && defined(__AVX512BW__)
+    if constexpr (AB == 1 && MR <= 16) {
+      pack_a_s8_panel_avx512<MR>(rows, K, a + static_cast<ptrdiff_t>(p) * lda, lda, ap, rowsum + p);
+      ap += static_cast<ptrdiff_t>(kq) * MR;
+      continue;
+    }
+#endif
     for (int i = 0; i < MR; ++i) {
       uint8_t* dst = ap + i * 4 * AB;
       if (i >= rows) {
