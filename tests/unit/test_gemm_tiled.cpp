@@ -159,6 +159,9 @@ TEST_CASE("tiled int8 GEMM is bit-exact with the reference on 11,400 random case
   // K over several chunks of the AVX2 kernel (s8_avx2_k_chunk = 256 values) and between them
   CHECK(run_s8_cases<k::default_s8_tiling>(27, 40, 40, 240, 1100) == 40);
   CHECK(run_s8_cases<k::qgemm_tiling<8, 16, 16, 32, 1024>>(28, 20, 30, 250, 800) == 20);
+  // N up to 140 with the default tiling: AVX-512 builds pack B's 32-column panels two at a time
+  // (pack_b_s8_panels64), then a single full panel and an edge one; K from 1 (no full group) up
+  CHECK(run_s8_cases<k::default_s8_tiling>(29, 10, 140, 1, 160) == 10);
 }
 
 TEST_CASE("tiled float GEMM matches the reference within tolerance") {

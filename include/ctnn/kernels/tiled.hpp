@@ -649,20 +649,70 @@ inline int pack_b_s8_panel32(int K, const int8_t* b, int ldb, int8_t* bp, int32_
 }
 #endif
 
+#if CTNN_KERNELS_VNNI && defined(__AVX512BW__)
+/// The full 4-k groups of two adjacent 32-column panels of B (64 columns: one cache line of each
+/// row), the first at bp, the second `second` bytes on: four rows of 64 bytes become the 64
+/// columns' words (byte and word unpacks within 128-bit lanes, then a 4 x 4 transpose of the
+/// lanes), colsum[j] += the word's four bytes (vpdpbusd by ones). Returns the k where the
+/// groups end. Each line of B is read once, where panel32 read each line twice, a panel apart.
+///
+///   unpack8 / unpack16 of rows 0-3 -> w0..w3, 128-bit lane L of w_q = the words of columns
+///   16 L + 4 q .. + 3 -> lanes transposed -> [cols 0-15 | 16-31] [32-47 | 48-63]
+inline int pack_b_s8_panels64(int K, const int8_t* b, int ldb, int8_t* bp, ptrdiff_t second, int32_t* colsum) {
+  const __m512i ones = _mm512_set1_epi8(1);
+  __m512i s[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+  int k4 = 0;
+  for (; k4 + 4 <= K; k4 += 4) {
+    const int8_t* r = b + static_cast<ptrdiff_t>(k4) * ldb;
+    const __m512i a0 = _mm512_loadu_si512(r), a1 = _mm512_loadu_si512(r + ldb);
+    const __m512i a2 = _mm512_loadu_si512(r + 2 * static_cast<ptrdiff_t>(ldb));
+    const __m512i a3 = _mm512_loadu_si512(r + 3 * static_cast<ptrdiff_t>(ldb));
+    const __m512i t01l = _mm512_unpacklo_epi8(a0, a1), t01h = _mm512_unpackhi_epi8(a0, a1);
+    const __m512i t23l = _mm512_unpacklo_epi8(a2, a3), t23h = _mm512_unpackhi_epi8(a2, a3);
+    const __m512i w0 = _mm512_unpacklo_epi16(t01l, t23l), w1 = _mm512_unpackhi_epi16(t01l, t23l);
+    const __m512i w2 = _mm512_unpacklo_epi16(t01h, t23h), w3 = _mm512_unpackhi_epi16(t01h, t23h);
+    const __m512i q0 = _mm512_shuffle_i32x4(w0, w1, 0x44), q1 = _mm512_shuffle_i32x4(w2, w3, 0x44);
+    const __m512i q2 = _mm512_shuffle_i32x4(w0, w1, 0xEE), q3 = _mm512_shuffle_i32x4(w2, w3, 0xEE);
+    const __m512i o[4] = {_mm512_shuffle_i32x4(q0, q1, 0x88), _mm512_shuffle_i32x4(q0, q1, 0xDD),
+                          _mm512_shuffle_i32x4(q2, q3, 0x88), _mm512_shuffle_i32x4(q2, q3, 0xDD)};
+    int8_t* d = bp + static_cast<ptrdiff_t>(k4) * 32;
+    _mm512_storeu_si512(d, o[0]);
+    _mm512_storeu_si512(d + 64, o[1]);
+    _mm512_storeu_si512(d + second, o[2]);
+    _mm512_storeu_si512(d + second + 64, o[3]);
+    for (int q = 0; q < 4; ++q) s[q] = _mm512_dpbusd_epi32(s[q], ones, o[q]);
+  }
+  for (int q = 0; q < 4; ++q) {
+    auto* cs = colsum + 16 * q;
+    _mm512_storeu_si512(cs, _mm512_add_epi32(_mm512_loadu_si512(cs), s[q]));
+  }
+  return k4;
+}
+#endif
+
 /// Packs B[0:K, 0:nc] into NR-column panels of 4-k groups: bp[p][k/4][j][k%4]; colsum[j] = sum b.
 /// The four rows of a group are interleaved byte-wise into one 32-bit word per column.
 template <int NR>
 inline void pack_b_s8(int K, int nc, const int8_t* b, int ldb, int8_t* bp, int32_t* colsum) {
   const int kq = static_cast<int>(round_up_to_tile<4>(K));
   for (int j = 0; j < nc; ++j) colsum[j] = 0;
+  int pair_k = -1;  // >= 0: this panel's full groups were packed with the panel before it
   for (int p = 0; p < nc; p += NR) {
     const int cols = min(NR, nc - p);
     int k_vec = 0;  // groups below k_vec were packed by the vector path
-#if CTNN_KERNELS_X86 && defined(__AVX2__)
-    if constexpr (NR == 32) {
-      if (cols == NR) k_vec = pack_b_s8_panel32(K, b + p, ldb, bp, colsum + p);
-    }
+    if (pair_k >= 0) {
+      k_vec = pair_k;
+      pair_k = -1;
+    } else {
+#if CTNN_KERNELS_VNNI && defined(__AVX512BW__)
+      if constexpr (NR == 32)
+        if (nc - p >= 2 * NR) k_vec = pair_k = pack_b_s8_panels64(K, b + p, ldb, bp, kq * NR, colsum + p);
 #endif
+#if CTNN_KERNELS_X86 && defined(__AVX2__)
+      if constexpr (NR == 32)
+        if (cols == NR && k_vec == 0) k_vec = pack_b_s8_panel32(K, b + p, ldb, bp, colsum + p);
+#endif
+    }
     for (int k4 = k_vec; k4 < kq; k4 += 4) {
       const int8_t* r[4];
       for (int q = 0; q < 4; ++q) r[q] = k4 + q < K ? b + static_cast<ptrdiff_t>(k4 + q) * ldb + p : nullptr;
