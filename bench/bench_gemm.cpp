@@ -330,6 +330,20 @@ void bm_qgemm_ctnn_packed(benchmark::State& state) {
   ctnn_bench::set_rate(state, "GOP/s", 2.0 * n * n * n);
 }
 
+/// ctnn's int8 GEMM with int32 output (no requantization): the like-for-like row for oneDNN's
+/// int8 BLAS call, which has no 8-bit output (BM_qgemm_s32/onednn_u8s8s32).
+void bm_qgemm_s32_ctnn(benchmark::State& state) {
+  const qgemm_setup q(static_cast<int>(state.range(0)));
+  const int n = q.n;
+  std::vector<int32_t> c(size_t(n) * n);
+  for (auto _ : state) {
+    ctnn::kernels::tiled::gemm_s8_s32(n, n, n, q.a.data(), n, q.b.data(), n, nullptr, c.data(), n, q.p.a_zp, q.p.b_zp);
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  ctnn_bench::set_rate(state, "GOP/s", 2.0 * n * n * n);
+}
+
 #if CTNN_BENCH_GEMMLOWP
 // gemmlowp's own fast layout: lhs row-major, rhs and result column-major, uint8 operands with
 // offsets, quantize-down by fixed-point multiplier then saturating cast to uint8 (the same
@@ -373,6 +387,41 @@ bool host_has_vnni() {
 #else
   return __builtin_cpu_supports("avx512vnni") || __builtin_cpu_supports("avxvnni");
 #endif
+}
+
+/// oneDNN's int8 BLAS call as it is, uint8 A x int8 B -> int32 C (A = ctnn's int8 A + 128, offset
+/// ao = 131), nothing after it: the same int32 sums as ctnn's gemm_s8_s32, held to them bit for
+/// bit before the timing (on a CPU without VNNI the row is timed and marked inexact, as below).
+void bm_qgemm_s32_onednn(benchmark::State& state) {
+  const qgemm_setup q(static_cast<int>(state.range(0)));
+  const int n = q.n;
+  std::vector<uint8_t> a(q.a.size());
+  for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<uint8_t>(q.a[i] + 128);
+  std::vector<int32_t> c(size_t(n) * n), want(c.size());
+  const int32_t co = 0;
+  const auto run = [&] {
+    return dnnl_gemm_u8s8s32('N', 'N', 'F', n, n, n, 1.0f, a.data(), n, static_cast<uint8_t>(q.p.a_zp + 128), q.b.data(),
+                             n, 0, 0.0f, c.data(), n, &co);
+  };
+  if (run() != dnnl_success) {
+    state.SkipWithError("dnnl_gemm_u8s8s32 failed");
+    return;
+  }
+  ctnn::kernels::tiled::gemm_s8_s32(n, n, n, q.a.data(), n, q.b.data(), n, nullptr, want.data(), n, q.p.a_zp, q.p.b_zp);
+  int64_t diff = 0;
+  for (size_t i = 0; i < c.size(); ++i) diff = std::max<int64_t>(diff, std::abs(int64_t(c[i]) - int64_t(want[i])));
+  if (host_has_vnni() && diff != 0) {
+    state.SkipWithError(("int32 output differs from ctnn's: max |diff| " + std::to_string(diff)).c_str());
+    return;
+  }
+  state.counters["exact"] = diff == 0 ? 1 : 0;
+  if (diff != 0) state.SetLabel("inexact: no VNNI, saturating 16-bit pair sums");
+  for (auto _ : state) {
+    run();
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  ctnn_bench::set_rate(state, "GOP/s", 2.0 * n * n * n);
 }
 
 /// oneDNN's int8 BLAS call, uint8 A x int8 B -> int32 C (A = ctnn's int8 A + 128, its offset
@@ -520,6 +569,10 @@ void register_all() {
 #if CTNN_BENCH_ONEDNN
   benchmark::RegisterBenchmark("BM_qgemm/onednn_u8s8s32", bm_qgemm_onednn_u8s8s32)->Apply(qsizes);
   benchmark::RegisterBenchmark("BM_qgemm/onednn_matmul", bm_qgemm_onednn_matmul)->Apply(qsizes);
+#endif
+  benchmark::RegisterBenchmark("BM_qgemm_s32/ctnn", bm_qgemm_s32_ctnn)->Apply(qsizes);
+#if CTNN_BENCH_ONEDNN
+  benchmark::RegisterBenchmark("BM_qgemm_s32/onednn_u8s8s32", bm_qgemm_s32_onednn)->Apply(qsizes);
 #endif
 }
 

@@ -10,7 +10,7 @@ ctnn_reference is left out. A peer whose runs carry the counter exact = 0 (oneDN
 CPU without VNNI: saturating 16-bit pair sums) is listed as "(inexact)" and never taken as the
 best peer.
 
-  ctnn_bench --benchmark_filter='BM_(sgemm|sgemm_conv|sgemv|qgemm)/' --benchmark_repetitions=9 \\
+  ctnn_bench --benchmark_filter='BM_(sgemm|sgemm_conv|sgemv|qgemm|qgemm_s32)/' --benchmark_repetitions=9 \\
       --benchmark_enable_random_interleaving=true --benchmark_out=gemm.json --benchmark_out_format=json
   python3 bench/gemm_table.py gemm.json
 """
@@ -49,7 +49,7 @@ def main():
           f"load average {ctx.get('load_avg')}, onednn {ctx.get('onednn', '-')} threads {ctx.get('onednn_threads', '-')}")
     print("| case | ctnn | peers (median, min-max) | ctnn / best peer |")
     print("|---|---:|---|---:|")
-    families = ["BM_sgemm", "BM_sgemm_conv", "BM_sgemv", "BM_qgemm"]
+    families = ["BM_sgemm", "BM_sgemm_conv", "BM_sgemv", "BM_qgemm", "BM_qgemm_s32"]
     numbers = lambda case: [int("".join(c for c in part if c.isdigit()) or 0) for part in case.split("/")]
     order.sort(key=lambda k: (families.index(k[0]) if k[0] in families else len(families), k[0], numbers(k[1])))
     for key in order:
