@@ -897,8 +897,8 @@ inline constexpr uintptr_t s8_a_prefetch_bytes = 4096;
 /// group, broadcast) times column j's 4 bytes in the group's B row at b_row(g) (NR x 4 bytes,
 /// whole vectors), wrapping. BcastSigned: A is s8 and B u8 (the slab path: weights, and
 /// activations + 128); otherwise A is u8 (a + 128) and B s8 (the packed GEMM).
-template <int MR, int NR, int Rows, bool BcastSigned, class BRow>
-inline void micro_dpbusd(int groups, const void* a_panel, BRow b_row, int32_t (&out)[MR][NR]) {
+template <int MR, int NR, int Rows, bool BcastSigned, class BRow, class Epi>
+inline void micro_dpbusd_epi(int groups, const void* a_panel, BRow b_row, Epi&& epi) {
   static_assert(NR % 16 == 0 && Rows > 0 && Rows <= MR, "micro_dpbusd: whole vectors, 1..MR rows");
   constexpr int nv = NR / 16;
   const auto* ap = static_cast<const uint8_t*>(a_panel);
@@ -928,10 +928,21 @@ inline void micro_dpbusd(int groups, const void* a_panel, BRow b_row, int32_t (&
     }
     ap += MR * 4;
   }
+  // the tile from its registers: epi(i, row i's NR / 16 vectors of sums) returns false past the
+  // rows it wants
 #pragma GCC unroll 32
   for (int i = 0; i < Rows; ++i)
+    if (!epi(i, acc[i])) break;
+}
+
+/// micro_dpbusd_epi storing the tile's int32 sums at out.
+template <int MR, int NR, int Rows, bool BcastSigned, class BRow>
+inline void micro_dpbusd(int groups, const void* a_panel, BRow b_row, int32_t (&out)[MR][NR]) {
+  micro_dpbusd_epi<MR, NR, Rows, BcastSigned>(groups, a_panel, b_row, [&out](int i, const __m512i (&v)[NR / 16]) {
 #pragma GCC unroll 8
-    for (int j = 0; j < nv; ++j) _mm512_storeu_si512(&out[i][j * 16], acc[i][j]);
+    for (int j = 0; j < NR / 16; ++j) _mm512_storeu_si512(&out[i][j * 16], v[j]);
+    return true;
+  });
 }
 #endif
 
@@ -978,6 +989,21 @@ inline void micro_s8(int kq, const uint8_t* __restrict ap, const int8_t* __restr
     for (int j = 0; j < NR; ++j) out[i][j] = static_cast<int32_t>(acc[i][j]);
 }
 
+#if CTNN_KERNELS_VNNI
+/// The vpdpbusd tile of the packed GEMM on the fewest rows that hold m_valid (as micro_s8_rows),
+/// its sums handed to epi(i, row i's vectors) in registers instead of stored.
+template <int MR, int NR, class Epi>
+inline void micro_s8_rows_epi(int m_valid, int kq, const uint8_t* ap, const int8_t* bp, Epi&& epi) {
+  static_assert(NR % 16 == 0, "micro_s8_rows_epi: whole vectors");
+  const auto b_row = [bp](int g) { return reinterpret_cast<const uint8_t*>(bp) + static_cast<ptrdiff_t>(g) * NR * 4; };
+  if constexpr (MR >= 6 && MR % 3 == 0) {
+    if (m_valid <= MR / 3) return micro_dpbusd_epi<MR, NR, MR / 3, false>(kq / 4, ap, b_row, epi);
+    if (m_valid <= 2 * MR / 3) return micro_dpbusd_epi<MR, NR, 2 * MR / 3, false>(kq / 4, ap, b_row, epi);
+  }
+  micro_dpbusd_epi<MR, NR, MR, false>(kq / 4, ap, b_row, epi);
+}
+#endif
+
 /// micro_s8 on the fewest rows that hold m_valid: MR / 3 or 2 MR / 3 when MR is a multiple of 3
 /// (MR = 12: 4, 8 or 12), MR otherwise.
 template <int MR, int NR>
@@ -1008,44 +1034,66 @@ inline int32_t corrected(int32_t raw, int32_t rowsum_u, int32_t colsum, uint32_t
 /// AVX2 below), null for no column correction (conv2d_s8's slab path). A row's requantization fields are made
 /// once per row; int8 outputs narrow with signed saturation (vpmovsdb), which is the clamp to
 /// [-128, 127], so the activation's clamp runs only where it is narrower (ReLU: the lower bound).
+template <class Out, bool ChannelRows>
+struct finalize16 {
+  __m512i row_term;
+  requant16 rq{};
+  __m512i out_zp = _mm512_setzero_si512(), lo = out_zp, hi = out_zp;
+  bool row_rq = false, clamp_lo = false, clamp_hi = false;
+
+  finalize16(int32_t rowsum_u, uint32_t k_term, int32_t b_zp, const int32_t* bias, int row,
+             const ref::gemm_s8_params* p)
+      : row_term(_mm512_set1_epi32(static_cast<int32_t>(
+            k_term - static_cast<uint32_t>(b_zp) * static_cast<uint32_t>(rowsum_u) +
+            ((ChannelRows && bias != nullptr) ? static_cast<uint32_t>(bias[row]) : 0u)))) {
+    if constexpr (!is_same_v<Out, int32_t>) {
+      row_rq = ChannelRows || !p->per_channel;
+      if (row_rq) {
+        const int i = p->per_channel ? row : 0;
+        rq = make_requant16(_mm512_set1_epi32(p->multiplier[i]), _mm512_set1_epi32(p->shift[i]));
+      }
+      out_zp = _mm512_set1_epi32(p->out_zp);
+      lo = _mm512_set1_epi32(p->act_min);
+      hi = _mm512_set1_epi32(p->act_max);
+      clamp_lo = p->act_min > -128;
+      clamp_hi = p->act_max < 127;
+    }
+  }
+
+  /// 16 raw sums (lanes outside m zero) of columns col0 .. col0 + 15 -> out[0 .. 15] under m.
+  void vec(__m512i raw, __mmask16 m, const int32_t* azp_colsum, const int32_t* bias, int col0,
+           const ref::gemm_s8_params* p, Out* out) const {
+    __m512i acc = _mm512_add_epi32(raw, row_term);
+    if (azp_colsum != nullptr) acc = _mm512_sub_epi32(acc, _mm512_maskz_loadu_epi32(m, azp_colsum));
+    if (!ChannelRows && bias != nullptr) acc = _mm512_add_epi32(acc, _mm512_maskz_loadu_epi32(m, bias + col0));
+    if constexpr (is_same_v<Out, int32_t>) {
+      _mm512_mask_storeu_epi32(out, m, acc);
+    } else {
+      const __m512i q = row_rq ? mbqm16(acc, rq)
+                               : mbqm16(acc, _mm512_maskz_loadu_epi32(m, p->multiplier + col0),
+                                        _mm512_maskz_loadu_epi32(m, p->shift + col0));
+      __m512i v = _mm512_add_epi32(q, out_zp);
+      if (clamp_lo) v = _mm512_max_epi32(v, lo);
+      if (clamp_hi) v = _mm512_min_epi32(v, hi);
+      _mm512_mask_cvtsepi32_storeu_epi8(out, m, v);
+    }
+  }
+};
+
+/// Lanes [0, n) of 16 (n >= 16: all).
+inline __mmask16 lane_mask16(int n) {
+  return n >= 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1u << n) - 1u);
+}
+
 template <int NR, class Out, bool ChannelRows>
 inline void finalize_row(const int32_t* raw, int32_t rowsum_u, const int32_t* azp_colsum, uint32_t k_term,
                          int32_t b_zp, const int32_t* bias, int row, int col0, const ref::gemm_s8_params* p, Out* out,
                          int n_valid) {
-  const __m512i row_term = _mm512_set1_epi32(static_cast<int32_t>(
-      k_term - static_cast<uint32_t>(b_zp) * static_cast<uint32_t>(rowsum_u) +
-      ((ChannelRows && bias != nullptr) ? static_cast<uint32_t>(bias[row]) : 0u)));
-  requant16 rq{};
-  __m512i out_zp = _mm512_setzero_si512(), lo = out_zp, hi = out_zp;
-  bool row_rq = false, clamp_lo = false, clamp_hi = false;
-  if constexpr (!is_same_v<Out, int32_t>) {
-    row_rq = ChannelRows || !p->per_channel;
-    if (row_rq) {
-      const int i = p->per_channel ? row : 0;
-      rq = make_requant16(_mm512_set1_epi32(p->multiplier[i]), _mm512_set1_epi32(p->shift[i]));
-    }
-    out_zp = _mm512_set1_epi32(p->out_zp);
-    lo = _mm512_set1_epi32(p->act_min);
-    hi = _mm512_set1_epi32(p->act_max);
-    clamp_lo = p->act_min > -128;
-    clamp_hi = p->act_max < 127;
-  }
+  const finalize16<Out, ChannelRows> f(rowsum_u, k_term, b_zp, bias, row, p);
   for (int j = 0; j < n_valid; j += 16) {
-    const __mmask16 m = n_valid - j >= 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1u << (n_valid - j)) - 1u);
-    __m512i acc = _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, raw + j), row_term);
-    if (azp_colsum != nullptr) acc = _mm512_sub_epi32(acc, _mm512_maskz_loadu_epi32(m, azp_colsum + j));
-    if (!ChannelRows && bias != nullptr) acc = _mm512_add_epi32(acc, _mm512_maskz_loadu_epi32(m, bias + col0 + j));
-    if constexpr (is_same_v<Out, int32_t>) {
-      _mm512_mask_storeu_epi32(out + j, m, acc);
-    } else {
-      const __m512i q = row_rq ? mbqm16(acc, rq)
-                               : mbqm16(acc, _mm512_maskz_loadu_epi32(m, p->multiplier + col0 + j),
-                                        _mm512_maskz_loadu_epi32(m, p->shift + col0 + j));
-      __m512i v = _mm512_add_epi32(q, out_zp);
-      if (clamp_lo) v = _mm512_max_epi32(v, lo);
-      if (clamp_hi) v = _mm512_min_epi32(v, hi);
-      _mm512_mask_cvtsepi32_storeu_epi8(out + j, m, v);
-    }
+    const __mmask16 m = lane_mask16(n_valid - j);
+    f.vec(_mm512_maskz_loadu_epi32(m, raw + j), m, azp_colsum != nullptr ? azp_colsum + j : nullptr, bias, col0 + j,
+          p, out + j);
   }
 }
 #endif
@@ -1185,6 +1233,25 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
 #endif
         for (int ir = 0; ir < mc; ir += MR) {
           const int m_valid = min(MR, mc - ir);
+#if CTNN_KERNELS_VNNI
+          // int32 output finished from the registers, no round trip through a tile (raw int32 GEMM
+          // / raw dnnl_gemm_u8s8s32, AMD Zen 5: N 64 1.40 -> 1.60, 128 1.10 -> 1.18, 256 0.96 ->
+          // 0.99); int8 output lost 4-8 % so (its requantization's registers beside the 24 sums)
+          if constexpr (NR % 16 == 0 && is_same_v<Out, int32_t>) {
+            micro_s8_rows_epi<MR, NR>(m_valid, static_cast<int>(kq), ablk + ir * kq * AB, bblk + jr * kq,
+                                      [&](int i, const __m512i (&v)[NR / 16]) {
+                                        if (i >= m_valid) return false;
+                                        const int row = ic + ir + i;
+                                        const finalize16<Out, ChannelRows> f(rs[ir + i], k_term, b_zp, bias, row, p);
+                                        Out* crow = C + static_cast<ptrdiff_t>(row) * ldc + jc + jr;
+                                        for (int j = 0; j < NR / 16 && 16 * j < n_valid; ++j)
+                                          f.vec(v[j], lane_mask16(n_valid - 16 * j), azp_cs + 16 * j, bias,
+                                                jc + jr + 16 * j, p, crow + 16 * j);
+                                        return true;
+                                      });
+            continue;
+          }
+#endif
           int32_t tile[MR][NR];
           micro_s8_rows<MR, NR>(m_valid, static_cast<int>(kq), ablk + ir * kq * AB, bblk + jr * kq, tile, n_valid);
           for (int i = 0; i < m_valid; ++i) {
