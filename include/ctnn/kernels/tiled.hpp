@@ -1154,6 +1154,41 @@ inline void finalize_row(const int32_t* raw, int32_t rowsum_u, const int32_t* az
 }
 #endif
 
+#if CTNN_KERNELS_VNNI
+/// The requantization of a raw int8 GEMM tile (gemm_s8_offsets_impl's, gemm_s8_impl's) whose
+/// first m_valid rows all have fused fields (make_rq_fused): n_valid columns of C, clamped to
+/// [lo, hi] when Clamp (vpmovsdb's saturation is the clamp to [-128, 127]). Kept apart from the micro-kernel: requantizing its
+/// accumulators in registers made GCC spill them inside the K loop (576 x 14 x 14 -> 96:
+/// 0.052 -> 0.092 ms), where the tile's stores and loads cost 2 of about 15 operations a vector.
+/// azp_colsum: null, or a per-column term subtracted from each row's sums first (the packed
+/// GEMM's a_zp_u x colsum, n_valid of them).
+template <int NR, bool Clamp>
+__attribute__((noinline)) inline void finalize_tile_rq(const int32_t* tile, const s8_rq_row* rq, int m_valid, int n_valid, int8_t* c,
+                             ptrdiff_t ldc, int32_t act_min, int32_t act_max, const int32_t* azp_colsum = nullptr) {
+  constexpr int nv = NR / 16;
+  const __m512i lo = _mm512_set1_epi32(act_min), hi = _mm512_set1_epi32(act_max);
+  __mmask16 mk[nv];
+#pragma GCC unroll 8
+  for (int j = 0; j < nv; ++j) {
+    const int left = n_valid - 16 * j;
+    mk[j] = left >= 16 ? __mmask16{0xFFFF} : left <= 0 ? __mmask16{0} : static_cast<__mmask16>((1u << left) - 1u);
+  }
+  __m512i cterm[nv];
+#pragma GCC unroll 8
+  for (int j = 0; j < nv; ++j)
+    cterm[j] = azp_colsum != nullptr ? _mm512_maskz_loadu_epi32(mk[j], azp_colsum + 16 * j) : _mm512_setzero_si512();
+  for (int i = 0; i < m_valid; ++i) {
+#pragma GCC unroll 8
+    for (int j = 0; j < nv; ++j) {
+      __m512i v = rq16_fused(_mm512_sub_epi32(_mm512_loadu_si512(tile + i * NR + 16 * j), cterm[j]), rq[i]);
+      if constexpr (Clamp) v = _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
+      _mm512_mask_cvtsepi32_storeu_epi8(c + i * ldc + 16 * j, mk[j], v);
+    }
+  }
+}
+
+#endif
+
 inline bool aligned4(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 3u) == 0; }  // null too
 
 /// Operands packed ahead of the call (pack_a_s8_once / pack_b_s8_once): null for "pack per
@@ -1221,6 +1256,28 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
       } else {
         pack_a_s8<MR, AB>(mc, K, A + static_cast<ptrdiff_t>(ic) * lda, lda, ap, rowsum);
       }
+#if CTNN_KERNELS_VNNI
+      // int8 output requantized per row (one multiplier, or per row: ChannelRows) with no
+      // per-column bias: each row's correction, requantization and zero point as one rounding
+      // (make_rq_fused; the column term a_zp_u x colsum subtracted first), row tiles whose rows
+      // all qualify through finalize_tile_rq
+      s8_rq_row rq_rows[MC];
+      bool rq_fast[(MC + MR - 1) / MR] = {};
+      if constexpr (!is_same_v<Out, int32_t> && NR % 16 == 0) {
+        if ((ChannelRows || !p->per_channel) && (ChannelRows || bias == nullptr))
+          for (int ir = 0; ir < mc; ir += MR) {
+            bool all = true;
+            for (int i = ir; i < min(mc, ir + MR); ++i) {
+              const int row = ic + i, q = p->per_channel ? row : 0;
+              const int64_t rt = int64_t{K} * a_zp_u * b_zp - int64_t{b_zp} * rs[i] +
+                                 ((ChannelRows && bias != nullptr) ? bias[row] : 0);
+              all = all && make_rq_fused(rt, 2 * 128 * 255 * static_cast<int64_t>(kq), p->multiplier[q], p->shift[q],
+                                         p->out_zp, rq_rows[i]);
+            }
+            rq_fast[ir / MR] = all;
+          }
+      }
+#endif
       for (int jr = 0; jr < nc; jr += NR) {
         const int n_valid = min(NR, nc - jr);
 #if CTNN_KERNELS_VNNI || CTNN_KERNELS_AVX2_S8
@@ -1254,6 +1311,20 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
 #endif
           int32_t tile[MR][NR];
           micro_s8_rows<MR, NR>(m_valid, static_cast<int>(kq), ablk + ir * kq * AB, bblk + jr * kq, tile, n_valid);
+#if CTNN_KERNELS_VNNI
+          if constexpr (!is_same_v<Out, int32_t> && NR % 16 == 0) {
+            if (rq_fast[ir / MR]) {
+              Out* c0 = C + static_cast<ptrdiff_t>(ic + ir) * ldc + jc + jr;
+              if (p->act_min > -128 || p->act_max < 127)
+                finalize_tile_rq<NR, true>(&tile[0][0], rq_rows + ir, m_valid, n_valid, c0, ldc, p->act_min, p->act_max,
+                                           azp_cs);
+              else
+                finalize_tile_rq<NR, false>(&tile[0][0], rq_rows + ir, m_valid, n_valid, c0, ldc, p->act_min,
+                                            p->act_max, azp_cs);
+              continue;
+            }
+          }
+#endif
           for (int i = 0; i < m_valid; ++i) {
             Out* crow = C + static_cast<ptrdiff_t>(ic + ir + i) * ldc + jc + jr;
 #if CTNN_KERNELS_VNNI || CTNN_KERNELS_AVX2_S8
@@ -1296,32 +1367,6 @@ inline void micro_s8_offsets(int kg, const int8_t* ap, const uint8_t* b, const i
 inline constexpr int s8_offsets_a_block_bytes = 256 * 1024;
 /// Rows of one such block at most: the rows' requantization fields (s8_rq_row) live on the stack.
 inline constexpr int s8_offsets_block_rows = 264;
-
-/// The requantization of gemm_s8_offsets_impl's raw tile where every one of its first m_valid
-/// rows passed make_s8_rq_row: n_valid columns of C, clamped to [lo, hi] when Clamp (vpmovsdb's
-/// saturation is the clamp to [-128, 127]). Kept apart from the micro-kernel: requantizing its
-/// accumulators in registers made GCC spill them inside the K loop (576 x 14 x 14 -> 96:
-/// 0.052 -> 0.092 ms), where the tile's stores and loads cost 2 of about 15 operations a vector.
-template <int NR, bool Clamp>
-inline void finalize_tile_rq(const int32_t* tile, const s8_rq_row* rq, int m_valid, int n_valid, int8_t* c,
-                             ptrdiff_t ldc, int32_t act_min, int32_t act_max) {
-  constexpr int nv = NR / 16;
-  const __m512i lo = _mm512_set1_epi32(act_min), hi = _mm512_set1_epi32(act_max);
-  __mmask16 mk[nv];
-#pragma GCC unroll 8
-  for (int j = 0; j < nv; ++j) {
-    const int left = n_valid - 16 * j;
-    mk[j] = left >= 16 ? __mmask16{0xFFFF} : left <= 0 ? __mmask16{0} : static_cast<__mmask16>((1u << left) - 1u);
-  }
-  for (int i = 0; i < m_valid; ++i) {
-#pragma GCC unroll 8
-    for (int j = 0; j < nv; ++j) {
-      __m512i v = rq16_fused(_mm512_loadu_si512(tile + i * NR + 16 * j), rq[i]);
-      if constexpr (Clamp) v = _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
-      _mm512_mask_cvtsepi32_storeu_epi8(c + i * ldc + 16 * j, mk[j], v);
-    }
-  }
-}
 
 /// int8 GEMM of conv2d_s8's slab and 1x1 (cells) paths, requantized per row (output channel) m:
 /// C[m][n] = requantize(sum_g A[m][g] . B_g[n] - b_zp_u rowsum[m] + bias[m]) for N columns
