@@ -389,6 +389,18 @@ bool host_has_vnni() {
 #endif
 }
 
+/// The timing loop of an N^3 8-bit GEMM benchmark: `run` (one call, its status ignored), its
+/// output at `out`, rated in GOP/s.
+template <class Run>
+void time_qgemm(benchmark::State& state, const Run& run, const void* out, int n) {
+  for (auto _ : state) {
+    run();
+    benchmark::DoNotOptimize(out);
+    benchmark::ClobberMemory();
+  }
+  ctnn_bench::set_rate(state, "GOP/s", 2.0 * n * n * n);
+}
+
 /// oneDNN's int8 BLAS call as it is, uint8 A x int8 B -> int32 C (A = ctnn's int8 A + 128, offset
 /// ao = 131), nothing after it: the same int32 sums as ctnn's gemm_s8_s32, held to them bit for
 /// bit before the timing (on a CPU without VNNI the row is timed and marked inexact, as below).
@@ -416,12 +428,7 @@ void bm_qgemm_s32_onednn(benchmark::State& state) {
   }
   state.counters["exact"] = diff == 0 ? 1 : 0;
   if (diff != 0) state.SetLabel("inexact: no VNNI, saturating 16-bit pair sums");
-  for (auto _ : state) {
-    run();
-    benchmark::DoNotOptimize(c.data());
-    benchmark::ClobberMemory();
-  }
-  ctnn_bench::set_rate(state, "GOP/s", 2.0 * n * n * n);
+  time_qgemm(state, run, c.data(), n);
 }
 
 /// oneDNN's int8 BLAS call, uint8 A x int8 B -> int32 C (A = ctnn's int8 A + 128, its offset
@@ -459,12 +466,7 @@ void bm_qgemm_onednn_u8s8s32(benchmark::State& state) {
     state.counters["max_diff"] = diff;
     if (diff != 0) state.SetLabel("inexact: no VNNI, saturating 16-bit pair sums");
   }
-  for (auto _ : state) {
-    run();
-    benchmark::DoNotOptimize(c.data());
-    benchmark::ClobberMemory();
-  }
-  ctnn_bench::set_rate(state, "GOP/s", 2.0 * n * n * n);
+  time_qgemm(state, run, c.data(), n);
 }
 
 /// oneDNN's matmul primitive with ctnn's operands and output type: int8 A (zero point 3) x int8 B
