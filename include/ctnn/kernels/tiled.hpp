@@ -481,13 +481,13 @@ inline void micro_f32_tile_b(bool b_packed, int kc, const float* a, ptrdiff_t ld
 
 // ---- int8 ----------------------------------------------------------------------------------
 
-/// Packs A[0:mc, 0:K] as u8 (a + 128) into MR-row panels of 4-k groups: ap[p][k/4][i][k%4];
-/// rowsum[i] = sum over the real k of (a + 128). Rows past mc and k past K are 0. With AB = 2
-/// (the AVX2 micro-kernel's layout) each value takes a 16-bit lane, the same order.
-///
-///   row i of A:  a0 a1 a2 a3 | a4 a5 a6 a7 | ...     a + 128 == a ^ 0x80 on the byte,
-///   panel:       [k4=0: row0 a0..a3, row1 a0..a3, ... row MR-1] [k4=1: ...]
 #if CTNN_KERNELS_VNNI && defined(__AVX512BW__)
+/// Bytes ahead in each row that pack_a_s8_panel_avx512 prefetches, within the row only (past
+/// its end lies another page, whose walk cost small GEMMs 6-30 %, N = 64 in two runs). The
+/// 12 rows, lda apart, come from memory at 5 GB/s without it, 15 GB/s with it (132 x 1024
+/// bytes, AMD Zen 5; 128 to 1024 bytes ahead alike; in cache 34-36 GB/s either way).
+inline constexpr int s8_pack_a_prefetch_bytes = 256;
+
 /// One MR-row panel (MR <= 16) of pack_a_s8 in 64-byte steps of K: each row's 64 bytes (16
 /// groups of 4 k), XORed with 0x80 where k < K and zero past it, are transposed as a 16 x 16
 /// matrix of 32-bit groups (rows past `rows` zero) and each group's MR words stored with a lane
@@ -495,12 +495,6 @@ inline void micro_f32_tile_b(bool b_packed, int kc, const float* a, ptrdiff_t ld
 ///
 ///   rows r0..r15 (16 words each) -> unpack 32 -> unpack 64 -> two rounds of 128-bit lane
 ///   shuffles -> word j of every row in vector j -> stored at group k0 / 4 + j, MR lanes
-/// Bytes ahead in each row that pack_a_s8_panel_avx512 prefetches, within the row only (past
-/// its end lies another page, whose walk cost small GEMMs 30 %: N = 64 445 -> 317 GOP/s). The
-/// 12 rows, lda apart, come from memory at 5 GB/s without it, 15 GB/s with it (132 x 1024
-/// bytes, AMD Zen 5; 128 to 1024 bytes ahead alike; in cache 34-36 GB/s either way).
-inline constexpr int s8_pack_a_prefetch_bytes = 256;
-
 template <int MR>
 inline void pack_a_s8_panel_avx512(int rows, int K, const int8_t* a, int lda, uint8_t* ap, int32_t* rowsum) {
   static_assert(MR <= 16, "pack_a_s8_panel_avx512: at most 16 rows");
@@ -540,7 +534,8 @@ inline void pack_a_s8_panel_avx512(int rows, int K, const int8_t* a, int lda, ui
     const int groups = min(16, (kq - k0) / 4);
     for (int c = 0; c < 4; ++c) {
       const __m512i s0 = _mm512_shuffle_i32x4(u[c], u[4 + c], 0x44), s1 = _mm512_shuffle_i32x4(u[c], u[4 + c], 0xEE);
-      const __m512i s2 = _mm512_shuffle_i32x4(u[8 + c], u[12 + c], 0x44), s3 = _mm512_shuffle_i32x4(u[8 + c], u[12 + c], 0xEE);
+      const __m512i s2 = _mm512_shuffle_i32x4(u[8 + c], u[12 + c], 0x44);
+      const __m512i s3 = _mm512_shuffle_i32x4(u[8 + c], u[12 + c], 0xEE);
       const __m512i col[4] = {_mm512_shuffle_i32x4(s0, s2, 0x88), _mm512_shuffle_i32x4(s0, s2, 0xDD),
                               _mm512_shuffle_i32x4(s1, s3, 0x88), _mm512_shuffle_i32x4(s1, s3, 0xDD)};
       for (int l = 0; l < 4; ++l) {
@@ -553,6 +548,12 @@ inline void pack_a_s8_panel_avx512(int rows, int K, const int8_t* a, int lda, ui
 }
 #endif
 
+/// Packs A[0:mc, 0:K] as u8 (a + 128) into MR-row panels of 4-k groups: ap[p][k/4][i][k%4];
+/// rowsum[i] = sum over the real k of (a + 128). Rows past mc and k past K are 0. With AB = 2
+/// (the AVX2 micro-kernel's layout) each value takes a 16-bit lane, the same order.
+///
+///   row i of A:  a0 a1 a2 a3 | a4 a5 a6 a7 | ...     a + 128 == a ^ 0x80 on the byte,
+///   panel:       [k4=0: row0 a0..a3, row1 a0..a3, ... row MR-1] [k4=1: ...]
 template <int MR, int AB = 1>
 inline void pack_a_s8(int mc, int K, const int8_t* a, int lda, uint8_t* ap, int32_t* rowsum) {
   static_assert(AB == 1 || AB == 2, "pack_a_s8: 1- or 2-byte values");
@@ -1157,9 +1158,10 @@ inline void finalize_row(const int32_t* raw, int32_t rowsum_u, const int32_t* az
 #if CTNN_KERNELS_VNNI
 /// The requantization of a raw int8 GEMM tile (gemm_s8_offsets_impl's, gemm_s8_impl's) whose
 /// first m_valid rows all have fused fields (make_rq_fused): n_valid columns of C, clamped to
-/// [lo, hi] when Clamp (vpmovsdb's saturation is the clamp to [-128, 127]). Kept apart from the micro-kernel: requantizing its
-/// accumulators in registers made GCC spill them inside the K loop (576 x 14 x 14 -> 96:
-/// 0.052 -> 0.092 ms), where the tile's stores and loads cost 2 of about 15 operations a vector.
+/// [lo, hi] when Clamp (vpmovsdb's saturation is the clamp to [-128, 127]). Kept apart from the
+/// micro-kernel: requantizing its accumulators in registers made GCC spill them inside the K
+/// loop (576 x 14 x 14 -> 96: 0.052 -> 0.092 ms), where the tile's stores and loads cost 2 of
+/// about 15 operations a vector.
 /// azp_colsum: null, or a per-column term subtracted from each row's sums first (the packed
 /// GEMM's a_zp_u x colsum, n_valid of them).
 template <int NR, bool Clamp>
