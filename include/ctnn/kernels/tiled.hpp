@@ -493,8 +493,8 @@ inline constexpr int s8_pack_a_prefetch_bytes = 256;
 /// matrix of 32-bit groups (rows past `rows` zero) and each group's MR words stored with a lane
 /// mask; rowsum[i] = the row's byte sum (vpsadbw). Same bytes and sums as the scalar loop.
 ///
-///   rows r0..r15 (16 words each) -> unpack 32 -> unpack 64 -> two rounds of 128-bit lane
-///   shuffles -> word j of every row in vector j -> stored at group k0 / 4 + j, MR lanes
+///   rows r0..r15 (16 words each) -> x86::transpose16x16 -> word j of every row in vector j
+///   -> stored at group k0 / 4 + j, MR lanes
 template <int MR>
 inline void pack_a_s8_panel_avx512(int rows, int K, const int8_t* a, int lda, uint8_t* ap, int32_t* rowsum) {
   static_assert(MR <= 16, "pack_a_s8_panel_avx512: at most 16 rows");
@@ -510,39 +510,21 @@ inline void pack_a_s8_panel_avx512(int rows, int K, const int8_t* a, int lda, ui
       for (int i = 0; i < rows; ++i)
         _mm_prefetch(reinterpret_cast<const char*>(a + static_cast<ptrdiff_t>(i) * lda + k0 + s8_pack_a_prefetch_bytes),
                      _MM_HINT_T0);
-    __m512i r[16];
+    __m512 r[16], t[16];  // rows as 32-bit lanes, and transposed: t[j] = group j of every row
     for (int i = 0; i < 16; ++i) {
       if (i >= rows) {
-        r[i] = zero;
+        r[i] = _mm512_setzero_ps();
         continue;
       }
       const __m512i x = _mm512_maskz_loadu_epi8(m, a + static_cast<ptrdiff_t>(i) * lda + k0);
-      r[i] = _mm512_xor_si512(x, _mm512_maskz_mov_epi8(m, flip));
-      if (i < MR) sums[i] = _mm512_add_epi64(sums[i], _mm512_sad_epu8(r[i], zero));
+      const __m512i v = _mm512_xor_si512(x, _mm512_maskz_mov_epi8(m, flip));
+      if (i < MR) sums[i] = _mm512_add_epi64(sums[i], _mm512_sad_epu8(v, zero));
+      r[i] = _mm512_castsi512_ps(v);
     }
-    __m512i t[16], u[16];
-    for (int i = 0; i < 16; i += 2) {
-      t[i] = _mm512_unpacklo_epi32(r[i], r[i + 1]);
-      t[i + 1] = _mm512_unpackhi_epi32(r[i], r[i + 1]);
-    }
-    for (int q = 0; q < 16; q += 4) {  // u[q + c]: rows q..q+3 of column 4L + c in 128-bit lane L
-      u[q] = _mm512_unpacklo_epi64(t[q], t[q + 2]);
-      u[q + 1] = _mm512_unpackhi_epi64(t[q], t[q + 2]);
-      u[q + 2] = _mm512_unpacklo_epi64(t[q + 1], t[q + 3]);
-      u[q + 3] = _mm512_unpackhi_epi64(t[q + 1], t[q + 3]);
-    }
+    x86::transpose16x16(r, t);
     const int groups = min(16, (kq - k0) / 4);
-    for (int c = 0; c < 4; ++c) {
-      const __m512i s0 = _mm512_shuffle_i32x4(u[c], u[4 + c], 0x44), s1 = _mm512_shuffle_i32x4(u[c], u[4 + c], 0xEE);
-      const __m512i s2 = _mm512_shuffle_i32x4(u[8 + c], u[12 + c], 0x44);
-      const __m512i s3 = _mm512_shuffle_i32x4(u[8 + c], u[12 + c], 0xEE);
-      const __m512i col[4] = {_mm512_shuffle_i32x4(s0, s2, 0x88), _mm512_shuffle_i32x4(s0, s2, 0xDD),
-                              _mm512_shuffle_i32x4(s1, s3, 0x88), _mm512_shuffle_i32x4(s1, s3, 0xDD)};
-      for (int l = 0; l < 4; ++l) {
-        const int j = 4 * l + c;  // the word's group within this step
-        if (j < groups) _mm512_mask_storeu_epi32(ap + static_cast<ptrdiff_t>(k0 / 4 + j) * MR * 4, lanes, col[l]);
-      }
-    }
+    for (int j = 0; j < groups; ++j)
+      _mm512_mask_storeu_epi32(ap + static_cast<ptrdiff_t>(k0 / 4 + j) * MR * 4, lanes, _mm512_castps_si512(t[j]));
   }
   for (int i = 0; i < rows; ++i) rowsum[i] = static_cast<int32_t>(_mm512_reduce_add_epi64(sums[i]));
 }
@@ -1081,9 +1063,9 @@ struct finalize16 {
   }
 };
 
-/// Lanes [0, n) of 16 (n >= 16: all).
+/// Lanes [0, n) of 16 (n >= 16: all; n <= 0: none).
 inline __mmask16 lane_mask16(int n) {
-  return n >= 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1u << n) - 1u);
+  return n >= 16 ? __mmask16{0xFFFF} : n <= 0 ? __mmask16{0} : static_cast<__mmask16>((1u << n) - 1u);
 }
 
 template <int NR, class Out, bool ChannelRows>
@@ -1171,10 +1153,7 @@ inline void finalize_tile_rq(const int32_t* tile, const s8_rq_row* rq, int m_val
   const __m512i lo = _mm512_set1_epi32(act_min), hi = _mm512_set1_epi32(act_max);
   __mmask16 mk[nv];
 #pragma GCC unroll 8
-  for (int j = 0; j < nv; ++j) {
-    const int left = n_valid - 16 * j;
-    mk[j] = left >= 16 ? __mmask16{0xFFFF} : left <= 0 ? __mmask16{0} : static_cast<__mmask16>((1u << left) - 1u);
-  }
+  for (int j = 0; j < nv; ++j) mk[j] = lane_mask16(n_valid - 16 * j);
   __m512i cterm[nv];
 #pragma GCC unroll 8
   for (int j = 0; j < nv; ++j)

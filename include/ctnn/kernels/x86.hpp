@@ -28,6 +28,36 @@ inline bool vendor_amd() {
   }();
   return amd;
 }
+
+#if defined(__AVX512F__)
+/// 16 x 16 32-bit lanes transposed, t[j] lane i = r[i] lane j: pairs (unpack ps), quads (unpack
+/// pd), then the 128-bit quarters (two rounds of shuffle_f32x4). Shuffles only: integer lanes go
+/// through the casts bit for bit (depthwise.hpp's channel lanes, tiled.hpp's pack_a_s8).
+inline void transpose16x16(const __m512 (&r)[16], __m512 (&t)[16]) {
+  __m512 a[16], b[16];
+  for (int i = 0; i < 8; ++i) {  // per quarter L: rows 2i, 2i+1 of columns 4L, 4L+1 | 4L+2, 4L+3
+    a[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+    a[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  }
+  for (int i = 0; i < 4; ++i) {  // b[4i + q], quarter L: rows 4i .. 4i+3 of column 4L + q
+    const __m512d a0 = _mm512_castps_pd(a[4 * i]), a1 = _mm512_castps_pd(a[4 * i + 1]);
+    const __m512d a2 = _mm512_castps_pd(a[4 * i + 2]), a3 = _mm512_castps_pd(a[4 * i + 3]);
+    b[4 * i] = _mm512_castpd_ps(_mm512_unpacklo_pd(a0, a2));
+    b[4 * i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a0, a2));
+    b[4 * i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(a1, a3));
+    b[4 * i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(a1, a3));
+  }
+  for (int q = 0; q < 4; ++q) {  // column 4L + q: quarter L of b[q], b[4 + q], b[8 + q], b[12 + q]
+    const __m512 c0 = _mm512_shuffle_f32x4(b[q], b[4 + q], 0x88), c1 = _mm512_shuffle_f32x4(b[q], b[4 + q], 0xDD);
+    const __m512 c2 = _mm512_shuffle_f32x4(b[8 + q], b[12 + q], 0x88);
+    const __m512 c3 = _mm512_shuffle_f32x4(b[8 + q], b[12 + q], 0xDD);
+    t[q] = _mm512_shuffle_f32x4(c0, c2, 0x88);
+    t[8 + q] = _mm512_shuffle_f32x4(c0, c2, 0xDD);
+    t[4 + q] = _mm512_shuffle_f32x4(c1, c3, 0x88);
+    t[12 + q] = _mm512_shuffle_f32x4(c1, c3, 0xDD);
+  }
+}
+#endif
 }  // namespace ctnn::kernels::x86
 #else
 #define CTNN_KERNELS_X86 0
