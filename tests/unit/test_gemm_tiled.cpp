@@ -28,6 +28,43 @@ shape3 random_shape(ctnn_test::rng& r, int max) {
   return {dim(), dim(), dim()};
 }
 
+/// One int8 GEMM of M x N x K (leading dimensions, zero points, bias, per-channel scales and
+/// activation drawn from r), int32 and int8 outputs, against the reference.
+template <class Tiling>
+void check_s8_case(ctnn_test::rng& r, int M, int N, int K, std::vector<int32_t>& ws_words) {
+  const int lda = K + r.range(0, 3), ldb = N + r.range(0, 3), ldc = N + r.range(0, 3);
+  const auto A = r.s8(size_t(M) * size_t(lda)), B = r.s8(size_t(K) * size_t(ldb));
+  const auto bias = r.s32(size_t(N), -100000, 100000);
+  const bool use_bias = r.range(0, 3) != 0;
+  const int32_t a_zp = r.range(-128, 127), b_zp = r.range(0, 4) == 0 ? r.range(-128, 127) : 0;
+  const bool per_channel = r.range(0, 1) == 1;
+  std::vector<int32_t> mult(static_cast<size_t>(N)), shift(static_cast<size_t>(N));
+  for (int n = 0; n < N; ++n) {
+    const auto q = ctnn::quant::quantize_multiplier(std::ldexp(double(r.real(0.5f, 1.0f)), r.range(-16, 2)));
+    mult[size_t(n)] = q.multiplier;
+    shift[size_t(n)] = q.shift;
+  }
+  const int32_t out_zp = r.range(-128, 127);
+  const bool relu = r.range(0, 1) == 1;
+  const ctnn::ref::gemm_s8_params p{a_zp, b_zp, out_zp, mult.data(), shift.data(), per_channel,
+                                    relu ? out_zp : -128, 127};
+  const int32_t* bp = use_bias ? bias.data() : nullptr;
+
+  std::vector<int32_t> want32(size_t(M) * size_t(ldc), -7), got32(want32);
+  REQUIRE(ctnn::ref::try_gemm_s8_s32(M, N, K, A.data(), lda, B.data(), ldb, bp, want32.data(), ldc, a_zp, b_zp) ==
+          status::ok);
+  REQUIRE(k::tiled::gemm_s8_s32<Tiling>(M, N, K, A.data(), lda, B.data(), ldb, bp, got32.data(), ldc, a_zp, b_zp,
+                                        ws_words.data(), ws_words.size() * 4) == status::ok);
+  INFO("M=" << M << " N=" << N << " K=" << K << " a_zp=" << a_zp << " b_zp=" << b_zp);
+  REQUIRE(got32 == want32);
+
+  std::vector<int8_t> want8(size_t(M) * size_t(ldc), 99), got8(want8);
+  REQUIRE(ctnn::ref::try_gemm_s8(M, N, K, A.data(), lda, B.data(), ldb, bp, want8.data(), ldc, p) == status::ok);
+  REQUIRE(k::tiled::gemm_s8<Tiling>(M, N, K, A.data(), lda, B.data(), ldb, bp, got8.data(), ldc, p, ws_words.data(),
+                                    ws_words.size() * 4) == status::ok);
+  REQUIRE(got8 == want8);
+}
+
 /// k_max > 0: K drawn from [k_min, k_max] instead (M and N as usual).
 template <class Tiling>
 int run_s8_cases(uint64_t seed, int cases, int max_dim, int k_min = 0, int k_max = 0) {
@@ -37,37 +74,7 @@ int run_s8_cases(uint64_t seed, int cases, int max_dim, int k_min = 0, int k_max
   for (int c = 0; c < cases; ++c) {
     const shape3 sh = random_shape(r, max_dim);
     const int M = sh.M, N = sh.N, K = k_max > 0 ? r.range(k_min, k_max) : sh.K;  // plain ints: INFO captures them
-    const int lda = K + r.range(0, 3), ldb = N + r.range(0, 3), ldc = N + r.range(0, 3);
-    const auto A = r.s8(size_t(M) * size_t(lda)), B = r.s8(size_t(K) * size_t(ldb));
-    const auto bias = r.s32(size_t(N), -100000, 100000);
-    const bool use_bias = r.range(0, 3) != 0;
-    const int32_t a_zp = r.range(-128, 127), b_zp = r.range(0, 4) == 0 ? r.range(-128, 127) : 0;
-    const bool per_channel = r.range(0, 1) == 1;
-    std::vector<int32_t> mult(static_cast<size_t>(N)), shift(static_cast<size_t>(N));
-    for (int n = 0; n < N; ++n) {
-      const auto q = ctnn::quant::quantize_multiplier(std::ldexp(double(r.real(0.5f, 1.0f)), r.range(-16, 2)));
-      mult[size_t(n)] = q.multiplier;
-      shift[size_t(n)] = q.shift;
-    }
-    const int32_t out_zp = r.range(-128, 127);
-    const bool relu = r.range(0, 1) == 1;
-    const ctnn::ref::gemm_s8_params p{a_zp, b_zp, out_zp, mult.data(), shift.data(), per_channel,
-                                      relu ? out_zp : -128, 127};
-    const int32_t* bp = use_bias ? bias.data() : nullptr;
-
-    std::vector<int32_t> want32(size_t(M) * size_t(ldc), -7), got32(want32);
-    REQUIRE(ctnn::ref::try_gemm_s8_s32(M, N, K, A.data(), lda, B.data(), ldb, bp, want32.data(), ldc, a_zp, b_zp) ==
-            status::ok);
-    REQUIRE(k::tiled::gemm_s8_s32<Tiling>(M, N, K, A.data(), lda, B.data(), ldb, bp, got32.data(), ldc, a_zp, b_zp,
-                                          ws_words.data(), ws_words.size() * 4) == status::ok);
-    INFO("M=" << M << " N=" << N << " K=" << K << " a_zp=" << a_zp << " b_zp=" << b_zp);
-    REQUIRE(got32 == want32);
-
-    std::vector<int8_t> want8(size_t(M) * size_t(ldc), 99), got8(want8);
-    REQUIRE(ctnn::ref::try_gemm_s8(M, N, K, A.data(), lda, B.data(), ldb, bp, want8.data(), ldc, p) == status::ok);
-    REQUIRE(k::tiled::gemm_s8<Tiling>(M, N, K, A.data(), lda, B.data(), ldb, bp, got8.data(), ldc, p, ws_words.data(),
-                                      ws_words.size() * 4) == status::ok);
-    REQUIRE(got8 == want8);
+    check_s8_case<Tiling>(r, M, N, K, ws_words);
     ++checked;
   }
   return checked;
@@ -162,6 +169,13 @@ TEST_CASE("tiled int8 GEMM is bit-exact with the reference on 11,400 random case
   // N up to 140 with the default tiling: AVX-512 builds pack B's 32-column panels two at a time
   // (pack_b_s8_panels64), then a single full panel and an edge one; K from 1 (no full group) up
   CHECK(run_s8_cases<k::default_s8_tiling>(29, 10, 140, 1, 160) == 10);
+  // wide B blocks: AVX-512 builds pack 8, 4, then 2 whole panels in one sweep of K each
+  // (pack_b_s8_panels64<4, 2, 1>), then one whole panel and an edge: N = 487 = 15 x 32 + 7; N =
+  // 600 crosses NC = 512 into a second block of 2 whole panels and an edge of 24 columns
+  ctnn_test::rng r(30);
+  std::vector<int32_t> ws(k::default_s8_tiling::workspace_bytes(200) / 4 + 1);
+  for (const int N : {487, 600, 256, 128})
+    for (const int K : {1, 7, 64, 130}) check_s8_case<k::default_s8_tiling>(r, 13, N, K, ws);
 }
 
 TEST_CASE("tiled float GEMM matches the reference within tolerance") {

@@ -633,42 +633,52 @@ inline int pack_b_s8_panel32(int K, const int8_t* b, int ldb, int8_t* bp, int32_
 #endif
 
 #if CTNN_KERNELS_VNNI && defined(__AVX512BW__)
-/// The full 4-k groups of two adjacent 32-column panels of B (64 columns: one cache line of each
-/// row), the first at bp, the second `second` bytes on: four rows of 64 bytes become the 64
+/// The full 4-k groups of 2 P adjacent 32-column panels of B (64 P columns: P cache lines of each
+/// row), panel t at bp + t x panel_bytes: per 64 columns, four rows of 64 bytes become the 64
 /// columns' words (byte and word unpacks within 128-bit lanes, then a 4 x 4 transpose of the
-/// lanes), colsum[j] += the word's four bytes (vpdpbusd by ones). Returns the k where the
-/// groups end. Each line of B is read once, where panel32 read each line twice, a panel apart.
+/// lanes), colsum[j] += the word's four bytes (vpdpbusd by ones). Returns the k where the groups
+/// end. Each line of B is read once; the P lines of a row one after the other: 1024 x 512 bytes
+/// from memory 10 -> 15 GB/s for P = 4 against P = 1, in cache 24 -> 37 (AMD Zen 5).
 ///
 ///   unpack8 / unpack16 of rows 0-3 -> w0..w3, 128-bit lane L of w_q = the words of columns
 ///   16 L + 4 q .. + 3 -> lanes transposed -> [cols 0-15 | 16-31] [32-47 | 48-63]
-inline int pack_b_s8_panels64(int K, const int8_t* b, int ldb, int8_t* bp, ptrdiff_t second, int32_t* colsum) {
+template <int P>
+inline int pack_b_s8_panels64(int K, const int8_t* b, int ldb, int8_t* bp, ptrdiff_t panel_bytes, int32_t* colsum) {
   const __m512i ones = _mm512_set1_epi8(1);
-  __m512i s[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+  __m512i s[P][4];
+#pragma GCC unroll 4
+  for (int u = 0; u < P; ++u)
+    for (int q = 0; q < 4; ++q) s[u][q] = _mm512_setzero_si512();
   int k4 = 0;
   for (; k4 + 4 <= K; k4 += 4) {
-    const int8_t* r = b + static_cast<ptrdiff_t>(k4) * ldb;
-    const __m512i a0 = _mm512_loadu_si512(r), a1 = _mm512_loadu_si512(r + ldb);
-    const __m512i a2 = _mm512_loadu_si512(r + 2 * static_cast<ptrdiff_t>(ldb));
-    const __m512i a3 = _mm512_loadu_si512(r + 3 * static_cast<ptrdiff_t>(ldb));
-    const __m512i t01l = _mm512_unpacklo_epi8(a0, a1), t01h = _mm512_unpackhi_epi8(a0, a1);
-    const __m512i t23l = _mm512_unpacklo_epi8(a2, a3), t23h = _mm512_unpackhi_epi8(a2, a3);
-    const __m512i w0 = _mm512_unpacklo_epi16(t01l, t23l), w1 = _mm512_unpackhi_epi16(t01l, t23l);
-    const __m512i w2 = _mm512_unpacklo_epi16(t01h, t23h), w3 = _mm512_unpackhi_epi16(t01h, t23h);
-    const __m512i q0 = _mm512_shuffle_i32x4(w0, w1, 0x44), q1 = _mm512_shuffle_i32x4(w2, w3, 0x44);
-    const __m512i q2 = _mm512_shuffle_i32x4(w0, w1, 0xEE), q3 = _mm512_shuffle_i32x4(w2, w3, 0xEE);
-    const __m512i o[4] = {_mm512_shuffle_i32x4(q0, q1, 0x88), _mm512_shuffle_i32x4(q0, q1, 0xDD),
-                          _mm512_shuffle_i32x4(q2, q3, 0x88), _mm512_shuffle_i32x4(q2, q3, 0xDD)};
-    int8_t* d = bp + static_cast<ptrdiff_t>(k4) * 32;
-    _mm512_storeu_si512(d, o[0]);
-    _mm512_storeu_si512(d + 64, o[1]);
-    _mm512_storeu_si512(d + second, o[2]);
-    _mm512_storeu_si512(d + second + 64, o[3]);
-    for (int q = 0; q < 4; ++q) s[q] = _mm512_dpbusd_epi32(s[q], ones, o[q]);
+#pragma GCC unroll 4
+    for (int u = 0; u < P; ++u) {
+      const int8_t* r = b + static_cast<ptrdiff_t>(k4) * ldb + 64 * u;
+      const __m512i a0 = _mm512_loadu_si512(r), a1 = _mm512_loadu_si512(r + ldb);
+      const __m512i a2 = _mm512_loadu_si512(r + 2 * static_cast<ptrdiff_t>(ldb));
+      const __m512i a3 = _mm512_loadu_si512(r + 3 * static_cast<ptrdiff_t>(ldb));
+      const __m512i t01l = _mm512_unpacklo_epi8(a0, a1), t01h = _mm512_unpackhi_epi8(a0, a1);
+      const __m512i t23l = _mm512_unpacklo_epi8(a2, a3), t23h = _mm512_unpackhi_epi8(a2, a3);
+      const __m512i w0 = _mm512_unpacklo_epi16(t01l, t23l), w1 = _mm512_unpackhi_epi16(t01l, t23l);
+      const __m512i w2 = _mm512_unpacklo_epi16(t01h, t23h), w3 = _mm512_unpackhi_epi16(t01h, t23h);
+      const __m512i q0 = _mm512_shuffle_i32x4(w0, w1, 0x44), q1 = _mm512_shuffle_i32x4(w2, w3, 0x44);
+      const __m512i q2 = _mm512_shuffle_i32x4(w0, w1, 0xEE), q3 = _mm512_shuffle_i32x4(w2, w3, 0xEE);
+      const __m512i o[4] = {_mm512_shuffle_i32x4(q0, q1, 0x88), _mm512_shuffle_i32x4(q0, q1, 0xDD),
+                            _mm512_shuffle_i32x4(q2, q3, 0x88), _mm512_shuffle_i32x4(q2, q3, 0xDD)};
+      int8_t* d = bp + 2 * u * panel_bytes + static_cast<ptrdiff_t>(k4) * 32;
+      _mm512_storeu_si512(d, o[0]);
+      _mm512_storeu_si512(d + 64, o[1]);
+      _mm512_storeu_si512(d + panel_bytes, o[2]);
+      _mm512_storeu_si512(d + panel_bytes + 64, o[3]);
+      for (int q = 0; q < 4; ++q) s[u][q] = _mm512_dpbusd_epi32(s[u][q], ones, o[q]);
+    }
   }
-  for (int q = 0; q < 4; ++q) {
-    auto* cs = colsum + 16 * q;
-    _mm512_storeu_si512(cs, _mm512_add_epi32(_mm512_loadu_si512(cs), s[q]));
-  }
+#pragma GCC unroll 4
+  for (int u = 0; u < P; ++u)
+    for (int q = 0; q < 4; ++q) {
+      auto* cs = colsum + 64 * u + 16 * q;
+      _mm512_storeu_si512(cs, _mm512_add_epi32(_mm512_loadu_si512(cs), s[u][q]));
+    }
   return k4;
 }
 #endif
@@ -679,17 +689,29 @@ template <int NR>
 inline void pack_b_s8(int K, int nc, const int8_t* b, int ldb, int8_t* bp, int32_t* colsum) {
   const int kq = static_cast<int>(round_up_to_tile<4>(K));
   for (int j = 0; j < nc; ++j) colsum[j] = 0;
-  int pair_k = -1;  // >= 0: this panel's full groups were packed with the panel before it
+  int packed_k = 0, packed_left = 0;  // the next packed_left panels' groups below packed_k are packed
   for (int p = 0; p < nc; p += NR) {
     const int cols = min(NR, nc - p);
     int k_vec = 0;  // groups below k_vec were packed by the vector path
-    if (pair_k >= 0) {
-      k_vec = pair_k;
-      pair_k = -1;
+    if (packed_left > 0) {
+      k_vec = packed_k;
+      --packed_left;
     } else {
 #if CTNN_KERNELS_VNNI && defined(__AVX512BW__)
-      if constexpr (NR == 32)
-        if (nc - p >= 2 * NR) k_vec = pair_k = pack_b_s8_panels64(K, b + p, ldb, bp, kq * NR, colsum + p);
+      if constexpr (NR == 32) {
+        const int whole = (nc - p) / NR;  // whole panels from here: 8, 4 or 2 at once
+        const ptrdiff_t pb = static_cast<ptrdiff_t>(kq) * NR;
+        if (whole >= 8)
+          k_vec = pack_b_s8_panels64<4>(K, b + p, ldb, bp, pb, colsum + p);
+        else if (whole >= 4)
+          k_vec = pack_b_s8_panels64<2>(K, b + p, ldb, bp, pb, colsum + p);
+        else if (whole >= 2)
+          k_vec = pack_b_s8_panels64<1>(K, b + p, ldb, bp, pb, colsum + p);
+        if (whole >= 2) {
+          packed_k = k_vec;
+          packed_left = whole >= 8 ? 7 : whole >= 4 ? 3 : 1;
+        }
+      }
 #endif
 #if CTNN_KERNELS_X86 && defined(__AVX2__)
       if constexpr (NR == 32)
