@@ -496,7 +496,8 @@ inline constexpr int s8_pack_a_prefetch_bytes = 256;
 ///   rows r0..r15 (16 words each) -> x86::transpose16x16 -> word j of every row in vector j
 ///   -> stored at group k0 / 4 + j, MR lanes
 template <int MR>
-inline void pack_a_s8_panel_avx512(int rows, int K, const int8_t* a, int lda, uint8_t* ap, int32_t* rowsum) {
+inline void pack_a_s8_panel_avx512(int rows, int K, const int8_t* a, int lda, uint8_t* ap, int32_t* rowsum,
+                                   int next_rows = 0) {
   static_assert(MR <= 16, "pack_a_s8_panel_avx512: at most 16 rows");
   const int kq = static_cast<int>(round_up_to_tile<4>(K));
   const __m512i flip = _mm512_set1_epi8(static_cast<char>(0x80)), zero = _mm512_setzero_si512();
@@ -506,10 +507,15 @@ inline void pack_a_s8_panel_avx512(int rows, int K, const int8_t* a, int lda, ui
   for (int k0 = 0; k0 < kq; k0 += 64) {
     const int nb = min(64, K - k0);  // real bytes of each row in this step
     const __mmask64 m = nb >= 64 ? ~__mmask64{0} : ((__mmask64{1} << nb) - 1u);
-    if (k0 + s8_pack_a_prefetch_bytes < K)
+    if (k0 + s8_pack_a_prefetch_bytes < K) {
       for (int i = 0; i < rows; ++i)
         _mm_prefetch(reinterpret_cast<const char*>(a + static_cast<ptrdiff_t>(i) * lda + k0 + s8_pack_a_prefetch_bytes),
                      _MM_HINT_T0);
+    } else if (const int nk = k0 + s8_pack_a_prefetch_bytes - K; nk < K) {
+      // the stream goes on into the next panel's rows, from their start
+      for (int i = 0; i < next_rows; ++i)
+        _mm_prefetch(reinterpret_cast<const char*>(a + static_cast<ptrdiff_t>(MR + i) * lda + nk), _MM_HINT_T0);
+    }
     __m512 r[16], t[16];  // rows as 32-bit lanes, and transposed: t[j] = group j of every row
     for (int i = 0; i < 16; ++i) {
       if (i >= rows) {
@@ -545,7 +551,8 @@ inline void pack_a_s8(int mc, int K, const int8_t* a, int lda, uint8_t* ap, int3
     const int rows = min(MR, mc - p);
 #if CTNN_KERNELS_VNNI && defined(__AVX512BW__)
     if constexpr (AB == 1 && MR <= 16) {
-      pack_a_s8_panel_avx512<MR>(rows, K, a + static_cast<ptrdiff_t>(p) * lda, lda, ap, rowsum + p);
+      pack_a_s8_panel_avx512<MR>(rows, K, a + static_cast<ptrdiff_t>(p) * lda, lda, ap, rowsum + p,
+                                 max(0, min(MR, mc - p - MR)));
       ap += static_cast<ptrdiff_t>(kq) * MR;
       continue;
     }
