@@ -718,18 +718,17 @@ inline void pack_b_s8(int K, int nc, const int8_t* b, int ldb, int8_t* bp, int32
     } else {
 #if CTNN_KERNELS_VNNI && defined(__AVX512BW__)
       if constexpr (NR == 32) {
-        const int whole = (nc - p) / NR;  // whole panels from here: 8, 4 or 2 at once
+        const int whole = (nc - p) / NR;  // whole panels from here: 8, 4 or 2 at once (2 P)
+        const int pairs = whole >= 8 ? 4 : whole >= 4 ? 2 : whole >= 2 ? 1 : 0;
         const ptrdiff_t pb = static_cast<ptrdiff_t>(kq) * NR;
-        if (whole >= 8)
+        if (pairs == 4)
           k_vec = pack_b_s8_panels64<4>(K, b + p, ldb, bp, pb, colsum + p);
-        else if (whole >= 4)
+        else if (pairs == 2)
           k_vec = pack_b_s8_panels64<2>(K, b + p, ldb, bp, pb, colsum + p);
-        else if (whole >= 2)
+        else if (pairs == 1)
           k_vec = pack_b_s8_panels64<1>(K, b + p, ldb, bp, pb, colsum + p);
-        if (whole >= 2) {
-          packed_k = k_vec;
-          packed_left = whole >= 8 ? 7 : whole >= 4 ? 3 : 1;
-        }
+        packed_k = k_vec;
+        packed_left = 2 * pairs - 1;  // this panel is the first of them (none: -1, as 0)
       }
 #endif
 #if CTNN_KERNELS_X86 && defined(__AVX2__)
@@ -1013,6 +1012,17 @@ inline void micro_s8(int kq, const uint8_t* __restrict ap, const int8_t* __restr
     for (int j = 0; j < NR; ++j) out[i][j] = static_cast<int32_t>(acc[i][j]);
 }
 
+/// The int8 micro-kernels' row tiers: f.template operator()<Rows>() on the fewest rows that hold
+/// m_valid, MR / 3 or 2 MR / 3 when MR is a multiple of 3 (MR = 12: 4, 8 or 12), MR otherwise.
+template <int MR, class F>
+inline void s8_row_tier(int m_valid, F&& f) {
+  if constexpr (MR >= 6 && MR % 3 == 0) {
+    if (m_valid <= MR / 3) return f.template operator()<MR / 3>();
+    if (m_valid <= 2 * MR / 3) return f.template operator()<2 * MR / 3>();
+  }
+  f.template operator()<MR>();
+}
+
 #if CTNN_KERNELS_VNNI
 /// The vpdpbusd tile of the packed GEMM on the fewest rows that hold m_valid (as micro_s8_rows),
 /// its sums handed to epi(i, row i's vectors) in registers instead of stored.
@@ -1020,24 +1030,15 @@ template <int MR, int NR, class Epi>
 inline void micro_s8_rows_epi(int m_valid, int kq, const uint8_t* ap, const int8_t* bp, Epi&& epi) {
   static_assert(NR % 16 == 0, "micro_s8_rows_epi: whole vectors");
   const auto b_row = [bp](int g) { return reinterpret_cast<const uint8_t*>(bp) + static_cast<ptrdiff_t>(g) * NR * 4; };
-  if constexpr (MR >= 6 && MR % 3 == 0) {
-    if (m_valid <= MR / 3) return micro_dpbusd_epi<MR, NR, MR / 3, false>(kq / 4, ap, b_row, epi);
-    if (m_valid <= 2 * MR / 3) return micro_dpbusd_epi<MR, NR, 2 * MR / 3, false>(kq / 4, ap, b_row, epi);
-  }
-  micro_dpbusd_epi<MR, NR, MR, false>(kq / 4, ap, b_row, epi);
+  s8_row_tier<MR>(m_valid, [&]<int Rows>() { micro_dpbusd_epi<MR, NR, Rows, false>(kq / 4, ap, b_row, epi); });
 }
 #endif
 
-/// micro_s8 on the fewest rows that hold m_valid: MR / 3 or 2 MR / 3 when MR is a multiple of 3
-/// (MR = 12: 4, 8 or 12), MR otherwise.
+/// micro_s8 on the fewest rows that hold m_valid (s8_row_tier).
 template <int MR, int NR>
 inline void micro_s8_rows(int m_valid, int kq, const uint8_t* ap, const int8_t* bp, int32_t (&out)[MR][NR],
                           int n_valid = NR) {
-  if constexpr (MR >= 6 && MR % 3 == 0) {
-    if (m_valid <= MR / 3) return micro_s8<MR, NR, MR / 3>(kq, ap, bp, out, n_valid);
-    if (m_valid <= 2 * MR / 3) return micro_s8<MR, NR, 2 * MR / 3>(kq, ap, bp, out, n_valid);
-  }
-  micro_s8<MR, NR>(kq, ap, bp, out, n_valid);
+  s8_row_tier<MR>(m_valid, [&]<int Rows>() { micro_s8<MR, NR, Rows>(kq, ap, bp, out, n_valid); });
 }
 
 /// The zero-point-corrected int32 accumulator (see the file comment), wrapping.
@@ -1444,16 +1445,7 @@ inline void gemm_s8_offsets_impl(int M, int N, int kg, const uint8_t* a_packed, 
         const int8_t* ap = panels + static_cast<ptrdiff_t>(ir) * kg * 4;
         int8_t* cm = C + static_cast<ptrdiff_t>(ir) * ldc + jr;
         int32_t tile[MR][NR];
-        if constexpr (MR >= 6 && MR % 3 == 0) {
-          if (m_valid <= MR / 3)
-            micro_s8_offsets<MR, NR, MR / 3>(kg, ap, bj, boff, tile);
-          else if (m_valid <= 2 * MR / 3)
-            micro_s8_offsets<MR, NR, 2 * MR / 3>(kg, ap, bj, boff, tile);
-          else
-            micro_s8_offsets<MR, NR, MR>(kg, ap, bj, boff, tile);
-        } else {
-          micro_s8_offsets<MR, NR, MR>(kg, ap, bj, boff, tile);
-        }
+        s8_row_tier<MR>(m_valid, [&]<int Rows>() { micro_s8_offsets<MR, NR, Rows>(kg, ap, bj, boff, tile); });
         if (fast[(ir - m0) / MR]) {
           if (clamp)
             finalize_tile_rq<NR, true>(&tile[0][0], rq + (ir - m0), m_valid, n_valid, cm, ldc, p.act_min, p.act_max);
