@@ -1205,12 +1205,18 @@ inline void finalize_tile_rq(const int32_t* tile, const s8_rq_row* rq, int m_val
 #pragma GCC unroll 8
   for (int j = 0; j < nv; ++j)
     cterm[j] = azp_colsum != nullptr ? _mm512_maskz_loadu_epi32(mk[j], azp_colsum + 16 * j) : _mm512_setzero_si512();
+  // a whole tile narrowed in a register and stored unmasked: the masked narrowing store into C's
+  // lines out of cache ran 1024^3 (1 MiB of int8 C) about 3.5 % slower (AMD Zen 5)
+  const bool full = n_valid == NR;
   for (int i = 0; i < m_valid; ++i) {
 #pragma GCC unroll 8
     for (int j = 0; j < nv; ++j) {
       __m512i v = rq16_fused(_mm512_sub_epi32(_mm512_loadu_si512(tile + i * NR + 16 * j), cterm[j]), rq[i]);
       if constexpr (Clamp) v = _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
-      _mm512_mask_cvtsepi32_storeu_epi8(c + i * ldc + 16 * j, mk[j], v);
+      if (full)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(c + i * ldc + 16 * j), _mm512_cvtsepi32_epi8(v));
+      else
+        _mm512_mask_cvtsepi32_storeu_epi8(c + i * ldc + 16 * j, mk[j], v);
     }
   }
 }
