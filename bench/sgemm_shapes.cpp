@@ -1,12 +1,10 @@
 // Standalone float GEMM timing on cubes and convolution shapes (M = output channels, N = output
 // pixels, K = in_c * kh * kw; A = weights, B = im2col panel, both row-major), ctnn beside
 // OpenBLAS and oneDNN when compiled in (bench/CMakeLists.txt: target ctnn_sgemm_shapes, with each
-// peer whose package is installed). Paired rounds: each round times every implementation over a
-// short burst of calls (about 3e8 flop, at least one call), in an order rotated from round to
-// round, and takes ctnn's speed over each peer's in that round; printed are the median GFLOP/s
-// of each and, for each peer, the median ratio with its quartiles. A shared host's speed drifts
-// by 10-20 % within minutes (bench/README), which moves both sides of a round alike, where
-// separate runs or the best of separate samples compare different moments. GFLOP/s = 2 M N K / t:
+// peer whose package is installed). Paired rounds (paired_rounds.hpp): each round times every
+// implementation over a short burst of calls (about 3e8 flop, at least one call), in an order
+// rotated from round to round; printed are the median GFLOP/s of each and, for each peer, the
+// median of ctnn's speed over the peer's within a round, with its quartiles. GFLOP/s = 2 M N K / t:
 //
 //   cmake --build build/release --target ctnn_sgemm_shapes
 //   OMP_NUM_THREADS=1 build/release/bench/ctnn_sgemm_shapes [substring of a shape]   # or SHAPE=64x3136x576
@@ -15,15 +13,14 @@
 // Convolution shapes go through gemm_f32_row_bias (bias per row, as conv2d_f32 calls it), cubes
 // through gemm_f32 without bias; maxerr is ctnn's largest difference from ref::gemm_f32.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <random>
 #include <vector>
 
+#include "paired_rounds.hpp"
 #include "ctnn/kernels/reference.hpp"
 #include "ctnn/kernels/tiled.hpp"
 #ifdef WITH_BLAS
@@ -78,12 +75,7 @@ int main(int argc, char** argv) {
       else
         k::tiled::gemm_f32(s.M, s.N, s.K, A.data(), s.K, B.data(), s.N, nullptr, C.data(), s.N, ws.data());
     };
-    struct impl {
-      const char* name;
-      std::function<void()> run;
-      std::vector<double> gflops;
-    };
-    std::vector<impl> impls;
+    std::vector<ctnn_bench::paired_impl> impls;
     impls.push_back({"ctnn", run_ctnn, {}});
 #ifdef WITH_BLAS
     impls.push_back({"openblas",
@@ -106,27 +98,8 @@ int main(int argc, char** argv) {
         const float want = R[m * size_t(s.N) + n] + (s.row_bias ? bias[m] : 0.0f);
         maxerr = std::max(maxerr, double(std::fabs(want - C[m * size_t(s.N) + n])));
       }
-    for (impl& x : impls) x.run();  // warm: code, workspace, the operands in cache as the rounds find them
-    for (int r = 0; r < rounds; ++r)
-      for (size_t i = 0; i < impls.size(); ++i) {
-        impl& x = impls[(i + size_t(r)) % impls.size()];
-        const auto t0 = std::chrono::steady_clock::now();
-        for (int q = 0; q < reps; ++q) x.run();
-        const auto t1 = std::chrono::steady_clock::now();
-        x.gflops.push_back(flop * reps / std::chrono::duration<double>(t1 - t0).count() * 1e-9);
-      }
-    const auto quantile = [](std::vector<double> v, double q) {
-      std::sort(v.begin(), v.end());
-      return v[size_t(q * double(v.size() - 1) + 0.5)];
-    };
-    std::printf("%-14s", name);
-    for (const impl& x : impls) std::printf("  %s %6.1f", x.name, quantile(x.gflops, 0.5));
-    for (size_t i = 1; i < impls.size(); ++i) {
-      std::vector<double> ratio;
-      for (int r = 0; r < rounds; ++r) ratio.push_back(impls[0].gflops[size_t(r)] / impls[i].gflops[size_t(r)]);
-      std::printf("  ctnn/%s %.3f [%.3f, %.3f]", impls[i].name, quantile(ratio, 0.5), quantile(ratio, 0.25),
-                  quantile(ratio, 0.75));
-    }
+    ctnn_bench::run_paired_rounds(impls, rounds, reps, flop);
+    ctnn_bench::print_paired(name, impls);
     std::printf("  maxerr %.2g\n", maxerr);
   }
 }

@@ -919,11 +919,13 @@ inline constexpr uintptr_t s8_a_prefetch_bytes = 4096;
 /// columns) = the sum over `groups` 4-value groups of row i's 4 bytes at ap (MR x 4 bytes a
 /// group, broadcast) times column j's 4 bytes in the group's B row at b_row(g) (NR x 4 bytes,
 /// whole vectors), wrapping. BcastSigned: A is s8 and B u8 (the slab path: weights, and
-/// activations + 128); otherwise A is u8 (a + 128) and B s8 (the packed GEMM).
-template <int MR, int NR, int Rows, bool BcastSigned, class BRow, class Epi>
+/// activations + 128); otherwise A is u8 (a + 128) and B s8 (the packed GEMM). Only the first
+/// Cols columns are computed (an edge tile of n_valid <= Cols, s8_col_tier); the others are 0.
+template <int MR, int NR, int Rows, bool BcastSigned, int Cols = NR, class BRow, class Epi>
 inline void micro_dpbusd_epi(int groups, const void* a_panel, BRow b_row, Epi&& epi) {
   static_assert(NR % 16 == 0 && Rows > 0 && Rows <= MR, "micro_dpbusd: whole vectors, 1..MR rows");
-  constexpr int nv = NR / 16;
+  static_assert(Cols % 16 == 0 && Cols > 0 && Cols <= NR, "micro_dpbusd: Cols must be whole vectors of the tile");
+  constexpr int nv = NR / 16, nc = Cols / 16;
   const auto* ap = static_cast<const uint8_t*>(a_panel);
   __m512i acc[Rows][nv];
 #pragma GCC unroll 32
@@ -937,16 +939,16 @@ inline void micro_dpbusd_epi(int groups, const void* a_panel, BRow b_row, Epi&& 
     const uint8_t* bg = b_row(g);
     // (an address past the panel's end: a prefetch never faults, formed as an integer)
     _mm_prefetch(reinterpret_cast<const char*>(reinterpret_cast<uintptr_t>(ap) + ahead), _MM_HINT_T1);
-    __m512i bv[nv];
+    __m512i bv[nc];
 #pragma GCC unroll 8
-    for (int j = 0; j < nv; ++j) bv[j] = _mm512_loadu_si512(bg + j * 64);
+    for (int j = 0; j < nc; ++j) bv[j] = _mm512_loadu_si512(bg + j * 64);
 #pragma GCC unroll 32
     for (int i = 0; i < Rows; ++i) {
       int32_t a4;
       __builtin_memcpy(&a4, ap + i * 4, 4);
       const __m512i a = _mm512_set1_epi32(a4);
 #pragma GCC unroll 8
-      for (int j = 0; j < nv; ++j)
+      for (int j = 0; j < nc; ++j)
         acc[i][j] = BcastSigned ? _mm512_dpbusd_epi32(acc[i][j], bv[j], a) : _mm512_dpbusd_epi32(acc[i][j], a, bv[j]);
     }
     ap += MR * 4;
@@ -958,29 +960,43 @@ inline void micro_dpbusd_epi(int groups, const void* a_panel, BRow b_row, Epi&& 
     if (!epi(i, acc[i])) break;
 }
 
-/// micro_dpbusd_epi storing the tile's int32 sums at out.
-template <int MR, int NR, int Rows, bool BcastSigned, class BRow>
+/// micro_dpbusd_epi storing the tile's int32 sums at out (its first Cols columns).
+template <int MR, int NR, int Rows, bool BcastSigned, int Cols = NR, class BRow>
 inline void micro_dpbusd(int groups, const void* a_panel, BRow b_row, int32_t (&out)[MR][NR]) {
-  micro_dpbusd_epi<MR, NR, Rows, BcastSigned>(groups, a_panel, b_row, [&out](int i, const __m512i (&v)[NR / 16]) {
+  micro_dpbusd_epi<MR, NR, Rows, BcastSigned, Cols>(groups, a_panel, b_row,
+                                                    [&out](int i, const __m512i (&v)[NR / 16]) {
 #pragma GCC unroll 8
-    for (int j = 0; j < NR / 16; ++j) _mm512_storeu_si512(&out[i][j * 16], v[j]);
-    return true;
-  });
+                                                      for (int j = 0; j < Cols / 16; ++j)
+                                                        _mm512_storeu_si512(&out[i][j * 16], v[j]);
+                                                      return true;
+                                                    });
 }
 #endif
 
+/// The int8 micro-kernels' column tiers: f.template operator()<Cols>() with Cols = NR / 2 where
+/// an edge tile's n_valid columns fit half the tile in whole 16-lane vectors, NR otherwise (N = 196
+/// = 6 x 32 + 4: the last tile one vector a row, not two). ctnn_qgemm_shapes, int32 output /
+/// dnnl_gemm_u8s8s32, AMD Zen 5: 256 x 196 x 2304 0.90 -> 1.02, 128 x 784 x 1152 0.96 -> 0.99-1.00.
+/// Columns past Cols are left unwritten.
+template <int NR, class F>
+inline void s8_col_tier(int n_valid, F&& f) {
+  if constexpr (NR % 32 == 0)
+    if (n_valid <= NR / 2) return f.template operator()<NR / 2>();
+  f.template operator()<NR>();
+}
+
 /// Raw int32 tile: acc[i][j] = sum over kq of ap(u8) * bp(s8), wrapping modulo 2^32, for the
 /// first Rows rows of the MR-row panel (an edge panel: M = 64 = 5 x 12 + 4 runs 4 rows, not 12).
-/// Columns from n_valid on may be left unwritten (the AVX2 kernel skips their 8-column groups).
+/// Columns from n_valid on may be left unwritten (the AVX2 kernel skips their 8-column groups,
+/// the VNNI one half the tile where n_valid <= NR / 2).
 template <int MR, int NR, int Rows = MR>
 inline void micro_s8(int kq, const uint8_t* __restrict ap, const int8_t* __restrict bp, int32_t (&out)[MR][NR],
                      [[maybe_unused]] int n_valid = NR) {
   static_assert(Rows > 0 && Rows <= MR, "micro_s8: Rows must be 1..MR");
 #if CTNN_KERNELS_VNNI
   if constexpr (NR % 16 == 0) {  // B's 4-value groups one after the other, NR x 4 bytes each
-    micro_dpbusd<MR, NR, Rows, false>(kq / 4, ap, [bp](int g) {
-      return reinterpret_cast<const uint8_t*>(bp) + static_cast<ptrdiff_t>(g) * NR * 4;
-    }, out);
+    const auto b_row = [bp](int g) { return reinterpret_cast<const uint8_t*>(bp) + static_cast<ptrdiff_t>(g) * NR * 4; };
+    s8_col_tier<NR>(n_valid, [&]<int Cols>() { micro_dpbusd<MR, NR, Rows, false, Cols>(kq / 4, ap, b_row, out); });
     return;
   }
 #elif CTNN_KERNELS_AVX2_S8
@@ -1027,10 +1043,12 @@ inline void s8_row_tier(int m_valid, F&& f) {
 /// The vpdpbusd tile of the packed GEMM on the fewest rows that hold m_valid (as micro_s8_rows),
 /// its sums handed to epi(i, row i's vectors) in registers instead of stored.
 template <int MR, int NR, class Epi>
-inline void micro_s8_rows_epi(int m_valid, int kq, const uint8_t* ap, const int8_t* bp, Epi&& epi) {
+inline void micro_s8_rows_epi(int m_valid, int n_valid, int kq, const uint8_t* ap, const int8_t* bp, Epi&& epi) {
   static_assert(NR % 16 == 0, "micro_s8_rows_epi: whole vectors");
   const auto b_row = [bp](int g) { return reinterpret_cast<const uint8_t*>(bp) + static_cast<ptrdiff_t>(g) * NR * 4; };
-  s8_row_tier<MR>(m_valid, [&]<int Rows>() { micro_dpbusd_epi<MR, NR, Rows, false>(kq / 4, ap, b_row, epi); });
+  s8_row_tier<MR>(m_valid, [&]<int Rows>() {
+    s8_col_tier<NR>(n_valid, [&]<int Cols>() { micro_dpbusd_epi<MR, NR, Rows, false, Cols>(kq / 4, ap, b_row, epi); });
+  });
 }
 #endif
 
@@ -1211,6 +1229,7 @@ inline void finalize_tile_rq(const int32_t* tile, const s8_rq_row* rq, int m_val
   for (int i = 0; i < m_valid; ++i) {
 #pragma GCC unroll 8
     for (int j = 0; j < nv; ++j) {
+      if (!full && 16 * j >= n_valid) break;  // (a half tile's other columns were never computed)
       __m512i v = rq16_fused(_mm512_sub_epi32(_mm512_loadu_si512(tile + i * NR + 16 * j), cterm[j]), rq[i]);
       if constexpr (Clamp) v = _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
       if (full)
@@ -1343,7 +1362,7 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
           // / raw dnnl_gemm_u8s8s32, AMD Zen 5: N 64 1.40 -> 1.60, 128 1.10 -> 1.18, 256 0.96 ->
           // 0.99); int8 output lost 4-8 % so (its requantization's registers beside the 24 sums)
           if constexpr (NR % 16 == 0 && is_same_v<Out, int32_t>) {
-            micro_s8_rows_epi<MR, NR>(m_valid, static_cast<int>(kq), ablk + ir * kq * AB, bblk + jr * kq,
+            micro_s8_rows_epi<MR, NR>(m_valid, n_valid, static_cast<int>(kq), ablk + ir * kq * AB, bblk + jr * kq,
                                       [&](int i, const __m512i (&v)[NR / 16]) {
                                         if (i >= m_valid) return false;
                                         const int row = ic + ir + i;
@@ -1412,8 +1431,10 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
 /// b + 4 (boff[g] + j), wrapping. The u8 operand is the activations (x + 128), loaded straight
 /// from the slab; the s8 one the weights, broadcast. The first Rows rows of the MR-row panel.
 template <int MR, int NR, int Rows>
-inline void micro_s8_offsets(int kg, const int8_t* ap, const uint8_t* b, const int32_t* boff, int32_t (&out)[MR][NR]) {
-  micro_dpbusd<MR, NR, Rows, true>(kg, ap, [b, boff](int g) { return b + static_cast<ptrdiff_t>(boff[g]) * 4; }, out);
+inline void micro_s8_offsets(int kg, const int8_t* ap, const uint8_t* b, const int32_t* boff, int32_t (&out)[MR][NR],
+                             int n_valid) {
+  const auto b_row = [b, boff](int g) { return b + static_cast<ptrdiff_t>(boff[g]) * 4; };
+  s8_col_tier<NR>(n_valid, [&]<int Cols>() { micro_dpbusd<MR, NR, Rows, true, Cols>(kg, ap, b_row, out); });
 }
 
 /// Bytes of A's row panels that one column sweep of gemm_s8_offsets_impl re-reads: blocks of
@@ -1467,7 +1488,7 @@ inline void gemm_s8_offsets_impl(int M, int N, int kg, const uint8_t* a_packed, 
         const int8_t* ap = panels + static_cast<ptrdiff_t>(ir) * kg * 4;
         int8_t* cm = C + static_cast<ptrdiff_t>(ir) * ldc + jr;
         int32_t tile[MR][NR];
-        s8_row_tier<MR>(m_valid, [&]<int Rows>() { micro_s8_offsets<MR, NR, Rows>(kg, ap, bj, boff, tile); });
+        s8_row_tier<MR>(m_valid, [&]<int Rows>() { micro_s8_offsets<MR, NR, Rows>(kg, ap, bj, boff, tile, n_valid); });
         if (fast[(ir - m0) / MR]) {
           if (clamp)
             finalize_tile_rq<NR, true>(&tile[0][0], rq + (ir - m0), m_valid, n_valid, cm, ldc, p.act_min, p.act_max);

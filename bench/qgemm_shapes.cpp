@@ -1,0 +1,81 @@
+// Standalone int8 GEMM timing, like for like with oneDNN's int8 BLAS call: ctnn's gemm_s8_s32
+// (int8 A and B, int32 C = the zero-point-corrected sums) beside dnnl_gemm_u8s8s32 (A + 128 as
+// uint8 with the offset ao = 128 + a_zp, the same int32 sums), on cubes (issue 14: N = 64 ...
+// 1024) and on convolution shapes (M = output channels, N = output pixels, K = in_c kh kw).
+// Every shape's two outputs are compared bit for bit before the timing ("mismatches", which a
+// CPU without VNNI makes nonzero: oneDNN then saturates 16-bit pair sums). Paired rounds
+// (paired_rounds.hpp), about 3e8 operations a burst; GOP/s = 2 M N K / t:
+//
+//   cmake --build build/release --target ctnn_qgemm_shapes
+//   OMP_NUM_THREADS=1 build/release/bench/ctnn_qgemm_shapes [substring of a shape]   # or SHAPE=64x3136x576
+//   ROUNDS=101 ...                                                                     # default 31
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include <dnnl.h>
+
+#include "paired_rounds.hpp"
+#include "ctnn/kernels/tiled.hpp"
+
+namespace {
+struct shape {
+  int M, N, K;
+};
+}  // namespace
+
+int main(int argc, char** argv) {
+  namespace t = ctnn::kernels::tiled;
+  std::vector<shape> shapes = {{64, 64, 64},     {128, 128, 128},  {256, 256, 256},  {512, 512, 512},
+                               {1024, 1024, 1024}, {64, 3136, 576}, {128, 784, 1152}, {256, 196, 2304},
+                               {512, 49, 4608},  {64, 3136, 64}};
+  const char* only = argc > 1 ? argv[1] : nullptr;
+  if (const char* e = std::getenv("SHAPE")) {
+    shape x{0, 0, 0};
+    if (std::sscanf(e, "%dx%dx%d", &x.M, &x.N, &x.K) != 3) return 2;
+    shapes = {x};
+    only = nullptr;
+  }
+  const int rounds = std::getenv("ROUNDS") != nullptr ? std::max(1, std::atoi(std::getenv("ROUNDS"))) : 31;
+  constexpr int32_t a_zp = 3, b_zp = 0;  // as BM_qgemm_s32 (bench_gemm.cpp)
+  std::mt19937 g(1);
+  std::uniform_int_distribution<int> d(-128, 127);
+  for (const shape s : shapes) {
+    char name[64];
+    std::snprintf(name, sizeof name, "%dx%dx%d", s.M, s.N, s.K);
+    if (only != nullptr && std::strstr(name, only) == nullptr) continue;
+    if ((s.K + 3) / 4 * 4 > ctnn::kernels::default_s8_tiling::kmax) {
+      std::printf("%-14s  K above the static workspace's kmax\n", name);
+      continue;
+    }
+    std::vector<int8_t> A(size_t(s.M) * size_t(s.K)), B(size_t(s.K) * size_t(s.N));
+    for (auto* v : {&A, &B})
+      for (int8_t& x : *v) x = static_cast<int8_t>(d(g));
+    std::vector<uint8_t> Au(A.size());
+    for (size_t i = 0; i < A.size(); ++i) Au[i] = static_cast<uint8_t>(A[i] + 128);
+    std::vector<int32_t> C(size_t(s.M) * size_t(s.N)), D(C.size());
+    const int32_t co = 0;
+    const auto run_ctnn = [&] {
+      t::gemm_s8_s32(s.M, s.N, s.K, A.data(), s.K, B.data(), s.N, nullptr, C.data(), s.N, a_zp, b_zp);
+    };
+    const auto run_dnnl = [&] {
+      dnnl_gemm_u8s8s32('N', 'N', 'F', s.M, s.N, s.K, 1.0f, Au.data(), s.K, static_cast<uint8_t>(128 + a_zp), B.data(),
+                        s.N, static_cast<int8_t>(b_zp), 0.0f, D.data(), s.N, &co);
+    };
+    run_ctnn();
+    run_dnnl();
+    size_t mismatches = 0;
+    for (size_t i = 0; i < C.size(); ++i) mismatches += C[i] != D[i];
+    std::vector<ctnn_bench::paired_impl> impls;
+    impls.push_back({"ctnn", run_ctnn, {}});
+    impls.push_back({"dnnl_u8s8s32", run_dnnl, {}});
+    const double ops = 2.0 * s.M * s.N * s.K;
+    ctnn_bench::run_paired_rounds(impls, rounds, int(std::max(1.0, 3e8 / ops)), ops);
+    ctnn_bench::print_paired(name, impls);
+    std::printf("  mismatches %zu\n", mismatches);
+  }
+}
