@@ -960,6 +960,13 @@ inline void micro_dpbusd_epi(int groups, const void* a_panel, BRow b_row, Epi&& 
     if (!epi(i, acc[i])) break;
 }
 
+/// micro_dpbusd's b_row over a packed B panel: its 4-value groups one after the other, NR x 4
+/// bytes each.
+template <int NR>
+inline auto packed_b_rows(const int8_t* bp) {
+  return [bp](int g) { return reinterpret_cast<const uint8_t*>(bp) + static_cast<ptrdiff_t>(g) * NR * 4; };
+}
+
 /// micro_dpbusd_epi storing the tile's int32 sums at out (its first Cols columns).
 template <int MR, int NR, int Rows, bool BcastSigned, int Cols = NR, class BRow>
 inline void micro_dpbusd(int groups, const void* a_panel, BRow b_row, int32_t (&out)[MR][NR]) {
@@ -994,8 +1001,8 @@ inline void micro_s8(int kq, const uint8_t* __restrict ap, const int8_t* __restr
                      [[maybe_unused]] int n_valid = NR) {
   static_assert(Rows > 0 && Rows <= MR, "micro_s8: Rows must be 1..MR");
 #if CTNN_KERNELS_VNNI
-  if constexpr (NR % 16 == 0) {  // B's 4-value groups one after the other, NR x 4 bytes each
-    const auto b_row = [bp](int g) { return reinterpret_cast<const uint8_t*>(bp) + static_cast<ptrdiff_t>(g) * NR * 4; };
+  if constexpr (NR % 16 == 0) {
+    const auto b_row = packed_b_rows<NR>(bp);
     s8_col_tier<NR>(n_valid, [&]<int Cols>() { micro_dpbusd<MR, NR, Rows, false, Cols>(kq / 4, ap, b_row, out); });
     return;
   }
@@ -1045,7 +1052,7 @@ inline void s8_row_tier(int m_valid, F&& f) {
 template <int MR, int NR, class Epi>
 inline void micro_s8_rows_epi(int m_valid, int n_valid, int kq, const uint8_t* ap, const int8_t* bp, Epi&& epi) {
   static_assert(NR % 16 == 0, "micro_s8_rows_epi: whole vectors");
-  const auto b_row = [bp](int g) { return reinterpret_cast<const uint8_t*>(bp) + static_cast<ptrdiff_t>(g) * NR * 4; };
+  const auto b_row = packed_b_rows<NR>(bp);
   s8_row_tier<MR>(m_valid, [&]<int Rows>() {
     s8_col_tier<NR>(n_valid, [&]<int Cols>() { micro_dpbusd_epi<MR, NR, Rows, false, Cols>(kq / 4, ap, b_row, epi); });
   });
@@ -1105,7 +1112,9 @@ struct finalize16 {
 
   /// 16 raw sums (lanes outside m zero) of columns col0 .. col0 + 15 -> out[0 .. 15] under m.
   /// Full: all 16 lanes (m ignored), read and stored without a mask. A masked 512-bit store into
-  /// lines out of cache ran the raw int32 GEMM at 1024^3 about 10 % slower (AMD Zen 5).
+  /// lines out of cache ran the raw int32 GEMM at 1024^3 about 10 % slower (AMD Zen 5). Only
+  /// gemm_s8_impl's int32 epilogue stores whole vectors here; an int8 tile's whole rows go
+  /// through finalize_tile_rq, which stores them unmasked itself.
   template <bool Full = false>
   void vec(__m512i raw, __mmask16 m, const int32_t* azp_colsum, const int32_t* bias, int col0,
            const ref::gemm_s8_params* p, Out* out) const {
@@ -1123,7 +1132,7 @@ struct finalize16 {
       __m512i v = _mm512_add_epi32(q, out_zp);
       if (clamp_lo) v = _mm512_max_epi32(v, lo);
       if (clamp_hi) v = _mm512_min_epi32(v, hi);
-      _mm512_mask_cvtsepi32_storeu_epi8(out, m, v);  // (int8 C, a quarter the lines: no Full path)
+      _mm512_mask_cvtsepi32_storeu_epi8(out, m, v);
     }
   }
 };
@@ -1290,7 +1299,7 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
   // [B block | A block | row sums | column sums]: on a 64-byte-aligned workspace every B panel
   // (kq NR bytes) and the A block (after kq NC bytes) start on a cache line, so no 64-byte B load
   // of the micro-kernel spans two lines (with the sums first, MC = 132 put them 16 bytes off a
-  // line: 256^3 and 64^3 int32 output 4-9 % slower, AMD Zen 5)
+  // line: 64^3 int32 output 1.62-1.66 -> 1.71-1.76 of dnnl_gemm_u8s8s32 so, AMD Zen 5)
   const auto kq = static_cast<ptrdiff_t>(round_up_to_tile<4>(K));
   constexpr int AB = Tiling::a_bytes;
   auto* bp = static_cast<int8_t*>(workspace);
