@@ -176,6 +176,16 @@ TEST_CASE("tiled int8 GEMM is bit-exact with the reference on 11,400 random case
   std::vector<int32_t> ws(k::default_s8_tiling::workspace_bytes(200) / 4 + 1);
   for (const int N : {487, 600, 256, 128})
     for (const int K : {1, 7, 64, 130}) check_s8_case<k::default_s8_tiling>(r, 13, N, K, ws);
+  // more than two MC blocks of A and B wider than NC: B is one block of all N columns where this
+  // workspace holds it packed (K = 64, 130), NC-column blocks where it does not (K = 200)
+  using T = k::default_s8_tiling;
+  const int M = 2 * T::mc + 17, N = T::nc + 88;
+  for (const int K : {64, 130, 200}) {
+    const size_t whole = size_t(K + 3) / 4 * 4 * size_t((N + T::nr - 1) / T::nr * T::nr + T::mc * T::a_bytes) +
+                         4 * size_t(T::mc + (N + T::nr - 1) / T::nr * T::nr);
+    CHECK((ws.size() * 4 >= whole) == (K != 200));
+    check_s8_case<T>(r, M, N, K, ws);
+  }
 }
 
 TEST_CASE("tiled float GEMM matches the reference within tolerance") {

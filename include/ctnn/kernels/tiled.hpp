@@ -1297,23 +1297,35 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
   if (workspace_bytes < Tiling::workspace_bytes(K)) return status::scratch_too_small;
 
   // [B block | A block | row sums | column sums]: on a 64-byte-aligned workspace every B panel
-  // (kq NR bytes) and the A block (after kq NC bytes) start on a cache line, so no 64-byte B load
+  // (kq NR bytes) and the A block (after the B block) start on a cache line, so no 64-byte B load
   // of the micro-kernel spans two lines (with the sums first, MC = 132 put them 16 bytes off a
   // line: 64^3 int32 output 1.62-1.66 -> 1.71-1.76 of dnnl_gemm_u8s8s32 so, AMD Zen 5)
   const auto kq = static_cast<ptrdiff_t>(round_up_to_tile<4>(K));
   constexpr int AB = Tiling::a_bytes;
+  const auto m_pad = static_cast<ptrdiff_t>(round_up_to_tile<MR>(M)), n_pad = static_cast<ptrdiff_t>(round_up_to_tile<NR>(N));
+  // With more than two MC blocks of A and B wider than NC, B is one block (all N columns, packed
+  // once, or prepacked) and each A block runs over all of it, where NC-column blocks of B were
+  // meant to stay in L2 for every A block: A is packed once instead of N / NC times and each
+  // block's C rows are written whole; B streams from L3 as fast. Only where the workspace holds
+  // all of B packed (the static one, sized for K = kmax, up to N = kmax (MC + NC) / K - MC or so).
+  // int32 output / dnnl_gemm_u8s8s32, medians of 12 processes of 21 rounds (old and new builds
+  // alternated, AMD Zen 5): 2048x2048x512 0.944 -> 0.988, 1024x2048x1024 0.953 -> 0.990; of 3:
+  // 1024x4096x256 0.88 -> 0.96, 512x2048x512 1.04 -> 1.05; 1024^3, 512x1024x512 unchanged; with
+  // two blocks (M = 200) 2 % slower, so not there.
+  const bool whole_b = M > 2 * MC && N > NC &&
+                       (pre.b != nullptr || workspace_bytes >= static_cast<size_t>(kq * (n_pad + MC * AB) + 4 * (MC + n_pad)));
+  const int ncb = whole_b ? N : NC;
   auto* bp = static_cast<int8_t*>(workspace);
-  auto* ap = reinterpret_cast<uint8_t*>(bp + kq * NC);
+  auto* ap = reinterpret_cast<uint8_t*>(bp + kq * (whole_b && pre.b == nullptr ? n_pad : NC));  // B packed here
   auto* rowsum = reinterpret_cast<int32_t*>(ap + kq * MC * AB);
   int32_t* colsum = rowsum + MC;
   const int32_t a_zp_u = a_zp + 128;
   const uint32_t k_term = static_cast<uint32_t>(K) * static_cast<uint32_t>(a_zp_u) * static_cast<uint32_t>(b_zp);
-  const auto m_pad = static_cast<ptrdiff_t>(round_up_to_tile<MR>(M)), n_pad = static_cast<ptrdiff_t>(round_up_to_tile<NR>(N));
   const auto* a_sums = reinterpret_cast<const int32_t*>(pre.a);
   const auto* b_sums = reinterpret_cast<const int32_t*>(pre.b);
 
-  for (int jc = 0; jc < N; jc += NC) {
-    const int nc = min(NC, N - jc);
+  for (int jc = 0; jc < N; jc += ncb) {
+    const int nc = min(ncb, N - jc);
     const int8_t* bblk = bp;
     const int32_t* cs = colsum;
     if (pre.b != nullptr) {
