@@ -1308,10 +1308,10 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
   // meant to stay in L2 for every A block: A is packed once instead of N / NC times and each
   // block's C rows are written whole; B streams from L3 as fast. Only where the workspace holds
   // all of B packed (the static one, sized for K = kmax, up to N = kmax (MC + NC) / K - MC or so).
-  // int32 output / dnnl_gemm_u8s8s32, medians of 12 processes of 21 rounds (old and new builds
-  // alternated, AMD Zen 5): 2048x2048x512 0.944 -> 0.988, 1024x2048x1024 0.953 -> 0.990; of 3:
-  // 1024x4096x256 0.88 -> 0.96, 512x2048x512 1.04 -> 1.05; 1024^3, 512x1024x512 unchanged; with
-  // two blocks (M = 200) 2 % slower, so not there.
+  // int32 output / dnnl_gemm_u8s8s32, medians of 21 rounds, 6 processes of each build alternated
+  // on one vCPU (AMD Zen 5): 2048x2048x512 0.92-0.95 -> 1.00-1.01, 1024x2048x1024 0.93-0.96 ->
+  // 0.96-0.98, 1024x4096x256 0.82-0.86 -> 0.86-0.88; 1024^3 unchanged (0.99-1.03 both); with two
+  // blocks (M = 200, not pinned) 2 % slower, so not there.
   const bool whole_b = M > 2 * MC && N > NC &&
                        (pre.b != nullptr || workspace_bytes >= static_cast<size_t>(kq * (n_pad + MC * AB) + 4 * (MC + n_pad)));
   const int ncb = whole_b ? N : NC;
