@@ -1,7 +1,8 @@
 // Standalone int8 GEMM timing, like for like with oneDNN's int8 BLAS call: ctnn's gemm_s8_s32
 // (int8 A and B, int32 C = the zero-point-corrected sums) beside dnnl_gemm_u8s8s32 (A + 128 as
 // uint8 with the offset ao = 128 + a_zp, the same int32 sums), on cubes (issue 14: N = 64 ...
-// 1024) and on convolution shapes (M = output channels, N = output pixels, K = in_c kh kw).
+// 1024), on convolution shapes (M = output channels, N = output pixels, K = in_c kh kw) and on
+// one GEMM of several A blocks over a B wider than a B block (2048x2048x512: B in one block).
 // Every shape's two outputs are compared bit for bit before the timing ("mismatches", which a
 // CPU without VNNI makes nonzero: oneDNN then saturates 16-bit pair sums). Paired rounds
 // (paired_rounds.hpp), about 3e8 operations a burst; GOP/s = 2 M N K / t:
@@ -32,7 +33,7 @@ int main(int argc, char** argv) {
   namespace t = ctnn::kernels::tiled;
   std::vector<shape> shapes = {{64, 64, 64},     {128, 128, 128},  {256, 256, 256},  {512, 512, 512},
                                {1024, 1024, 1024}, {64, 3136, 576}, {128, 784, 1152}, {256, 196, 2304},
-                               {512, 49, 4608},  {64, 3136, 64}};
+                               {512, 49, 4608},  {64, 3136, 64},   {2048, 2048, 512}};
   const char* only = argc > 1 ? argv[1] : nullptr;
   if (const char* e = std::getenv("SHAPE")) {
     shape x{0, 0, 0};
