@@ -176,15 +176,19 @@ TEST_CASE("tiled int8 GEMM is bit-exact with the reference on 11,400 random case
   std::vector<int32_t> ws(k::default_s8_tiling::workspace_bytes(200) / 4 + 1);
   for (const int N : {487, 600, 256, 128})
     for (const int K : {1, 7, 64, 130}) check_s8_case<k::default_s8_tiling>(r, 13, N, K, ws);
-  // more than two MC blocks of A and B wider than NC: B is one block of all N columns where this
-  // workspace holds it packed (K = 64, 130), NC-column blocks where it does not (K = 200)
+  // more than two MC blocks of A and B wider than NC: B is one block of all N columns where the
+  // workspace holds it packed (K = 64, 130), NC-column blocks where it does not (K = 200); the
+  // workspace is the larger of the K = 200 minimum and all of B packed at K = 130, in any tiling
   using T = k::default_s8_tiling;
   const int M = 2 * T::mc + 17, N = T::nc + 88;
+  const auto whole_b_bytes = [&](int K) {
+    const size_t kq = size_t(K + 3) / 4 * 4, n_pad = size_t(N + T::nr - 1) / T::nr * T::nr;
+    return kq * (n_pad + size_t(T::mc) * T::a_bytes) + 4 * (size_t(T::mc) + n_pad);
+  };
+  std::vector<int32_t> ws2(std::max(T::workspace_bytes(200), whole_b_bytes(130)) / 4 + 1);
   for (const int K : {64, 130, 200}) {
-    const size_t whole = size_t(K + 3) / 4 * 4 * size_t((N + T::nr - 1) / T::nr * T::nr + T::mc * T::a_bytes) +
-                         4 * size_t(T::mc + (N + T::nr - 1) / T::nr * T::nr);
-    CHECK((ws.size() * 4 >= whole) == (K != 200));
-    check_s8_case<T>(r, M, N, K, ws);
+    CHECK((ws2.size() * 4 >= whole_b_bytes(K)) == (K != 200));
+    check_s8_case<T>(r, M, N, K, ws2);
   }
 }
 
