@@ -222,7 +222,10 @@ TEST_CASE("tiled float GEMM on convolution-like shapes, every packing path") {
                            // three MC blocks (B packed), a first K block whose panels are over
                            // 32 KiB (AVX-512: 512 x 32 floats) run in groups of four panels, the
                            // second group ending in the edge panel; a short second K block
-                           {300, 200, 600}};
+                           {300, 200, 600},
+                           // one MC block, one K block, B in place in NC-column blocks (AVX-512:
+                           // 1024, 1024, 52): A packed by the first block, kept for the second
+                           {40, 2100, 130}};
   // the Intel blocking (panel-by-panel packing, B packed for two blocks) forced on and off (the
   // host picks it by vendor), then as chosen,
   // on the same operands (one reference GEMM for the three)
