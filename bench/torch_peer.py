@@ -33,7 +33,8 @@ about 1.4; MobileNetV2 with qnnpack's per-tensor weights reaches about 0.37). On
 left out of the timing and named under the table (exit status 0: the table is still measured;
 --strict makes it 1). Rounds are
 interleaved: each round runs every implementation of every case once for a fixed time budget (the
-order rotates from round to round); a round's figure is its mean time per run. The table gives per
+order rotates from round to round; of ctnn and ctnn_before, each runs first in every other
+round); a round's figure is its mean time per run. The table gives per
 case the median over rounds, min-max, and the ratio
 ctnn speed / best peer = median(best peer) / median(ctnn): above 1, ctnn is faster.
 """
@@ -373,7 +374,18 @@ def main():
     for r in range(args.rounds):
         for case, x, impls in plan:
             k = r % len(impls)
-            for impl in impls[k:] + impls[:k]:
+            order = impls[k:] + impls[:k]
+            by_name = {impl.name: impl for impl in impls}
+            # of ctnn and ctnn_before, ctnn runs first in even rounds and ctnn_before in odd ones:
+            # with the rotation alone ctnn ran first in most rounds, and whichever build sat in
+            # ctnn_before's slot ran up to 5 % faster (the same two builds swapped, bench/README)
+            names = [impl.name for impl in order]
+            if "ctnn" in names and "ctnn_before" in names:
+                i, j = sorted((names.index("ctnn"), names.index("ctnn_before")))
+                first, second = (by_name["ctnn"], by_name["ctnn_before"]) if r % 2 == 0 else \
+                    (by_name["ctnn_before"], by_name["ctnn"])
+                order[i], order[j] = first, second
+            for impl in order:
                 times[(case, impl.name)].append(impl.measure(x, args.budget))
     for p in procs.values():
         p.stdin.close()
