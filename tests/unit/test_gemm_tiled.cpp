@@ -181,13 +181,10 @@ TEST_CASE("tiled int8 GEMM is bit-exact with the reference on 11,400 random case
   // workspace is the larger of the K = 200 minimum and all of B packed at K = 130, in any tiling
   using T = k::default_s8_tiling;
   const int M = 2 * T::mc + 17, N = T::nc + 88;
-  const auto whole_b_bytes = [&](int K) {
-    const size_t kq = size_t(K + 3) / 4 * 4, n_pad = size_t(N + T::nr - 1) / T::nr * T::nr;
-    return kq * (n_pad + size_t(T::mc) * T::a_bytes) + 4 * (size_t(T::mc) + n_pad);
-  };
-  std::vector<int32_t> ws2(std::max(T::workspace_bytes(200), whole_b_bytes(130)) / 4 + 1);
+  static_assert(T::whole_b_workspace_bytes(200, T::nc) == T::workspace_bytes(200), "whole B: NC widened to N");
+  std::vector<int32_t> ws2(std::max(T::workspace_bytes(200), T::whole_b_workspace_bytes(130, N)) / 4 + 1);
   for (const int K : {64, 130, 200}) {
-    CHECK((ws2.size() * 4 >= whole_b_bytes(K)) == (K != 200));
+    CHECK((ws2.size() * 4 >= T::whole_b_workspace_bytes(K, N)) == (K != 200));
     check_s8_case<T>(r, M, N, K, ws2);
   }
 }

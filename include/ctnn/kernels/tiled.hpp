@@ -76,6 +76,14 @@ struct qgemm_tiling {
     const auto kp = static_cast<size_t>(detail::round_up_to_tile<4>(K < 0 ? 0 : K));
     return 4u * (static_cast<size_t>(MC) + NC) + kp * (static_cast<size_t>(MC) * a_bytes + NC);
   }
+  /// Bytes of workspace with all N columns of B packed as one block (the layout of
+  /// workspace_bytes with NC widened to N rounded up to NR): where a workspace holds this, the
+  /// GEMM of more than two MC blocks of A runs each over all of B (gemm_s8_impl).
+  static constexpr size_t whole_b_workspace_bytes(int64_t K, int64_t N) {
+    const auto kp = static_cast<size_t>(detail::round_up_to_tile<4>(K < 0 ? 0 : K));
+    const auto np = static_cast<size_t>(detail::round_up_to_tile<NR>(N < 0 ? 0 : N));
+    return 4u * (static_cast<size_t>(MC) + np) + kp * (static_cast<size_t>(MC) * a_bytes + np);
+  }
 };
 
 #if defined(__AVX512F__)
@@ -1312,8 +1320,7 @@ inline status gemm_s8_impl(int M, int N, int K, const int8_t* A, int lda, const 
   // on one vCPU (AMD Zen 5): 2048x2048x512 0.92-0.95 -> 1.00-1.01, 1024x2048x1024 0.93-0.96 ->
   // 0.96-0.98, 1024x4096x256 0.82-0.86 -> 0.86-0.88; 1024^3 unchanged (0.99-1.03 both); with two
   // blocks (M = 200, not pinned) 2 % slower, so not there.
-  const bool whole_b = M > 2 * MC && N > NC &&
-                       (pre.b != nullptr || workspace_bytes >= static_cast<size_t>(kq * (n_pad + MC * AB) + 4 * (MC + n_pad)));
+  const bool whole_b = M > 2 * MC && N > NC && (pre.b != nullptr || workspace_bytes >= Tiling::whole_b_workspace_bytes(K, N));
   const int ncb = whole_b ? N : NC;
   auto* bp = static_cast<int8_t*>(workspace);
   auto* ap = reinterpret_cast<uint8_t*>(bp + kq * (whole_b && pre.b == nullptr ? n_pad : NC));  // B packed here
