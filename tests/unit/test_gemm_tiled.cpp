@@ -220,6 +220,11 @@ TEST_CASE("tiled float GEMM on convolution-like shapes, every packing path") {
                            // 32 KiB (AVX-512: 512 x 32 floats) run in groups of four panels, the
                            // second group ending in the edge panel; a short second K block
                            {300, 200, 600},
+                           // three MC blocks, B packed in groups of whole panels (AVX-512: 4, then
+                           // 6 over a K block of 300): the first block's tiles pack the next group
+                           // as they run, the last group of one panel; over the short K block the
+                           // tiles have fewer k steps than segments, and copy the rest at the end
+                           {300, 416, 812},
                            // one MC block, one K block, B in place in NC-column blocks (AVX-512:
                            // 1024, 1024, 52): A packed by the first block, kept for the second
                            {40, 2100, 130}};
@@ -231,6 +236,17 @@ TEST_CASE("tiled float GEMM on convolution-like shapes, every packing path") {
       for (int row_bias = 0; row_bias < 2; ++row_bias)
         check_f32<k::default_f32_tiling>(r, s.M, s.N, s.K, s.K + 5 * pad, s.N + 3 * pad, s.N + 7 * pad,
                                          pad == 0 || row_bias == 1, row_bias == 1, ws, {1, 0, -1});
+  // B packed ahead with only four tiles a block (MC 48): the tiles have fewer k steps for the
+  // copies than their share of the next group has rows, and copy the rest at the end (panels of
+  // KC x NR = 16384 floats with every vector width; groups of 4 panels, then 1; K blocks of KC
+  // and KC - 50)
+  constexpr int lanes = ctnn::kernels::simd::f32_lanes;
+  using ahead = k::gemm_tiling<12, 2 * lanes, 8192 / lanes, 48, 32 * lanes>;
+  std::vector<float> ws_ahead(ahead::workspace_elems);
+  for (int pad = 0; pad < 2; ++pad)
+    for (int row_bias = 0; row_bias < 2; ++row_bias)
+      check_f32<ahead>(r, 150, 9 * ahead::nr, 2 * ahead::kc - 50, 2 * ahead::kc + 5 * pad, 9 * ahead::nr + 3 * pad,
+                       9 * ahead::nr + 7 * pad, pad == 0 || row_bias == 1, row_bias == 1, ws_ahead);
   // K in one block (whole_k: 16 < K <= 32 with KC 16) and B's rows 1024 floats or more apart:
   // with AVX-512, row tiles of 12-14 rows (28 = 2 x 14, 40 = 14 + 2 x 13, 27 = 14 + 13); B's
   // rows exactly 1024 floats apart (pad 0 of N = 1024): KC blocks instead

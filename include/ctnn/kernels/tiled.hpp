@@ -277,6 +277,34 @@ inline constexpr int f32_prefetch_a_k = 32, f32_prefetch_b_k = 16;
 /// an AVX2 build 8 % (Zen 5) and 11-15 % with the panel prefetches too (Intel Xeon).
 inline constexpr int f32_prefetch_c_min_k = 64;
 
+/// Part of B packed by a running micro-kernel (gemm_f32_impl: the first MC block's tiles pack the
+/// next group of B panels as they compute over this one). Its segments s in [seg, end) are NR
+/// floats each, row s / panels of panel s % panels, read at b + (s / panels) ldb + (s % panels) NR
+/// and stored at bp + ((s % panels) kc + s / panels) NR: pack_b_f32's layout for whole panels.
+/// Row by row across the panels, so consecutive segments share B's row (its page).
+struct f32_b_pack_job {
+  const float* b;
+  ptrdiff_t ldb;
+  float* bp;
+  int kc, panels, seg, end;
+};
+/// k steps of micro_f32 per segment of its f32_b_pack_job, and rows of B ahead that each copy
+/// prefetches. A segment every 8 steps (a store every 4 FMAs' worth of cycles at most) hides B's
+/// pack in the FMA stream; the rows two ahead arrive from memory within the 64 steps between
+/// (AMD Zen 5: 1024^3 1.2-1.5 % faster, bench/README).
+inline constexpr int f32_pack_job_k_step = 8, f32_pack_job_prefetch_rows = 2;
+static_assert((f32_pack_job_k_step & (f32_pack_job_k_step - 1)) == 0, "f32_pack_job_k_step: a power of two");
+/// Copies the job's segments not yet copied (those the k loop had no step for).
+template <int NR>
+inline void f32_b_pack_job_finish(f32_b_pack_job& j) {
+  for (; j.seg < j.end; ++j.seg) {
+    const int k = j.seg / j.panels, p = j.seg % j.panels;
+    const float* src = j.b + static_cast<ptrdiff_t>(k) * j.ldb + static_cast<ptrdiff_t>(p) * NR;
+    float* dst = j.bp + (static_cast<ptrdiff_t>(p) * j.kc + k) * NR;
+    for (int x = 0; x < NR; x += simd::f32_lanes) simd::store(dst + x, simd::load<simd::vf32>(src + x));
+  }
+}
+
 /// C tile (+)= A panel . B panel (+ bias) on the first Rows x Cols of an MR x NR tile.
 /// PA: A packed (a[k * MR + i], pack_a_f32) or read in place (a[i * lda + k], Rows real rows).
 /// PB: B packed (b[k * NR + j], pack_b_f32) or read in place (b[k * ldb + j], NR real columns).
@@ -294,14 +322,26 @@ inline constexpr int f32_prefetch_c_min_k = 64;
 /// PfC: C's tile prefetched at the start (f32_prefetch_c_min_k); off for the small GEMMs that
 /// gemm_f32_impl runs straight, whose C stays in L2 (128^3 0.978 -> 1.018 of dnnl_sgemm, 7 of 8
 /// alternated process pairs; 1024^3, where C comes from memory, lost 3.5-5 % without it).
-template <int MR, int NR, int Rows, int Cols, bool PA, bool PB, bool Pf, bool PfC = true>
+/// Job: *job's segments copied one every f32_pack_job_k_step steps, the rest after the loop (a
+/// separate instance: the loop of the others is unchanged).
+template <int MR, int NR, int Rows, int Cols, bool PA, bool PB, bool Pf, bool PfC = true, bool Job = false>
 inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const float* __restrict b, ptrdiff_t ldb,
                       float* c, int ldc, int m_valid, int n_valid, bool load_c, const float* bias, bool bias_rows,
-                      const float* act = nullptr, const float* pf = nullptr) {
+                      const float* act = nullptr, const float* pf = nullptr, f32_b_pack_job* job = nullptr) {
   using simd::vf32;
   constexpr int lanes = simd::f32_lanes;
   constexpr int nv = Cols / lanes;
   static_assert(Cols % lanes == 0 && Cols <= NR, "micro_f32: Cols must be whole vectors of the NR tile");
+  // the job's next segment: row jrow of B at jsrc, panel jp of jpanels, stored at jdst + jp kc NR
+  const float* jsrc = nullptr;
+  float* jdst = nullptr;
+  int jleft = 0, jp = 0;
+  if constexpr (Job) {
+    jp = job->seg % job->panels;
+    jsrc = job->b + static_cast<ptrdiff_t>(job->seg / job->panels) * job->ldb;
+    jdst = job->bp + static_cast<ptrdiff_t>(job->seg / job->panels) * NR;
+    jleft = job->end - job->seg;
+  }
   const ptrdiff_t a_row = PA ? 1 : lda, a_step = PA ? MR : 1, b_step = PB ? NR : ldb;
   vf32 acc[Rows][nv];
   CTNN_UNROLL_VECTOR_LOOP(32)
@@ -330,6 +370,20 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
   for (int g = 0; g < groups3; ++g) a3[g] = a + 3 * g * a_row;
   const float* pfk = Pf ? pf + (PB ? 0 : 2 * NR) : nullptr;
   for (int k = 0; k < kc; ++k) {
+    if constexpr (Job) {
+      if ((k & (f32_pack_job_k_step - 1)) == 0 && jleft > 0) {
+        const ptrdiff_t po = static_cast<ptrdiff_t>(jp) * NR;
+        CTNN_UNROLL_VECTOR_LOOP(8)
+        for (int x = 0; x < NR; x += lanes) simd::store(jdst + po * job->kc + x, simd::load<vf32>(jsrc + po + x));
+        for (int x = 0; x < NR; x += 16) prefetch_f32(jsrc, f32_pack_job_prefetch_rows * job->ldb + po + x);
+        --jleft;
+        if (++jp == job->panels) {
+          jp = 0;
+          jsrc += job->ldb;
+          jdst += NR;
+        }
+      }
+    }
     if constexpr (Pf) {
       for (int j = 0; j < NR; j += 16) prefetch_f32(pfk, j);
       pfk += b_step;
@@ -354,6 +408,10 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
     }
     a += a_step;
     b += b_step;
+  }
+  if constexpr (Job) {
+    job->seg = job->end - jleft;
+    f32_b_pack_job_finish<NR>(*job);
   }
   const vf32 lo = vf32{} + (act != nullptr ? act[0] : 0.0f), hi = vf32{} + (act != nullptr ? act[1] : 0.0f);
   if (m_valid == Rows && n_valid == Cols) {
@@ -435,27 +493,28 @@ inline constexpr int f32_wide_rows =
 
 /// One micro-tile with the kernel for m_valid rows (f32_row_tiers; with A in place up to
 /// f32_wide_rows). In-place A (PA false) needs m_valid >= exact_min: a tier reads padding rows,
-/// which only a packed panel has. PfC as micro_f32's.
+/// which only a packed panel has. PfC and Job (with job) as micro_f32's.
 template <int MR, int NR, int Cols, bool PA, bool PB, bool Pf, int Rows = PA ? MR : f32_wide_rows<MR, NR>,
-          bool PfC = true>
+          bool PfC = true, bool Job = false>
 inline void micro_f32_rows(int kc, const float* a, ptrdiff_t lda, const float* b, ptrdiff_t ldb, float* c, int ldc,
                            int m_valid, int n_valid, bool load_c, const float* bias, bool bias_rows, const float* act,
-                           const float* pf = nullptr) {
+                           const float* pf = nullptr, f32_b_pack_job* job = nullptr) {
   using tiers = f32_row_tiers<MR>;
   if constexpr (Rows > tiers::exact_min) {
     if (m_valid < Rows)
-      return micro_f32_rows<MR, NR, Cols, PA, PB, Pf, Rows - 1, PfC>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid,
-                                                                     load_c, bias, bias_rows, act, pf);
+      return micro_f32_rows<MR, NR, Cols, PA, PB, Pf, Rows - 1, PfC, Job>(kc, a, lda, b, ldb, c, ldc, m_valid,
+                                                                          n_valid, load_c, bias, bias_rows, act, pf,
+                                                                          job);
   } else if constexpr (tiers::split && PA) {
     if (m_valid <= tiers::t1)
-      return micro_f32<MR, NR, tiers::t1, Cols, PA, PB, Pf, PfC>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
-                                                                 bias, bias_rows, act, pf);
+      return micro_f32<MR, NR, tiers::t1, Cols, PA, PB, Pf, PfC, Job>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid,
+                                                                      load_c, bias, bias_rows, act, pf, job);
     if (m_valid <= tiers::t2)
-      return micro_f32<MR, NR, tiers::t2, Cols, PA, PB, Pf, PfC>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c,
-                                                                 bias, bias_rows, act, pf);
+      return micro_f32<MR, NR, tiers::t2, Cols, PA, PB, Pf, PfC, Job>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid,
+                                                                      load_c, bias, bias_rows, act, pf, job);
   }
-  micro_f32<MR, NR, Rows, Cols, PA, PB, Pf, PfC>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias,
-                                                 bias_rows, act, pf);
+  micro_f32<MR, NR, Rows, Cols, PA, PB, Pf, PfC, Job>(kc, a, lda, b, ldb, c, ldc, m_valid, n_valid, load_c, bias,
+                                                      bias_rows, act, pf, job);
 }
 
 /// One micro-tile with the row and column tiers for m_valid x n_valid: an edge panel of
@@ -1750,7 +1809,25 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
       const int kc = min(kc_step, K - pc);
       const bool first = pc == 0, last = pc + kc == K;
       const float* bblk = B + static_cast<ptrdiff_t>(pc) * ldb + jc;
-      if (pack_b && b_pre == nullptr) pack_b_f32<NR>(kc, nc, bblk, ldb, bp);
+      // Columns in groups of panels, every row tile over a group before the next: with B packed
+      // in panels over L1's size, f32_packed_group_floats (one A panel for consecutive tiles); one
+      // panel (the B panel reused from L1 by all row tiles) where B is packed otherwise
+      // (b_pre too) or K blocks are long;
+      // with B read in place and a short kc, as many panels as keep kc x group in 32 KiB, so
+      // that each row tile writes runs of its C rows instead of every row of C being written
+      // at once (MobileNetV2's 24x56x56 -> 144 pointwise layer, 1.8 MB of output: 0.23 ->
+      // 0.18 ms, Intel Xeon, interleaved runs).
+      const auto panels_within = [&](int floats) { return max(NR, (floats / kc) / NR * NR); };  // as columns
+      const bool packed_groups = pack_b && b_pre == nullptr && kc * NR > f32_group_floats;
+      const int ng = packed_groups             ? panels_within(f32_packed_group_floats)
+                     : (pack_b || panel_pack) ? NR
+                     : row_sweep              ? nc
+                                              : panels_within(f32_group_floats);
+      // B packed ahead: of B packed in groups of whole panels, only the first group is packed
+      // here; the first MC block's tiles over each group pack the next one as they compute
+      // (f32_b_pack_job), which hides the pack of B from memory in the FMA stream
+      const bool pack_ahead = packed_groups && nc % NR == 0 && nc > ng;
+      if (pack_b && b_pre == nullptr) pack_b_f32<NR>(kc, pack_ahead ? ng : nc, bblk, ldb, bp);
       const float* bpb = b_pre != nullptr ? b_pre + static_cast<ptrdiff_t>(pc) * np + static_cast<ptrdiff_t>(jc) * kc : bp;
       for (int blk = 0; blk < m_blocks; ++blk) {
         int starts[tpb + 1] = {};
@@ -1781,8 +1858,8 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
                                  more ? starts[min(t + 2, tpb)] - starts[t + 1] : 0);
           apan[t] = dst;
         }
-        // One micro-tile: row tile t, columns jr.
-        const auto tile = [&](int t, int jr) {
+        // One micro-tile: row tile t, columns jr; job: B packed ahead as it runs (whole panels).
+        const auto tile = [&](int t, int jr, f32_b_pack_job* job = nullptr) {
           const int ir = starts[t] - ic, m_valid = starts[t + 1] - starts[t], n_valid = min(NR, nc - jr);
           const float* bias_j = (last && bias != nullptr) ? (BiasRows ? bias + ic + ir : bias + jc + jr) : nullptr;
           const float* act_j = last ? act : nullptr;
@@ -1794,33 +1871,40 @@ inline status gemm_f32_impl(int M, int N, int K, const float* A, int lda, const 
           const float* pf = (b_pre != nullptr && t == 0 && jr + NR < nc) ? bpan + static_cast<ptrdiff_t>(NR) * kc
                             : (prefetch_b_rows && !b_packed && ldb >= f32_page_apart_ldb) ? bpan : nullptr;
           float* ct = C + static_cast<ptrdiff_t>(ic + ir) * ldc + jc + jr;
-          if (apacked[t])
+          if (job != nullptr) {  // pack_ahead: B packed, no pf, n_valid == NR
+            if (apacked[t])
+              micro_f32_rows<MR, NR, NR, true, true, false, MR, true, true>(
+                  kc, apan[t], lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first, bias_j, BiasRows, act_j, nullptr, job);
+            else
+              micro_f32_rows<MR, NR, NR, false, true, false, MR, true, true>(
+                  kc, apan[t], lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first, bias_j, BiasRows, act_j, nullptr, job);
+          } else if (apacked[t])
             micro_f32_tile_b<MR, NR, true>(b_packed, kc, apan[t], lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first,
                                            bias_j, BiasRows, act_j, pf);
           else
             micro_f32_tile_b<MR, NR, false>(b_packed, kc, apan[t], lda, bpan, ldb, ct, ldc, m_valid, n_valid, !first,
                                             bias_j, BiasRows, act_j, pf);
         };
-        // Columns in groups of panels, every row tile over a group before the next: with B packed
-        // in panels over L1's size, f32_packed_group_floats (one A panel for consecutive tiles); one
-        // panel (the B panel reused from L1 by all row tiles) where B is packed otherwise
-        // (b_pre too) or K blocks are long;
-        // with B read in place and a short kc, as many panels as keep kc x group in 32 KiB, so
-        // that each row tile writes runs of its C rows instead of every row of C being written
-        // at once (MobileNetV2's 24x56x56 -> 144 pointwise layer, 1.8 MB of output: 0.23 ->
-        // 0.18 ms, Intel Xeon, interleaved runs).
-        const auto panels_within = [&](int floats) { return max(NR, (floats / kc) / NR * NR); };  // as columns
-        const bool packed_groups = pack_b && b_pre == nullptr && kc * NR > f32_group_floats;
-        const int ng = packed_groups             ? panels_within(f32_packed_group_floats)
-                       : (pack_b || panel_pack) ? NR
-                       : row_sweep              ? nc
-                                                : panels_within(f32_group_floats);
         for (int jg = 0; jg < nc; jg += ng) {
           const int jg_end = min(nc, jg + ng), edge = (jg_end - jg) % NR;
           if (panel_pack && edge == 0)
             pack_b_f32_panel_ahead<NR>(kc, bblk + jg, ldb, bp);
           else if (!pack_b && edge != 0)
             pack_b_f32<NR>(kc, edge, bblk + (jg_end - edge), ldb, bp);
+          // pack_ahead: the first block's tiles over this group pack the next, in equal shares
+          const int ahead = pack_ahead && blk == 0 ? min(ng, nc - jg_end) : 0;
+          if (ahead > 0) {
+            const int panels = ahead / NR, segs = panels * kc, tiles = nt * ((jg_end - jg) / NR);
+            const int share = (segs + tiles - 1) / tiles;
+            f32_b_pack_job job{bblk + jg_end, ldb, bp + static_cast<ptrdiff_t>(jg_end) * kc, kc, panels, 0, 0};
+            for (int t = 0, i = 0; t < nt; ++t)
+              for (int jr = jg; jr < jg_end; jr += NR, ++i) {
+                job.seg = min(segs, i * share);
+                job.end = min(segs, (i + 1) * share);
+                tile(t, jr, &job);
+              }
+            continue;
+          }
           for (int t = 0; t < nt; ++t)
             for (int jr = jg; jr < jg_end; jr += NR) tile(t, jr);
         }
