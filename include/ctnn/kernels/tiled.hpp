@@ -6,7 +6,9 @@
 //   for jc in N step NC            B block  [KC x NC]  -> Bp: NC/NR panels, each KC x NR
 //     for pc in K step KC            (int8, and float when B is read in place and A is small: all of K)
 //       pack B                       float: when M > 2 MC, or M > MC and K >= 96 (else in place,
-//                                    or panel by panel ahead of its row tiles when K > KC)
+//                                    or panel by panel ahead of its row tiles when K > KC); in
+//                                    groups of panels, the call packs the first group and the
+//                                    first A block's tiles over each group pack the next one
 //       for ic in M step MC          A block [MC x KC] -> Ap: MC/MR panels, each KC x MR
 //         pack A                     float: only when the B block has >= 32 NR-panels
 //         for jr in NC step NR
