@@ -291,21 +291,11 @@ struct f32_b_pack_job {
   int kc, panels, seg, end;
 };
 /// k steps of micro_f32 per segment of its f32_b_pack_job, and rows of B ahead that each copy
-/// prefetches. A segment every 8 steps (a store every 4 FMAs' worth of cycles at most) hides B's
-/// pack in the FMA stream; the rows two ahead arrive from memory within the 64 steps between
-/// (AMD Zen 5: 1024^3 1.2-1.5 % faster, bench/README).
+/// prefetches. A segment every 8 steps (two vector loads and two stores beside 192 FMAs at
+/// MR = 12) hides B's pack in the FMA stream; the rows two ahead arrive from memory within the
+/// 64 steps between (AMD Zen 5: 1024^3 1.2-1.5 % faster, bench/README).
 inline constexpr int f32_pack_job_k_step = 8, f32_pack_job_prefetch_rows = 2;
 static_assert((f32_pack_job_k_step & (f32_pack_job_k_step - 1)) == 0, "f32_pack_job_k_step: a power of two");
-/// Copies the job's segments not yet copied (those the k loop had no step for).
-template <int NR>
-inline void f32_b_pack_job_finish(f32_b_pack_job& j) {
-  for (; j.seg < j.end; ++j.seg) {
-    const int k = j.seg / j.panels, p = j.seg % j.panels;
-    const float* src = j.b + static_cast<ptrdiff_t>(k) * j.ldb + static_cast<ptrdiff_t>(p) * NR;
-    float* dst = j.bp + (static_cast<ptrdiff_t>(p) * j.kc + k) * NR;
-    for (int x = 0; x < NR; x += simd::f32_lanes) simd::store(dst + x, simd::load<simd::vf32>(src + x));
-  }
-}
 
 /// C tile (+)= A panel . B panel (+ bias) on the first Rows x Cols of an MR x NR tile.
 /// PA: A packed (a[k * MR + i], pack_a_f32) or read in place (a[i * lda + k], Rows real rows).
@@ -334,7 +324,7 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
   constexpr int lanes = simd::f32_lanes;
   constexpr int nv = Cols / lanes;
   static_assert(Cols % lanes == 0 && Cols <= NR, "micro_f32: Cols must be whole vectors of the NR tile");
-  // the job's next segment: row jrow of B at jsrc, panel jp of jpanels, stored at jdst + jp kc NR
+  // the job's next segment: panel jp of B's row at jsrc, stored at jdst + jp kc NR; jleft to go
   const float* jsrc = nullptr;
   float* jdst = nullptr;
   int jleft = 0, jp = 0;
@@ -344,6 +334,17 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
     jdst = job->bp + static_cast<ptrdiff_t>(job->seg / job->panels) * NR;
     jleft = job->end - job->seg;
   }
+  const auto copy_segment = [&] {
+    const ptrdiff_t po = static_cast<ptrdiff_t>(jp) * NR;
+    CTNN_UNROLL_VECTOR_LOOP(8)
+    for (int x = 0; x < NR; x += lanes) simd::store(jdst + po * job->kc + x, simd::load<vf32>(jsrc + po + x));
+    --jleft;
+    if (++jp == job->panels) {
+      jp = 0;
+      jsrc += job->ldb;
+      jdst += NR;
+    }
+  };
   const ptrdiff_t a_row = PA ? 1 : lda, a_step = PA ? MR : 1, b_step = PB ? NR : ldb;
   vf32 acc[Rows][nv];
   CTNN_UNROLL_VECTOR_LOOP(32)
@@ -374,16 +375,9 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
   for (int k = 0; k < kc; ++k) {
     if constexpr (Job) {
       if ((k & (f32_pack_job_k_step - 1)) == 0 && jleft > 0) {
-        const ptrdiff_t po = static_cast<ptrdiff_t>(jp) * NR;
-        CTNN_UNROLL_VECTOR_LOOP(8)
-        for (int x = 0; x < NR; x += lanes) simd::store(jdst + po * job->kc + x, simd::load<vf32>(jsrc + po + x));
-        for (int x = 0; x < NR; x += 16) prefetch_f32(jsrc, f32_pack_job_prefetch_rows * job->ldb + po + x);
-        --jleft;
-        if (++jp == job->panels) {
-          jp = 0;
-          jsrc += job->ldb;
-          jdst += NR;
-        }
+        for (int x = 0; x < NR; x += 16)
+          prefetch_f32(jsrc, f32_pack_job_prefetch_rows * job->ldb + static_cast<ptrdiff_t>(jp) * NR + x);
+        copy_segment();
       }
     }
     if constexpr (Pf) {
@@ -411,9 +405,9 @@ inline void micro_f32(int kc, const float* __restrict a, ptrdiff_t lda, const fl
     a += a_step;
     b += b_step;
   }
-  if constexpr (Job) {
-    job->seg = job->end - jleft;
-    f32_b_pack_job_finish<NR>(*job);
+  if constexpr (Job) {  // the segments the loop had no step for
+    while (jleft > 0) copy_segment();
+    job->seg = job->end;
   }
   const vf32 lo = vf32{} + (act != nullptr ? act[0] : 0.0f), hi = vf32{} + (act != nullptr ? act[1] : 0.0f);
   if (m_valid == Rows && n_valid == Cols) {
