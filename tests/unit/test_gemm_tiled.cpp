@@ -222,8 +222,8 @@ TEST_CASE("tiled float GEMM on convolution-like shapes, every packing path") {
                            {300, 200, 600},
                            // three MC blocks, B packed in groups of whole panels (AVX-512: 4, then
                            // 6 over a K block of 300): the first block's tiles pack the next group
-                           // as they run, the last group of one panel; over the short K block the
-                           // tiles have fewer k steps than segments, and copy the rest at the end
+                           // as they run, the last group of one panel (the copies left after the
+                           // k loop: the MC 48 tiling below)
                            {300, 416, 812},
                            // one MC block, one K block, B in place in NC-column blocks (AVX-512:
                            // 1024, 1024, 52): A packed by the first block, kept for the second
