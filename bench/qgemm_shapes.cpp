@@ -5,7 +5,8 @@
 // one GEMM of several A blocks over a B wider than a B block (2048x2048x512: B in one block).
 // Every shape's two outputs are compared bit for bit before the timing ("mismatches", which a
 // CPU without VNNI makes nonzero: oneDNN then saturates 16-bit pair sums). Paired rounds
-// (paired_rounds.hpp), about 3e8 operations a burst; GOP/s = 2 M N K / t:
+// (paired_rounds.hpp), about 3e8 operations a burst; each one's median GOP/s is also given as a
+// fraction of the core's vpdpbusd peak, measured first (core_peak.hpp); GOP/s = 2 M N K / t:
 //
 //   cmake --build build/release --target ctnn_qgemm_shapes
 //   OMP_NUM_THREADS=1 build/release/bench/ctnn_qgemm_shapes [substring of a shape]   # or SHAPE=64x3136x576
@@ -20,6 +21,7 @@
 
 #include <dnnl.h>
 
+#include "core_peak.hpp"
 #include "paired_rounds.hpp"
 #include "ctnn/kernels/tiled.hpp"
 
@@ -45,6 +47,8 @@ int main(int argc, char** argv) {
   constexpr int32_t a_zp = 3, b_zp = 0;  // as BM_qgemm_s32 (bench_gemm.cpp)
   std::mt19937 g(1);
   std::uniform_int_distribution<int> d(-128, 127);
+  const ctnn_bench::core_peak peak = ctnn_bench::vnni_peak();
+  ctnn_bench::print_peak(peak, "GOP/s");
   for (const shape s : shapes) {
     char name[64];
     std::snprintf(name, sizeof name, "%dx%dx%d", s.M, s.N, s.K);
@@ -81,6 +85,7 @@ int main(int argc, char** argv) {
     const double ops = 2.0 * s.M * s.N * s.K;
     ctnn_bench::run_paired_rounds(impls, rounds, int(std::max(1.0, 3e8 / ops)), ops);
     ctnn_bench::print_paired(name, impls);
+    ctnn_bench::print_of_peak(impls, peak);
     std::printf("  mismatches %zu\n", mismatches);
   }
 }

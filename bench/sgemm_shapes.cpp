@@ -4,7 +4,8 @@
 // peer whose package is installed). Paired rounds (paired_rounds.hpp): each round times every
 // implementation over a short burst of calls (about 3e8 flop, at least one call), in an order
 // rotated from round to round; printed are the median GFLOP/s of each and, for each peer, the
-// median of ctnn's speed over the peer's within a round, with its quartiles. GFLOP/s = 2 M N K / t:
+// median of ctnn's speed over the peer's within a round, with its quartiles, then each one's median
+// as a fraction of the core's float peak measured first (core_peak.hpp). GFLOP/s = 2 M N K / t:
 //
 //   cmake --build build/release --target ctnn_sgemm_shapes
 //   OMP_NUM_THREADS=1 build/release/bench/ctnn_sgemm_shapes [substring of a shape]   # or SHAPE=64x3136x576
@@ -20,6 +21,7 @@
 #include <random>
 #include <vector>
 
+#include "core_peak.hpp"
 #include "paired_rounds.hpp"
 #include "ctnn/kernels/reference.hpp"
 #include "ctnn/kernels/tiled.hpp"
@@ -59,6 +61,8 @@ int main(int argc, char** argv) {
   std::uniform_real_distribution<float> u(-1, 1);
   std::vector<float> ws(k::default_f32_tiling::workspace_elems);
   const int rounds = std::getenv("ROUNDS") != nullptr ? std::max(1, std::atoi(std::getenv("ROUNDS"))) : 31;
+  const ctnn_bench::core_peak peak = ctnn_bench::fma_peak();
+  ctnn_bench::print_peak(peak, "GFLOP/s");
   for (const shape s : shapes) {
     char name[64];
     std::snprintf(name, sizeof name, "%dx%dx%d", s.M, s.N, s.K);
@@ -100,6 +104,7 @@ int main(int argc, char** argv) {
       }
     ctnn_bench::run_paired_rounds(impls, rounds, reps, flop);
     ctnn_bench::print_paired(name, impls);
+    ctnn_bench::print_of_peak(impls, peak);
     std::printf("  maxerr %.2g\n", maxerr);
   }
 }
