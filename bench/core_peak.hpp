@@ -30,42 +30,30 @@ struct core_peak {
 namespace detail {
 
 #if defined(__x86_64__) && defined(__GNUC__)
-// 24 independent chains (zmm4..zmm27) of `iters` steps each; zmm1, zmm2: the zero operands.
-__attribute__((target("avx512f"))) inline void fma512_chains(long iters) {
-  __asm__ volatile(
-      ".irp r,1,2,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27\n\t"
-      "vpxord %%zmm\\r, %%zmm\\r, %%zmm\\r\n\t"
-      ".endr\n"
-      "1:\n\t"
-      ".irp r,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27\n\t"
-      "vfmadd231ps %%zmm1, %%zmm2, %%zmm\\r\n\t"
-      ".endr\n\t"
-      "dec %0\n\t"
-      "jnz 1b\n"
-      : "+r"(iters)
-      :
-      : "cc", "xmm1", "xmm2", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
-        "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25",
-        "xmm26", "xmm27");
-}
+// 24 independent chains (zmm4..zmm27) of `iters` steps of `insn zmm1, zmm2, zmm<r>`; zmm1, zmm2:
+// the zero operands. One text for both instructions (an asm string must be a literal).
+#define CTNN_BENCH_CHAINS512(insn)                                                                              \
+  __asm__ volatile(                                                                                             \
+      ".irp r,1,2,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27\n\t"                        \
+      "vpxord %%zmm\\r, %%zmm\\r, %%zmm\\r\n\t"                                                                 \
+      ".endr\n"                                                                                                 \
+      "1:\n\t"                                                                                                  \
+      ".irp r,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27\n\t"                            \
+      insn " %%zmm1, %%zmm2, %%zmm\\r\n\t"                                                                      \
+      ".endr\n\t"                                                                                               \
+      "dec %0\n\t"                                                                                              \
+      "jnz 1b\n"                                                                                                 \
+      : "+r"(iters)                                                                                             \
+      :                                                                                                         \
+      : "cc", "xmm1", "xmm2", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", \
+        "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24",       \
+        "xmm25", "xmm26", "xmm27")
 
+__attribute__((target("avx512f"))) inline void fma512_chains(long iters) { CTNN_BENCH_CHAINS512("vfmadd231ps"); }
 __attribute__((target("avx512f,avx512vnni"))) inline void vnni512_chains(long iters) {
-  __asm__ volatile(
-      ".irp r,1,2,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27\n\t"
-      "vpxord %%zmm\\r, %%zmm\\r, %%zmm\\r\n\t"
-      ".endr\n"
-      "1:\n\t"
-      ".irp r,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27\n\t"
-      "vpdpbusd %%zmm1, %%zmm2, %%zmm\\r\n\t"
-      ".endr\n\t"
-      "dec %0\n\t"
-      "jnz 1b\n"
-      : "+r"(iters)
-      :
-      : "cc", "xmm1", "xmm2", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
-        "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25",
-        "xmm26", "xmm27");
+  CTNN_BENCH_CHAINS512("vpdpbusd");
 }
+#undef CTNN_BENCH_CHAINS512
 
 // 12 independent chains (ymm4..ymm15) for AVX2 + FMA.
 __attribute__((target("avx2,fma"))) inline void fma256_chains(long iters) {
