@@ -123,7 +123,7 @@ inline void print_peak(const core_peak& peak, const char* unit) {
   if (peak.gops > 0)
     std::printf("core peak, one thread (%s): %.1f %s\n", peak.what, peak.gops, unit);
   else
-    std::printf("core peak: not measured (no AVX2/AVX-512 loop for this CPU)\n");
+    std::printf("core peak: not measured (this CPU lacks the instructions of the loops, or is not x86-64)\n");
 }
 
 /// "  of peak <impl> <its median rate over the peak, %> ..." (no newline); nothing without a peak.
