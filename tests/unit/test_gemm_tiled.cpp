@@ -25,7 +25,7 @@ struct shape3 { int M, N, K; };
 
 /// The stride / bias variants (0..3: 2 pad + row_bias) that a float case of M x N x K runs: all
 /// four natively; under valgrind (the memcheck preset runs these tests there, the AVX2 kernels
-/// about 150 times slower), a case of more than 2^24 multiply-adds runs one of them, the next one
+/// about 180 times slower), a case of more than 2^24 multiply-adds runs one of them, the next one
 /// for the next such case. The smaller shapes still run every variant under valgrind. The
 /// convolution-like case took 197 s of memcheck's longest test, unit.gemm_tiled_avx2 (205 s of a
 /// 311 s memcheck run); with this the test takes 91 s (AMD Zen 5).
